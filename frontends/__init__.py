@@ -1,0 +1,1 @@
+"""The commands people use: a thin Typer CLI over the spbc library."""

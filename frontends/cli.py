@@ -1,0 +1,35 @@
+"""The ``spb`` command: each subcommand parses options, calls one library function, renders the result.
+
+Exit codes: 0 ok, 1 errors in the user's input (rules, moves, records), 2 usage.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="spb",
+    help="Saint Petersburg: check and compile rules, play, simulate and benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register_commands() -> None:
+    """Each command module adds its commands; one module per area keeps cli.py small."""
+    from spbc.frontends import engine_cmds, game_cmds, rules_cmds
+
+    for module in (rules_cmds, engine_cmds, game_cmds):
+        module.register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Build script: the package layout and the compiled engine of every shipped ruleset.
+
+The pipeline's folders sit at the top of the repository (rules/, generated/,
+frontends/) and install as subpackages of spbc, so an installed spbc carries
+its rules, its generated engines and its commands.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.extension import Extension
+
+HERE = Path(__file__).parent
+
+
+def _subpackages(root: str, prefix: str) -> dict[str, str]:
+    """Map every folder below root that holds Python or rules files to a package name."""
+    mapping = {prefix: root}
+    for folder in sorted(p for p in (HERE / root).rglob("*") if p.is_dir()):
+        if folder.name.startswith((".", "__")) or folder.name.endswith(".egg-info"):
+            continue
+        rel = folder.relative_to(HERE).as_posix()
+        mapping[prefix + "." + ".".join(folder.relative_to(HERE / root).parts)] = rel
+    return mapping
+
+
+def _engine_extensions() -> list[Extension]:
+    """One extension per generated ruleset: generated/<name>/engine.pyx -> spbc.generated.<name>.engine."""
+    extensions = []
+    for pyx in sorted((HERE / "generated").glob("*/engine.pyx")):
+        name = pyx.parent.name
+        extensions.append(
+            Extension(
+                f"spbc.generated.{name}.engine",
+                [pyx.relative_to(HERE).as_posix()],
+                extra_compile_args=["-O2"],
+            )
+        )
+    if not extensions:
+        return []
+    from Cython.Build import cythonize
+
+    return cythonize(extensions, language_level=3, quiet=True)
+
+
+package_dir = {"spbc": "spbc"}
+package_dir.update(_subpackages("spbc", "spbc"))
+package_dir.update(_subpackages("rules", "spbc.rules"))
+package_dir.update(_subpackages("generated", "spbc.generated"))
+package_dir.update(_subpackages("frontends", "spbc.frontends"))
+
+setup(
+    packages=sorted(package_dir),
+    package_dir=package_dir,
+    package_data={
+        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx"],
+    },
+    include_package_data=False,
+    ext_modules=_engine_extensions(),
+    zip_safe=False,
+)

@@ -1,0 +1,38 @@
+"""Moves: every decision a player takes, as a value the engine, the notation and records share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class MoveKind(str, Enum):
+    PASS = "pass"
+    BUY = "buy"  # from the upper or lower row, or the card an ability drew ("drawn")
+    TAKE = "take"  # into the hand, from a row or the drawn card
+    PLAY = "play"  # from the hand into the play area
+    USE = "use"  # a draw_action ability: draw from `deck` with the ability card `card`
+    DISCARD = "discard"  # the card an ability drew
+    POINTS = "points"  # a buy_points ability: buy `amount` points with the ability card `card`
+
+
+ROWS = ("upper", "lower", "drawn")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One decision. Card, deck and row values are ids of the ruleset (``"gold_miner"``).
+
+    >>> Move(MoveKind.BUY, card="wharf", row="upper", target="ship_builder")
+    Move(kind=<MoveKind.BUY: 'buy'>, card='wharf', row='upper', target='ship_builder', deck=None, amount=None)
+    """
+
+    kind: MoveKind
+    card: str | None = None  # the card bought, taken, played or discarded; the ability card for USE and POINTS
+    row: str | None = None  # BUY and TAKE: "upper", "lower" or "drawn"
+    target: str | None = None  # the card a trading card displaces
+    deck: str | None = None  # USE: the deck drawn from
+    amount: int | None = None  # POINTS: how many points are bought
+
+
+PASS = Move(MoveKind.PASS)
