@@ -34,6 +34,14 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|"})
+
+
+def _markdown(value: str) -> str:
+    """Plain text made safe for Markdown: characters with a meaning there are backslash-escaped."""
+    return str(value).translate(_MARKDOWN_SPECIAL)
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     """The shared environment; templates live in spbc/templates."""
@@ -47,6 +55,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["literal"] = _literal
     env.filters["json"] = _json
+    env.filters["md"] = _markdown
     return env
 
 
