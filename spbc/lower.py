@@ -1,0 +1,326 @@
+"""Lowering: the checked model becomes the engine IR, every table and constant the engine bakes in.
+
+The IR holds only integers, strings and tuples, already in the order the generated
+code prints them. Names in generated code come from :func:`const_name`.
+All the work of interpreting rules happens here, once, at compile time; the
+templates only print what they are given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spbc.model import (
+    BuyPoints,
+    Card,
+    Discount,
+    DrawAction,
+    Effect,
+    HandLimit,
+    IncomePerCard,
+    RulesModel,
+    Span,
+)
+
+ANY_SYMBOL = -2  # symbol index of a wildcard ("any")
+NO_SYMBOL = -1
+
+# Move codes: kind in bits 0-3, card in bits 4-11, row / deck / amount in bits 12-17,
+# displaced card + 1 in bits 18-25. The same numbers appear in the engine templates.
+MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
+ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
+STAGES = ("actions", "drawn", "points", "over")
+
+
+def const_name(prefix: str, ident: str) -> str:
+    """The one way a rules name becomes a name in generated code: ``card``, ``gold_miner`` -> ``CARD_GOLD_MINER``."""
+    return f"{prefix}_{re.sub(r'[^0-9A-Za-z]+', '_', ident).strip('_')}".upper()
+
+
+def origin(span: Span) -> str:
+    """A rules location for a comment in generated code: ``base/trading.spb:75``."""
+    return f"{span.path}:{span.line}"
+
+
+@dataclass(frozen=True)
+class CardIR:
+    index: int
+    id: str
+    const: str
+    name: str
+    cost: int
+    copies: int
+    rubles: int
+    points: int
+    colour: int
+    deck: int
+    trading: bool
+    symbol: int
+    displace_value: int  # 0 for trading cards, which are never displaced
+    targets: tuple[int, ...]  # the cards this trading card may displace
+    used_locked: bool  # a used copy (draw action) may not be displaced
+    used_skips_income: bool  # a used copy pays nothing that round
+    origin: str
+
+
+@dataclass(frozen=True)
+class ColourIR:
+    index: int
+    id: str
+    const: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DeckIR:
+    index: int
+    id: str
+    const: str
+    contents: tuple[int, ...]  # one card index per copy, in declaration order (before the shuffle)
+
+
+@dataclass(frozen=True)
+class DiscountIR:
+    card: int
+    colour: int
+    amount: int
+    origin: str
+
+
+@dataclass(frozen=True)
+class HandLimitIR:
+    card: int
+    limit: int
+    origin: str
+
+
+@dataclass(frozen=True)
+class IncomeIR:
+    card: int
+    colour: int
+    rubles: int
+    points: int
+    origin: str
+
+
+@dataclass(frozen=True)
+class BuyPointsIR:
+    index: int
+    card: int
+    rubles_per_point: int
+    max_points: int
+    per_card: bool
+    origin: str
+
+
+@dataclass(frozen=True)
+class DrawIR:
+    card: int
+    phase: int
+    decks: tuple[int, ...]
+    forbid_last_card: bool
+    origin: str
+
+
+@dataclass(frozen=True)
+class PhaseIR:
+    index: int
+    id: str
+    const: str
+    deck: int
+    scores: int  # colour index, or -1
+    scored_cards: tuple[int, ...]  # the cards of that colour
+    incomes: tuple[IncomeIR, ...]  # income_per_card effects paid when this phase scores
+    buy_points: tuple[BuyPointsIR, ...]  # offered right after this phase scores
+    origin: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One part of the flat state array: ``size`` ints from ``offset``."""
+
+    name: str
+    const: str
+    offset: int
+    size: int
+
+
+@dataclass(frozen=True)
+class EngineIR:
+    ruleset: str
+    digest: str
+    files: tuple[str, ...]
+    min_players: int
+    max_players: int
+    starting_rubles: int
+    opening_deck: int
+    opening_per_player: int
+    board_size: int
+    hand_limit: int
+    hand_max: int
+    hand_penalty: int
+    rubles_per_point: int
+    minimum_cost: int
+    same_card_discount: int
+    lower_row_discount: int
+    marker_shift: int
+    first_phase_must_buy: bool
+    deck_max: int
+    max_moves: int
+    noble_cards: tuple[int, ...]
+    noble_bonus: tuple[int, ...]
+    cards: tuple[CardIR, ...]
+    colours: tuple[ColourIR, ...]
+    decks: tuple[DeckIR, ...]
+    phases: tuple[PhaseIR, ...]
+    discounts: tuple[DiscountIR, ...]
+    hand_limits: tuple[HandLimitIR, ...]
+    buy_points: tuple[BuyPointsIR, ...]
+    draws: tuple[DrawIR, ...]
+    layout: tuple[Field, ...]
+    state_size: int
+
+
+def _symbol_index(symbols: tuple[str, ...], symbol: str | None) -> int:
+    if symbol is None:
+        return NO_SYMBOL
+    if symbol == "any":
+        return ANY_SYMBOL
+    return symbols.index(symbol)
+
+
+def _abilities(model: RulesModel, kind: type[Effect]) -> list[tuple[int, Card, Effect]]:
+    """Every effect of one kind, with its card's index, in declaration order."""
+    return [
+        (index, card, effect)
+        for index, card in enumerate(model.cards)
+        for effect in card.abilities
+        if isinstance(effect, kind)
+    ]
+
+
+def _targets(model: RulesModel, card: Card) -> tuple[int, ...]:
+    """Which cards a trading card may displace: same colour, not trading, symbols matching."""
+    if not card.trading:
+        return ()
+    found = []
+    for index, other in enumerate(model.cards):
+        if other.trading or other.colour != card.displaces:
+            continue
+        if card.symbol is not None and other.symbol != "any" and card.symbol != "any":
+            if other.symbol != card.symbol:
+                continue
+        found.append(index)
+    return tuple(found)
+
+
+def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Field, ...], int]:
+    players = model.game.max_players
+    ncards = len(model.cards)
+    parts = [
+        ("players", 1), ("round", 1), ("phase", 1), ("current", 1), ("passes", 1),
+        ("last_round", 1), ("stage", 1), ("drawn", 1), ("drawn_by", 1),
+        ("offer", 1), ("offer_turn", 1),
+        ("markers", len(model.phases)),
+        ("rubles", players), ("points", players),
+        ("hand_size", players), ("hand", players * hand_max),
+        ("owned", players * ncards), ("used", players * ncards),
+        ("colour_count", players * len(model.colours)),
+        ("discount", players * len(model.colours)),
+        ("upper_size", 1), ("upper", model.game.board_size),
+        ("lower_size", 1), ("lower", model.game.board_size),
+        ("deck_size", len(model.decks)), ("decks", len(model.decks) * deck_max),
+        ("discard", ncards),
+    ]
+    fields, offset = [], 0
+    for name, size in parts:
+        fields.append(Field(name, const_name("O", name), offset, size))
+        offset += size
+    return tuple(fields), offset
+
+
+def lower(model: RulesModel) -> EngineIR:
+    """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
+    game = model.game
+    colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
+    deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
+    phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
+    draws = _abilities(model, DrawAction)
+    locked = {i for i, _, effect in draws if not effect.used_displaceable}
+    skips = {i for i, _, effect in draws if not effect.used_scores}
+
+    cards = tuple(
+        CardIR(
+            index=i, id=card.id, const=const_name("card", card.id), name=card.name,
+            cost=card.cost, copies=card.copies, rubles=card.rubles, points=card.points,
+            colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
+            symbol=_symbol_index(game.symbols, card.symbol),
+            displace_value=card.displace_value or 0, targets=_targets(model, card),
+            used_locked=i in locked, used_skips_income=i in skips, origin=origin(card.span),
+        )
+        for i, card in enumerate(model.cards)
+    )
+    colours = tuple(
+        ColourIR(i, colour.id, const_name("colour", colour.id),
+                 tuple(c.index for c in cards if c.colour == i))
+        for i, colour in enumerate(model.colours)
+    )
+    decks = tuple(
+        DeckIR(i, deck.id, const_name("deck", deck.id),
+               tuple(c.index for c in cards if c.deck == i for _ in range(c.copies)))
+        for i, deck in enumerate(model.decks)
+    )
+    buy_points = tuple(
+        BuyPointsIR(n, i, effect.rubles_per_point, effect.max_points, effect.per == "card", origin(effect.span))
+        for n, (i, _, effect) in enumerate(_abilities(model, BuyPoints))
+    )
+    phases = []
+    for i, phase in enumerate(model.phases):
+        scores = colour_index[phase.scores] if phase.scores else -1
+        incomes = tuple(
+            IncomeIR(ci, colour_index[e.colour], e.rubles, e.points, origin(e.span))
+            for ci, _, e in _abilities(model, IncomePerCard) if e.phase == phase.id
+        )
+        after = tuple(
+            bp for bp, (_, _, e) in zip(buy_points, _abilities(model, BuyPoints)) if e.after == phase.id
+        )
+        phases.append(PhaseIR(
+            i, phase.id, const_name("phase", phase.id), deck_index[phase.deck], scores,
+            colours[scores].cards if scores >= 0 else (), incomes, after, origin(phase.span),
+        ))
+    hand_limits = tuple(
+        HandLimitIR(i, e.limit, origin(e.span)) for i, _, e in _abilities(model, HandLimit)
+    )
+    hand_max = max([game.hand_limit] + [h.limit for h in hand_limits])
+    deck_max = max(len(d.contents) for d in decks)
+    most_targets = max([1] + [len(c.targets) for c in cards])
+    most_points = max([0] + [bp.max_points * (cards[bp.card].copies if bp.per_card else 1) for bp in buy_points])
+    max_moves = (
+        1 + 2 * game.board_size * (1 + most_targets) + hand_max * most_targets
+        + len(draws) * len(decks) + most_points + 2 + most_targets
+    )
+    layout, state_size = _layout(model, hand_max, deck_max)
+    return EngineIR(
+        ruleset=model.name, digest=model.digest, files=model.files,
+        min_players=game.min_players, max_players=game.max_players,
+        starting_rubles=game.starting_rubles, opening_deck=deck_index[game.opening_deck],
+        opening_per_player=game.opening_per_player, board_size=game.board_size,
+        hand_limit=game.hand_limit, hand_max=hand_max, hand_penalty=game.hand_penalty,
+        rubles_per_point=game.rubles_per_point, minimum_cost=game.minimum_cost,
+        same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,
+        marker_shift=game.marker_shift, first_phase_must_buy=game.first_phase_must_buy,
+        deck_max=deck_max, max_moves=max_moves,
+        noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
+        cards=cards, colours=colours, decks=decks, phases=tuple(phases),
+        discounts=tuple(
+            DiscountIR(i, colour_index[e.colour], e.amount, origin(e.span))
+            for i, _, e in _abilities(model, Discount)
+        ),
+        hand_limits=hand_limits, buy_points=buy_points,
+        draws=tuple(
+            DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card, origin(e.span))
+            for i, _, e in draws
+        ),
+        layout=layout, state_size=state_size,
+    )
