@@ -2,8 +2,141 @@
 
 from __future__ import annotations
 
+import enum
+import sys
+from pathlib import Path
+
 import typer
+
+from spbc.model import RulesModel
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
+    app.command("cards")(cards)
+    app.command("docs")(docs)
+    app.command("compile")(compile_rules)
+
+
+# --- cards, docs, compile ----------------------------------------------------------------
+
+RULES_HELP = "A shipped ruleset by name, or the path of a rules file."
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``message`` on stderr and give the exit to raise."""
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def _load(rules: str) -> RulesModel:
+    """The checked model of ``rules``; rules errors end the command with exit code 1."""
+    from spbc.diagnostics import RulesError
+    from spbc.load import load_model
+
+    try:
+        return load_model(rules)
+    except RulesError as error:
+        raise _fail(str(error)) from None
+
+
+def cards(
+    rules: str = typer.Option("base", "--rules", help=RULES_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the cards as a JSON list."),
+) -> None:
+    """List every card of a ruleset: deck, colour, cost, copies, income, symbol, abilities."""
+    from spbc import cards as card_data
+
+    model = _load(rules)
+    if as_json:
+        typer.echo(card_data.cards_json(model), nl=False)
+    elif sys.stdout.isatty():
+        _print_card_table(model)
+    else:
+        typer.echo(card_data.format_card_table(model), nl=False)
+
+
+def _print_card_table(model: RulesModel) -> None:
+    """The card table drawn by rich, for a terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from spbc.cards import card_table
+
+    columns, rows = card_table(model, deck=True)
+    table = Table(title=f"{model.title}: {sum(card.copies for card in model.cards)} cards")
+    for column in columns:
+        table.add_column(column.title, justify="right" if column.numeric else "left")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+
+
+class DocFormat(str, enum.Enum):
+    md = "md"
+    html = "html"
+
+
+def docs(
+    rules: str = typer.Option("base", "--rules", help=RULES_HELP),
+    doc_format: DocFormat = typer.Option(DocFormat.md, "--format", help="Markdown or a self-contained HTML page."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file instead of stdout."),
+) -> None:
+    """Print the rules reference of a ruleset, generated from its rules."""
+    from spbc.docs import MissingProseError, emit_reference
+
+    model = _load(rules)
+    try:
+        text = emit_reference(model)[f"reference.{doc_format.value}"]
+    except MissingProseError as error:
+        raise _fail(str(error)) from None
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8", newline="")
+
+
+def _compile_folders(rules_dir: Path | None, out: Path | None) -> tuple[Path, Path]:
+    """The rules and output folders: given, or ./rules and ./generated in a checkout."""
+    if rules_dir is None:
+        here = Path("rules")
+        if not (here.is_dir() and any(here.glob("*.spb"))):
+            raise _fail(
+                "spb compile: no rules/ folder with .spb files here; run it at the top of an spbc"
+                " checkout, or pass --rules-dir (and --out)",
+                2,
+            )
+        rules_dir = here
+    if out is None:
+        out = rules_dir.parent / "generated"
+    return rules_dir, out
+
+
+def compile_rules(
+    rules_dir: Path | None = typer.Option(None, "--rules-dir", help="The rules folder [default: ./rules]."),
+    out: Path | None = typer.Option(None, "--out", help="The generated folder [default: beside the rules folder]."),
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if the generated files are stale."),
+) -> None:
+    """Compile every ruleset of the rules folder into the generated folder."""
+    from spbc.compile import compile_rules_dir, diff_generated, write_generated
+    from spbc.diagnostics import RulesError
+    from spbc.docs import MissingProseError
+
+    rules_dir, out = _compile_folders(rules_dir, out)
+    try:
+        files = compile_rules_dir(rules_dir)
+    except (RulesError, MissingProseError) as error:
+        raise _fail(str(error)) from None
+    if check:
+        stale = diff_generated(out, files)
+        if stale:
+            lines = [f"{out.as_posix()} is out of date with {rules_dir.as_posix()}:", *stale]
+            raise _fail("\n".join(lines + ["run spb compile to regenerate"]))
+        typer.echo(f"{len(files)} generated files up to date")
+        return
+    result = write_generated(out, files)
+    for key in result.written:
+        typer.echo(f"wrote {key}")
+    for key in result.removed:
+        typer.echo(f"removed {key}")
+    typer.echo(f"{len(result.unchanged)} files unchanged")
