@@ -82,9 +82,7 @@ def check_effect_templates(model: RulesModel) -> None:
 
 def shown_params(model: RulesModel, effect: Effect) -> dict[str, Any]:
     """An effect's parameters as a reader sees them: colour, phase and deck ids become names."""
-    colours = {c.id: c.name for c in model.colours}
-    phases = {p.id: p.name for p in model.phases}
-    decks = {d.id: d.name for d in model.decks}
+    colours, decks, phases = _names(model)
     shown: dict[str, Any] = {}
     for item in dataclasses.fields(effect):
         value = getattr(effect, item.name)
@@ -325,13 +323,14 @@ def _trading(model: RulesModel) -> Section:
         blocks.append(Items(tuple(rules)))
     rows = []
     for symbol in (*model.game.symbols, "any"):
-        plain = [c.name for c in model.cards if not c.trading and c.symbol == symbol]
+        plain = [c for c in model.cards if not c.trading and c.symbol == symbol]
         if symbol == "any":
-            upgrades = [f"every {colours[c]} trading card" for c in dict.fromkeys(c.colour for c in model.cards if c.symbol == "any" and not c.trading)]
+            upgrades = [f"every {colours[c]} trading card" for c in dict.fromkeys(c.colour for c in plain)]
         else:
             upgrades = [c.name for c in model.cards if c.trading and c.symbol == symbol]
-        if plain or upgrades and symbol != "any":
-            rows.append(Row((Cell(symbol), Cell(both(plain) or NO_VALUE), Cell(both(upgrades) or NO_VALUE))))
+        if plain or upgrades:
+            names = both([c.name for c in plain]) or NO_VALUE
+            rows.append(Row((Cell(symbol), Cell(names), Cell(both(upgrades) or NO_VALUE))))
     if rows:
         blocks.append(Table(("Symbol", "Cards with it", "Displaced by"), (False, False, False), tuple(rows)))
     return Section("Trading cards", "trading-cards", tuple(blocks))
