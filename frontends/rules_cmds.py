@@ -63,10 +63,10 @@ def _print_card_table(model: RulesModel) -> None:
 
     from spbc.cards import card_table
 
-    columns, rows = card_table(model, deck=True)
+    columns, rows = card_table(model, deck=True, names=False)
     table = Table(title=f"{model.title}: {sum(card.copies for card in model.cards)} cards")
     for column in columns:
-        table.add_column(column.title, justify="right" if column.numeric else "left")
+        table.add_column(column.title, justify="right" if column.numeric else "left", no_wrap=column.title == "Card")
     for row in rows:
         table.add_row(*row)
     Console().print(table)

@@ -118,8 +118,9 @@ def ability_kinds(card: Card) -> str:
     return ", ".join(dict.fromkeys(effect.kind.replace("_", " ") for effect in card.abilities))
 
 
-def card_columns(model: RulesModel, *, deck: bool = False) -> list[Column]:
-    """The columns of a card table, with a Deck column when ``deck`` is true."""
+def card_columns(model: RulesModel, *, deck: bool = False, names: bool = True) -> list[Column]:
+    """The columns of a card table: with a Deck column when ``deck`` is true, without the
+    German name and aliases when ``names`` is false."""
     colours = {colour.id: colour.name for colour in model.colours}
     decks = {d.id: d.name for d in model.decks}
 
@@ -142,14 +143,17 @@ def card_columns(model: RulesModel, *, deck: bool = False) -> list[Column]:
         Column("Symbol", False, True, lambda c: or_none(c.symbol)),
         Column("Displace value", True, True, displace_value),
         Column("Ability", False, True, lambda c: or_none(ability_kinds(c))),
-        Column("German", False, True, lambda c: or_none(c.german)),
-        Column("Also known as", False, True, lambda c: or_none(", ".join(c.aliases))),
     ]
+    if names:
+        columns += [
+            Column("German", False, True, lambda c: or_none(c.german)),
+            Column("Also known as", False, True, lambda c: or_none(", ".join(c.aliases))),
+        ]
     return columns
 
 
 def card_table(
-    model: RulesModel, cards: Sequence[Card] | None = None, *, deck: bool = False
+    model: RulesModel, cards: Sequence[Card] | None = None, *, deck: bool = False, names: bool = True
 ) -> tuple[list[Column], list[list[str]]]:
     """The columns and the rows of text of a card table (all cards by default).
 
@@ -158,7 +162,7 @@ def card_table(
     cards = list(model.cards if cards is None else cards)
     kept: list[Column] = []
     cells: list[list[str]] = []
-    for column in card_columns(model, deck=deck):
+    for column in card_columns(model, deck=deck, names=names):
         values = [column.value(card) for card in cards]
         if column.optional and all(value == NO_VALUE for value in values):
             continue
