@@ -1,9 +1,88 @@
-"""Commands: sim, bench."""
+"""Commands: sim (headless games between computer players) and bench (compiled engine against its twin)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+from spbc.frontends.common import fail, load_ruleset
+
+
+def sim(
+    seats: Annotated[str, typer.Option(help="Comma list of computer seats, e.g. random,random,random.")] = "random,random",
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 1,
+    rules: Annotated[str, typer.Option(help="Shipped ruleset name or rules file.")] = "base",
+    backend: Annotated[str, typer.Option(help="auto, compiled or python.")] = "auto",
+    records: Annotated[Optional[Path], typer.Option(help="Write a game record of each game into this folder.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
+) -> None:
+    """Play games between computer players and print the results."""
+    from spbc.sim import play_game
+
+    ruleset = load_ruleset(rules, backend)
+    levels = [s.strip() for s in seats.split(",") if s.strip()]
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    results = []
+    for i in range(games):
+        game_seed = seed + i
+        try:
+            if records is None:
+                _, result = play_game(ruleset, levels, game_seed)
+            else:
+                from spbc.record import record_game
+
+                result = record_game(ruleset, levels, game_seed, records)
+        except ValueError as error:
+            fail(str(error), code=2)
+        results.append(result)
+    if as_json:
+        typer.echo(json.dumps({
+            "ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
+            "games": [dataclasses.asdict(r) for r in results],
+        }, indent=1))
+        return
+    wins = [0] * len(levels)
+    for result in results:
+        for seat, rank in enumerate(result.ranks):
+            wins[seat] += rank == 1
+    typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}")
+    for seat, level in enumerate(levels):
+        mean = sum(r.scores[seat] for r in results) / games
+        typer.echo(f"  seat {seat + 1} {level:<10} first places {wins[seat]:>5}   mean score {mean:6.1f}")
+
+
+def bench(
+    rules: Annotated[str, typer.Option(help="Shipped ruleset name or rules file.")] = "base",
+    players: Annotated[int, typer.Option(min=1, help="Players per game.")] = 2,
+    seconds: Annotated[float, typer.Option(help="Seconds per sample.")] = 1.0,
+    repeats: Annotated[int, typer.Option(min=1, help="Samples per engine; the median is reported.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Random full games on the compiled engine and on its pure-Python twin, in one run."""
+    from spbc.sim import bench as run_bench
+
+    compiled = load_ruleset(rules, "compiled")
+    python = load_ruleset(rules, "python")
+    try:
+        result = run_bench(compiled, python, players, seconds, repeats)
+    except ValueError as error:
+        fail(str(error), code=2)
+    if as_json:
+        typer.echo(json.dumps(dataclasses.asdict(result), indent=1))
+        return
+    typer.echo(f"{result.ruleset}, {players} players, median of {repeats} samples of ~{seconds:g} s")
+    typer.echo(f"  compiled engine  {result.compiled_games_per_s:12,.0f} games/s")
+    typer.echo(f"  Python twin      {result.python_games_per_s:12,.0f} games/s")
+    typer.echo(f"  speedup          {result.speedup:12,.1f} x")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
+    app.command()(sim)
+    app.command()(bench)

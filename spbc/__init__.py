@@ -1,3 +1,23 @@
-"""spbc: the Saint Petersburg rules compiler and toolkit."""
+"""spbc: the Saint Petersburg rules compiler and toolkit.
+
+>>> import spbc
+>>> rules = spbc.load_rules("base")
+>>> game = rules.new_game(["Anna", "Boris"], seed=7)
+"""
 
 __version__ = "0.1.0"
+
+from spbc.game import Game, Ruleset, Standing, load_rules
+from spbc.moves import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    MoveError,
+    MoveKind,
+)
+
+__all__ = [
+    "AmbiguousMoveError", "Game", "IllegalMoveError", "MalformedMoveError", "Move", "MoveError",
+    "MoveKind", "Ruleset", "Standing", "load_rules",
+]

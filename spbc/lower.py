@@ -166,6 +166,7 @@ class EngineIR:
     lower_row_discount: int
     marker_shift: int
     first_phase_must_buy: bool
+    tie_break: str
     deck_max: int
     max_moves: int
     noble_cards: tuple[int, ...]
@@ -200,7 +201,7 @@ def _abilities(model: RulesModel, kind: type[Effect]) -> list[tuple[int, Card, E
     ]
 
 
-def _targets(model: RulesModel, card: Card) -> tuple[int, ...]:
+def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
     """Which cards a trading card may displace: same colour, not trading, symbols matching."""
     if not card.trading:
         return ()
@@ -256,7 +257,7 @@ def lower(model: RulesModel) -> EngineIR:
             cost=card.cost, copies=card.copies, rubles=card.rubles, points=card.points,
             colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
             symbol=_symbol_index(game.symbols, card.symbol),
-            displace_value=card.displace_value or 0, targets=_targets(model, card),
+            displace_value=card.displace_value or 0, targets=displace_targets(model, card),
             used_locked=i in locked, used_skips_income=i in skips, origin=origin(card.span),
         )
         for i, card in enumerate(model.cards)
@@ -310,6 +311,7 @@ def lower(model: RulesModel) -> EngineIR:
         rubles_per_point=game.rubles_per_point, minimum_cost=game.minimum_cost,
         same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,
         marker_shift=game.marker_shift, first_phase_must_buy=game.first_phase_must_buy,
+        tie_break=game.tie_break,
         deck_max=deck_max, max_moves=max_moves,
         noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
         cards=cards, colours=colours, decks=decks, phases=tuple(phases),

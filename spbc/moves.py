@@ -36,3 +36,33 @@ class Move:
 
 
 PASS = Move(MoveKind.PASS)
+
+
+class MoveError(ValueError):
+    """A move a player typed or sent cannot be played. ``text`` is what they wrote, if anything."""
+
+    def __init__(self, message: str, text: str | None = None, context: str | None = None) -> None:
+        self.reason = message
+        self.text = text
+        self.context = context  # who, which round and phase: "Anna, round 3, building phase"
+        parts = [f"{text!r}: " if text is not None else "", message]
+        if context:
+            parts.append(f" ({context})")
+        super().__init__("".join(parts))
+
+
+class MalformedMoveError(MoveError):
+    """The text does not read as a move at all."""
+
+
+class AmbiguousMoveError(MoveError):
+    """The text could mean several moves; ``candidates`` lists them in notation."""
+
+    def __init__(self, message: str, candidates: list[str], text: str | None = None,
+                 context: str | None = None) -> None:
+        self.candidates = candidates
+        super().__init__(message, text, context)
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules do not allow now; the message says why."""

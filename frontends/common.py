@@ -1,0 +1,32 @@
+"""What every command shares: loading a ruleset with errors rendered, and failing with an exit code."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import typer
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print an error to stderr and exit (1: bad input, 2: usage)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def load_ruleset(rules: str, backend: str = "auto"):
+    """spbc.load_rules with its failures turned into messages and exit codes."""
+    import spbc
+    from spbc.backend import BackendError
+    from spbc.diagnostics import RulesError
+
+    try:
+        return spbc.load_rules(rules, backend)
+    except RulesError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(1) from None
+    except FileNotFoundError as error:
+        fail(str(error))
+    except BackendError as error:
+        fail(str(error))
+    except ValueError as error:
+        fail(str(error), code=2)

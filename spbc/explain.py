@@ -1,0 +1,161 @@
+"""Why a move is not legal now, in words a player can act on.
+
+Called only after the engine has refused a move, so every message here explains a
+refusal the engine made; the rules themselves are never re-implemented here beyond
+reading costs, hand limits and card data from the engine and the model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spbc.lower import displace_targets
+from spbc.model import BuyPoints, DrawAction
+from spbc.moves import Move, MoveKind
+
+if TYPE_CHECKING:
+    from spbc.game import Game
+
+
+def _either(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def explain_illegal(game: Game, move: Move) -> str:
+    """One sentence: why the current player may not make this move now."""
+    model = game.ruleset.model
+    ids = {card.id for card in model.cards}
+    for card_id in (move.card, move.target):
+        if card_id is not None and card_id not in ids:
+            return f"there is no card {card_id!r} in the rules of {model.name}"
+    if game.is_over:
+        return "the game is over"
+    refusal = _stage_refusal(game, move)
+    if refusal:
+        return refusal
+    if move.kind is MoveKind.PASS:
+        return "you may not pass now: in the first worker phase you must buy while you can"
+    if move.kind is MoveKind.USE:
+        return _use_refusal(game, move)
+    if move.kind is MoveKind.TAKE:
+        return _where_refusal(game, move) or _hand_refusal(game) or "you may not take that card now"
+    if move.kind in (MoveKind.BUY, MoveKind.PLAY):
+        return _where_refusal(game, move) or _purchase_refusal(game, move)
+    return "that move is not allowed now"
+
+
+def _name(game: Game, card_id: str) -> str:
+    return game.ruleset.model.card(card_id).name
+
+
+def _stage_refusal(game: Game, move: Move) -> str | None:
+    stage = game.stage
+    if stage == "drawn":
+        if move.row != "drawn":
+            drawn = _name(game, game.drawn_card() or "")
+            return f"first decide on the {drawn} you drew: buy it, take it into your hand or discard it"
+        return None
+    if stage == "points":
+        amounts = [m.amount or 0 for m in game.legal_moves()]
+        offer = _name(game, game.legal_moves()[0].card or "")
+        if move.kind is not MoveKind.POINTS:
+            return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
+        if move.amount is not None and move.amount > max(amounts):
+            effect = next(e for e in model_effects(game, move.card, BuyPoints))
+            return (f"you can buy at most {max(amounts)} points now "
+                    f"({effect.rubles_per_point} rubles each, you have {game.rubles(game.current_player)})")
+        return None
+    if move.kind is MoveKind.POINTS:
+        return "there is no offer to buy points now"
+    if move.row == "drawn" or move.kind is MoveKind.DISCARD:
+        return "there is no drawn card to decide on"
+    return None
+
+
+def model_effects(game: Game, card_id: str | None, kind: type) -> list:
+    if card_id is None:
+        return []
+    return [e for e in game.ruleset.model.card(card_id).abilities if isinstance(e, kind)]
+
+
+def _use_refusal(game: Game, move: Move) -> str:
+    seat = game.current_player
+    card = _name(game, move.card or "")
+    effects = model_effects(game, move.card, DrawAction)
+    if not effects:
+        return f"{card} has no action to use"
+    effect = effects[0]
+    owned = game.play_area(seat).get(move.card or "", 0)
+    if not owned:
+        return f"you have no {card}"
+    if game.phase != effect.phase:
+        phase = next(p.name for p in game.ruleset.model.phases if p.id == effect.phase)
+        return f"{card} can only be used in the {phase}"
+    if game.used(seat).get(move.card or "", 0) >= owned:
+        return f"your {card} was already used this round"
+    if move.deck not in effect.decks:
+        return f"{card} draws from {_either(list(effect.decks))}, not {move.deck}"
+    left = game.deck_sizes().get(move.deck or "", 0)
+    if left == 0:
+        return f"the {move.deck} deck is empty"
+    if left == 1 and effect.forbid_last_card:
+        return f"the {move.deck} deck has only its last card left, which {card} may not draw"
+    return f"{card} cannot be used now"
+
+
+def _where_refusal(game: Game, move: Move) -> str | None:
+    seat = game.current_player
+    card = _name(game, move.card or "")
+    if move.kind is MoveKind.PLAY:
+        if move.card not in game.hand(seat):
+            return f"you have no {card} in your hand"
+        return None
+    if move.row == "drawn":
+        return None
+    row = move.row or "upper"
+    if move.card not in game.row(row):
+        other = "lower" if row == "upper" else "upper"
+        if move.card in game.row(other):
+            return f"there is no {card} in the {row} row, only in the {other} row"
+        return f"there is no {card} on the board"
+    return None
+
+
+def _hand_refusal(game: Game) -> str | None:
+    seat = game.current_player
+    size, limit = len(game.hand(seat)), game.hand_limit(seat)
+    if size >= limit:
+        return f"your hand is full ({size} cards)"
+    return None
+
+
+def _purchase_refusal(game: Game, move: Move) -> str:
+    seat = game.current_player
+    model = game.ruleset.model
+    card = model.card(move.card or "")
+    area = game.play_area(seat)
+    if not card.trading and move.target is not None:
+        return f"{card.name} is not a trading card; it displaces nothing"
+    if card.trading:
+        targets = [model.cards[i] for i in displace_targets(model, card)]
+        names = [t.name for t in targets]
+        if move.target is None:
+            have = [t.name for t in targets if area.get(t.id)]
+            if not have:
+                none = "neither" if len(names) == 2 else "none of them"
+                return f"{card.name} must displace a {_either(names)}; you have {none}"
+            return f"{card.name} must name the card it displaces: {_either(have)}"
+        target = model.card(move.target)
+        if target.id not in {t.id for t in targets}:
+            return f"{card.name} cannot displace {target.name}; it displaces {_either(names)}"
+        if not area.get(target.id):
+            return f"you have no {target.name} to displace"
+        if game.used(seat).get(target.id, 0) >= area[target.id]:
+            return f"your {target.name} was used this round and cannot be displaced"
+    price = game.cost(move)
+    rubles = game.rubles(seat)
+    if price is not None and price > rubles:
+        return f"{card.name} costs {price} after reductions, you have {rubles} rubles"
+    return "that move is not allowed now"
