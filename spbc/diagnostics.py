@@ -1,0 +1,201 @@
+"""Diagnostics: what a rules author reads when their rules are wrong.
+
+A :class:`Diagnostic` has a stable code from :data:`CODES`, one sentence, the span it
+is about, an optional hint and notes pointing at related places. Rendered::
+
+    rules/base.spb:14:12: error[SPB204]: unknown deck 'wroker'
+       |
+    14 |     deck = wroker
+       |            ^^^^^^
+       = hint: did you mean 'worker'?
+
+:class:`RulesError` is the one exception that carries diagnostics across the library
+boundary; its ``str()`` is the rendered text of all of them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from spbc.model import Span
+
+#: Every diagnostic code with a one-line summary, for the reference docs.
+#: SPB1xx files and syntax, SPB2xx names and references, SPB3xx types and ranges,
+#: SPB4xx consistency between declarations. Codes are never reused.
+CODES: dict[str, str] = {
+    "SPB100": "a rules file cannot be read (missing, not a file, not UTF-8)",
+    "SPB101": "a character that cannot start anything in the rules language",
+    "SPB102": "a string without its closing quote on the same line",
+    "SPB103": "a setting name not followed by '='",
+    "SPB104": "'=' not followed by a value",
+    "SPB105": "a '{' without its matching '}'",
+    "SPB106": "a '}' with no open block to close",
+    "SPB107": "a block header not followed by '{'",
+    "SPB108": "a list item not followed by ',' or ']'",
+    "SPB109": "'..' not followed by the upper bound of a range",
+    "SPB110": "'include' not followed by a quoted file name",
+    "SPB111": "something other than a block or include at the top of a file",
+    "SPB112": "two values in one setting",
+    "SPB113": "any other syntax error",
+    "SPB114": "something other than a setting or a block inside a block",
+    "SPB120": "an included file does not exist",
+    "SPB121": "files include each other in a cycle",
+    "SPB122": "a file is included more than once",
+    "SPB200": "an unknown block kind",
+    "SPB201": "a block that needs an id has none",
+    "SPB202": "a block that takes no id has one",
+    "SPB203": "a nested block where none is allowed",
+    "SPB204": "a reference to an unknown deck, colour, phase or symbol",
+    "SPB205": "an unknown setting for its block",
+    "SPB206": "the same setting twice in one block",
+    "SPB207": "a required setting is missing",
+    "SPB208": "two declarations of the same kind with the same id",
+    "SPB209": "more than one ruleset or game block",
+    "SPB210": "the ruleset or game block is missing",
+    "SPB211": "an unknown ability kind",
+    "SPB212": "an unknown parameter for its ability",
+    "SPB213": "a required ability parameter is missing",
+    "SPB214": "a card name or alias used twice (compared ignoring case)",
+    "SPB300": "a value of the wrong type",
+    "SPB301": "a number out of its allowed range",
+    "SPB302": "a range whose low end is above its high end",
+    "SPB303": "noble_bonus decreases",
+    "SPB304": "a word that is not one of the allowed choices",
+    "SPB305": "an empty string or list where something is needed",
+    "SPB306": "the same item twice in a list",
+    "SPB400": "a card names a colour different from its deck's colour",
+    "SPB401": "a card of a colourless deck does not name its colour",
+    "SPB402": "a trading card displaces a colour other than its own",
+    "SPB403": "a card of a colourless deck does not say what it displaces",
+    "SPB404": "a trading card has a displace_value",
+    "SPB405": "a deck has no cards",
+    "SPB406": "a colour is scored by more than one phase",
+    "SPB407": "the opening display needs more cards than the opening deck holds",
+    "SPB408": "the opening display is larger than the board",
+    "SPB409": "two cards' abilities use the same verb",
+}
+
+
+class Severity(enum.Enum):
+    """How bad a diagnostic is; only errors stop a ruleset from loading."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A related place: ``first defined here``."""
+
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem in the rules, at one span.
+
+    A span with line 0 stands for a whole file (a file that cannot be read).
+    """
+
+    code: str
+    message: str
+    span: Span
+    hint: str | None = None
+    notes: tuple[Note, ...] = ()
+    severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"undocumented diagnostic code {self.code}")
+
+    def render(self, sources: Mapping[str, str] | None = None) -> str:
+        """The diagnostic as the author reads it; ``sources`` maps paths to their text."""
+        lines = [f"{_where(self.span)}: {self.severity.value}[{self.code}]: {self.message}"]
+        lines += _snippet(self.span, sources)
+        if self.hint:
+            gutter = _gutter_width(self.span)
+            lines.append(f"{' ' * gutter} = hint: {self.hint}")
+        for note in self.notes:
+            lines.append(f"{_where(note.span)}: note: {note.message}")
+            lines += _snippet(note.span, sources)
+        return "\n".join(lines)
+
+
+def file_span(path: str) -> Span:
+    """A span standing for the whole file at ``path``."""
+    return Span(path, 0, 0, 0, 0)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """``"did you mean 'worker'?"`` when a candidate is close to ``word``, else None."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _where(span: Span) -> str:
+    return span.path if span.line == 0 else str(span)
+
+
+def _gutter_width(span: Span) -> int:
+    return len(str(span.line)) if span.line else 1
+
+
+def _source_line(span: Span, sources: Mapping[str, str] | None) -> str | None:
+    text = sources.get(span.path) if sources is not None else None
+    if text is None:
+        try:
+            text = Path(span.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    lines = text.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return None
+    return lines[span.line - 1].replace("\t", " ")
+
+
+def _snippet(span: Span, sources: Mapping[str, str] | None) -> list[str]:
+    """The gutter, the source line and a caret line under the span (to the line's end
+    when the span runs over several lines)."""
+    if span.line == 0:
+        return []
+    line = _source_line(span, sources)
+    if line is None:
+        return []
+    number = str(span.line)
+    blank = " " * len(number)
+    end = span.end_column if span.end_line == span.line else len(line) + 1
+    width = max(1, end - span.column)
+    carets = " " * (span.column - 1) + "^" * width
+    return [f"{blank} |", f"{number} | {line}".rstrip(), f"{blank} | {carets}"]
+
+
+def render_all(diagnostics: Sequence[Diagnostic], sources: Mapping[str, str] | None = None) -> str:
+    """Every diagnostic rendered, in the given order, separated by blank lines."""
+    return "\n\n".join(d.render(sources) for d in diagnostics)
+
+
+class RulesError(Exception):
+    """Rules that cannot be loaded: carries every diagnostic found.
+
+    ``str(error)`` renders all of them with their source lines; ``sources`` maps each
+    path to its text so rendering does not need to read files again.
+    """
+
+    def __init__(
+        self, diagnostics: Sequence[Diagnostic], sources: Mapping[str, str] | None = None
+    ) -> None:
+        if not diagnostics:
+            raise ValueError("a RulesError needs at least one diagnostic")
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        self.sources: dict[str, str] = dict(sources or {})
+        super().__init__(render_all(self.diagnostics, self.sources))
+
+    @property
+    def codes(self) -> list[str]:
+        """The codes of the diagnostics, in order (handy in tests)."""
+        return [d.code for d in self.diagnostics]

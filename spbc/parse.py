@@ -1,0 +1,263 @@
+"""Parse one rules file into a :class:`spbc.syntax.File`.
+
+Lark stays inside this module: the grammar is ``grammar.lark`` (LALR), a Transformer
+builds syntax nodes and nothing else, and every Lark error is translated into a
+:class:`~spbc.diagnostics.Diagnostic` in the author's words. The translation picks a
+case from :data:`SYNTAX_CASES`, a catalogue of bad snippets, with :func:`match_case`
+(Lark's ``match_examples`` idea, keyed on the LALR state); the same catalogue drives a test.
+
+>>> parse_text('colour green { name = "green" }', "x.spb").items[0].id.value
+'green'
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    UnexpectedCharacters,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
+from lark.tree import Meta
+
+from spbc import syntax
+from spbc.diagnostics import Diagnostic, RulesError
+from spbc.model import Span
+from spbc.syntax_errors import SYNTAX_CASES, Context, expected_words, refine_two_names
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark.open(
+        str(Path(__file__).with_name("grammar.lark")),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# --- building nodes ----------------------------------------------------------------------
+
+
+def _token_span(path: str, token: Token) -> Span:
+    return Span(path, token.line, token.column, token.end_line, token.end_column)
+
+
+def _unescape(quoted: str) -> str:
+    out: list[str] = []
+    chars = iter(quoted[1:-1])
+    for char in chars:
+        if char == "\\":
+            escaped = next(chars)
+            out.append({"n": "\n", "t": "\t"}.get(escaped, escaped))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Turns Lark's tree into syntax nodes; checks nothing."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(visit_tokens=False)
+        self._path = path
+
+    def _span(self, meta: Meta) -> Span:
+        return Span(self._path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _name(self, token: Token) -> syntax.Name:
+        return syntax.Name(str(token), _token_span(self._path, token))
+
+    def start(self, meta: Meta, children: list) -> tuple[syntax.Item, ...]:
+        return tuple(children)
+
+    def include(self, meta: Meta, children: list) -> syntax.Include:
+        (token,) = children
+        path = syntax.Str(_unescape(token), _token_span(self._path, token))
+        return syntax.Include(path, self._span(meta))
+
+    def block(self, meta: Meta, children: list) -> syntax.Block:
+        kind, ident, *entries = children
+        name = self._name(ident) if ident is not None else None
+        return syntax.Block(self._name(kind), name, tuple(entries), self._span(meta))
+
+    def setting(self, meta: Meta, children: list) -> syntax.Setting:
+        key, value = children
+        return syntax.Setting(self._name(key), value, self._span(meta))
+
+    def int(self, meta: Meta, children: list) -> syntax.Int:
+        return syntax.Int(int(children[0]), self._span(meta))
+
+    def string(self, meta: Meta, children: list) -> syntax.Str:
+        return syntax.Str(_unescape(children[0]), self._span(meta))
+
+    def name(self, meta: Meta, children: list) -> syntax.Name:
+        return syntax.Name(str(children[0]), self._span(meta))
+
+    def yes(self, meta: Meta, children: list) -> syntax.Bool:
+        return syntax.Bool(True, self._span(meta))
+
+    def no(self, meta: Meta, children: list) -> syntax.Bool:
+        return syntax.Bool(False, self._span(meta))
+
+    def range(self, meta: Meta, children: list) -> syntax.Range:
+        low, _, high = children
+        low_node = syntax.Int(int(low), _token_span(self._path, low))
+        high_node = syntax.Int(int(high), _token_span(self._path, high))
+        return syntax.Range(low_node, high_node, self._span(meta))
+
+    def list(self, meta: Meta, children: list) -> syntax.List:
+        return syntax.List(tuple(children), self._span(meta))
+
+
+# --- translating syntax errors -----------------------------------------------------------
+
+
+@functools.cache
+def _catalogue_errors() -> tuple[tuple[str, int, frozenset[str], str], ...]:
+    """Every catalogue example's error: (label, parser state, accepted terminals, token type)."""
+    found = []
+    for label, case in SYNTAX_CASES.items():
+        for example in case.examples:
+            try:
+                _parser().parse(example)
+            except UnexpectedToken as error:
+                found.append((label, error.state.position, frozenset(error.accepts), error.token.type))
+            else:
+                raise AssertionError(f"catalogue example parses: {example!r}")
+    return tuple(found)
+
+
+def match_case(error: UnexpectedToken) -> str | None:
+    """The label of the catalogue case whose example stops where ``error`` stops.
+
+    Like Lark's ``match_examples``, but a state is the parser's current LALR state
+    (not its depth), so one example covers every nesting level; an example that also
+    stopped at the same kind of token wins over one that only shares the state.
+    """
+    candidate: str | None = None
+    accepts = frozenset(error.accepts)
+    for label, state, example_accepts, token_type in _catalogue_errors():
+        if state != error.state.position or example_accepts != accepts:
+            continue
+        if token_type == error.token.type:
+            return label
+        candidate = candidate or label
+    return candidate
+
+
+def _unclosed(path: str, ctx: Context, found: Token) -> Diagnostic:
+    brace = ctx.last("LBRACE")
+    assert brace is not None
+    index = ctx.stack.index(brace)
+    words: list[str] = []
+    for item in reversed(ctx.stack[:index]):
+        if not (isinstance(item, Token) and item.type == "NAME"):
+            break
+        words.insert(0, str(item))
+    return Diagnostic(
+        "SPB105",
+        f"unclosed block: '{{' at {brace.line}:{brace.column} has no matching '}}'",
+        _token_span(path, brace),
+        hint=f"add '}}' where the block '{' '.join(words)}' ends"
+        + ("; 'include' is only allowed outside blocks" if found.type == "INCLUDE" else ""),
+    )
+
+
+def _translate_token(error: UnexpectedToken, path: str) -> Diagnostic:
+    ctx = Context(error.token, tuple(error.state.value_stack))
+    at_end = error.token.type == "$END" and "RBRACE" in error.accepts
+    if (at_end or error.token.type == "INCLUDE") and ctx.last("LBRACE"):
+        return _unclosed(path, ctx, error.token)
+    at_item_start = not ctx.stack or not isinstance(ctx.stack[-1], Token)
+    if error.token.type == "RBRACE" and ctx.last("LBRACE") is None and at_item_start:
+        return Diagnostic(
+            "SPB106", "unmatched '}': no block is open here", _token_span(path, error.token)
+        )
+    label = match_case(error)
+    if label is None:
+        message = f"unexpected {ctx.found()}; expected {expected_words(set(error.accepts))}"
+        return Diagnostic("SPB113", message, _token_span(path, error.token))
+    if label in ("name_value_without_equals", "block_without_brace"):
+        label = refine_two_names(ctx)
+    case = SYNTAX_CASES[label]
+    at = case.at(ctx) if case.at is not None else error.token
+    return Diagnostic(case.code, case.message(ctx), _token_span(path, at))
+
+
+def _translate_characters(error: UnexpectedCharacters, text: str, path: str) -> Diagnostic:
+    line_text = text.splitlines()[error.line - 1]
+    char = error.char
+    if char == '"':
+        end = len(line_text) + 1
+        span = Span(path, error.line, error.column, error.line, end)
+        return Diagnostic(
+            "SPB102",
+            "unterminated string: the closing '\"' is missing on this line",
+            span,
+            hint='strings end on the line they start; write a line break as \\n',
+        )
+    span = Span(path, error.line, error.column, error.line, error.column + 1)
+    return Diagnostic("SPB101", f"unexpected character {char!r}", span)
+
+
+def translate_error(error: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    """The diagnostic for a Lark parse error of ``text`` (the file at ``path``)."""
+    if isinstance(error, UnexpectedCharacters):
+        return _translate_characters(error, text, path)
+    if isinstance(error, UnexpectedToken):
+        return _translate_token(error, path)
+    raise error  # UnexpectedEOF does not occur with LALR: a bug if it does
+
+
+# --- public entry points -----------------------------------------------------------------
+
+
+def parse_text(text: str, path: str, name: str | None = None) -> syntax.File:
+    """Parse the text of one rules file.
+
+    ``path`` names the file in spans (relative to the working directory when possible);
+    ``name`` is its path relative to the main rules file (defaults to ``path``).
+    Includes are not followed here (see :mod:`spbc.load`).
+
+    Raises :class:`RulesError` with one SPB1xx diagnostic at the first syntax error.
+    """
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        raise RulesError([translate_error(error, text, path)], {path: text}) from None
+    items = _Builder(path).transform(tree)
+    lines = text.splitlines() or [""]
+    span = Span(path, 1, 1, len(lines), len(lines[-1]) + 1)
+    return syntax.File(path, name if name is not None else path, items, span)
+
+
+def find_includes(text: str, path: str) -> tuple[syntax.Include, ...]:
+    """The includes of a file that does not parse, found by scanning its tokens.
+
+    Only ``include "..."`` pairs outside any braces count, up to the first character
+    that cannot be read. Lets the loader keep checking the other files.
+    """
+    found: list[syntax.Include] = []
+    depth = 0
+    previous: Token | None = None
+    try:
+        for token in _parser().lex(text):
+            if token.type == "LBRACE":
+                depth += 1
+            elif token.type == "RBRACE":
+                depth = max(0, depth - 1)
+            elif token.type == "STRING" and depth == 0 and previous is not None \
+                    and previous.type == "INCLUDE":
+                span = Span(path, previous.line, previous.column, token.end_line, token.end_column)
+                found.append(syntax.Include(syntax.Str(_unescape(token), _token_span(path, token)), span))
+            previous = token
+    except UnexpectedInput:
+        pass
+    return tuple(found)
