@@ -162,6 +162,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("MINIMUM_COST", ir.minimum_cost), ("SAME_CARD_DISCOUNT", ir.same_card_discount),
         ("LOWER_ROW_DISCOUNT", ir.lower_row_discount), ("MARKER_SHIFT", ir.marker_shift),
         ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
+        ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
     ]
     constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
     constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
@@ -210,6 +211,7 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("OFFER_PER_CARD", "int", tuple(int(bp.per_card) for bp in ir.buy_points) or pad),
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),
+        ("BIT", "uint64_t", tuple(1 << i for i in range(64))),
     ]
 
 
