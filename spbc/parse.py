@@ -235,7 +235,7 @@ def parse_text(text: str, path: str, name: str | None = None) -> syntax.File:
     items = _Builder(path).transform(tree)
     lines = text.splitlines() or [""]
     span = Span(path, 1, 1, len(lines), len(lines[-1]) + 1)
-    return syntax.File(path, name if name is not None else path, items, span)
+    return syntax.File(path, name if name is not None else path, items, span, text)
 
 
 def find_includes(text: str, path: str) -> tuple[syntax.Include, ...]:

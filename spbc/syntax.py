@@ -11,7 +11,7 @@ Every node carries a :class:`spbc.model.Span`. Nothing here depends on Lark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from spbc.model import Span
@@ -139,6 +139,7 @@ class File:
     name: str
     items: tuple[Item, ...]
     span: Span
+    text: str = field(default="", repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,10 @@ class Program:
     files: tuple[File, ...]
     blocks: tuple[Block, ...]
     digest: str
+
+    def sources(self) -> dict[str, str]:
+        """The text of every file by its path, for rendering diagnostics."""
+        return {file.path: file.text for file in self.files}
 
 
 # --- the text dump -----------------------------------------------------------------------

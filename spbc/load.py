@@ -1,0 +1,166 @@
+"""Load a ruleset: read the main rules file and its includes, parse, check, build the model.
+
+>>> model = load_model("base")          # a shipped ruleset, by name
+>>> model = load_model("rules/base.spb")  # or any rules file, by path
+
+Includes are relative to the including file and spliced in where they stand. Every
+file is read once; a cycle, a missing file or a second include of the same file is
+an error at the ``include`` line. A file with a syntax error is reported (its first
+error) and the files it includes are still read and parsed, so one run reports a
+syntax error in every broken file; the semantic check only runs when all files parse.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from pathlib import Path, PurePosixPath
+
+from spbc import locate, syntax
+from spbc.check import check_program
+from spbc.diagnostics import Diagnostic, Note, RulesError, file_span
+from spbc.model import RulesModel, Span
+from spbc.parse import find_includes, parse_text
+
+
+def display_path(path: Path) -> str:
+    """How diagnostics name a file: relative to the working directory when it is below
+    it, else as given; always with forward slashes."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped rulesets (``["base"]``)."""
+    return sorted(path.stem for path in locate.rules_dir().glob("*.spb"))
+
+
+def resolve_rules(name_or_path: str | Path) -> Path:
+    """The rules file meant by a shipped ruleset name or a path.
+
+    A bare name without a suffix that is not an existing file is looked up among the
+    shipped rulesets; anything else is taken as a path (which may not exist).
+    """
+    path = Path(name_or_path)
+    if isinstance(name_or_path, str) and not path.suffix and len(path.parts) == 1 and not path.exists():
+        shipped = locate.shipped_rules(name_or_path)
+        if shipped is not None:
+            return shipped
+    return path
+
+
+class _Loader:
+    """Reads files depth first in include order, collecting files, blocks and problems."""
+
+    def __init__(self, main: Path) -> None:
+        self.root = main.resolve().parent
+        self.files: list[syntax.File] = []
+        self.blocks: list[syntax.Block] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}
+        self.included_at: dict[Path, Span | None] = {}  # file -> its include (None: the main file)
+
+    def _name(self, path: Path, display: str) -> str:
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return display
+
+    def _unreadable(self, path: Path, via: syntax.Include | None, reason: str) -> None:
+        if via is None:
+            hint = None
+            if not path.suffix:
+                hint = "shipped rulesets: " + ", ".join(shipped_names())
+            message = f"cannot read rules file '{display_path(path)}': {reason}"
+            self.diagnostics.append(Diagnostic("SPB100", message, file_span(display_path(path)), hint))
+            return
+        code = "SPB120" if reason == "no such file" else "SPB100"
+        siblings = [p.name for p in path.parent.glob("*.spb")] if path.parent.is_dir() else []
+        close = difflib.get_close_matches(path.name, sorted(siblings), n=1)
+        written = PurePosixPath(via.path.value)
+        hint = f"did you mean '{written.with_name(close[0])}'?" if close else None
+        message = f"cannot include '{via.path.value}': {reason}"
+        self.diagnostics.append(Diagnostic(code, message, via.path.span, hint))
+
+    def _refuse_again(self, resolved: Path, via: syntax.Include, stack: tuple[Path, ...]) -> bool:
+        """Report a cycle or a second include of ``resolved``; True if reported."""
+        if resolved in stack:
+            cycle = [self._name(p, p.as_posix()) for p in stack[stack.index(resolved):]]
+            chain = " -> ".join([*cycle, self._name(resolved, resolved.as_posix())])
+            self.diagnostics.append(Diagnostic("SPB121", f"include cycle: {chain}", via.span))
+            return True
+        if resolved in self.included_at:
+            first = self.included_at[resolved]
+            notes = (Note("first included here", first),) if first is not None else ()
+            message = f"'{via.path.value}' is already included"
+            self.diagnostics.append(Diagnostic("SPB122", message, via.span, notes=notes))
+            return True
+        return False
+
+    def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
+        resolved = path.resolve()
+        if via is not None and self._refuse_again(resolved, via, stack):
+            return
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return self._unreadable(path, via, "no such file")
+        except IsADirectoryError:
+            return self._unreadable(path, via, "it is a folder")
+        except UnicodeDecodeError:
+            return self._unreadable(path, via, "not UTF-8 text")
+        except OSError as error:
+            return self._unreadable(path, via, error.strerror or "cannot be read")
+        self.included_at[resolved] = via.span if via is not None else None
+        display = display_path(path)
+        self.sources[display] = text
+        try:
+            file = parse_text(text, display, self._name(path, display))
+        except RulesError as error:
+            self.diagnostics += error.diagnostics
+            items: tuple[syntax.Item, ...] = find_includes(text, display)
+        else:
+            self.files.append(file)
+            items = file.items
+        for item in items:
+            if isinstance(item, syntax.Include):
+                self.read(path.parent / item.path.value, item, (*stack, resolved))
+            else:
+                self.blocks.append(item)
+
+
+def _digest(files: list[syntax.File]) -> str:
+    """sha256 of every file's name (relative to the main file), a newline and its text, in read order."""
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(f"{file.name}\n{file.text}".encode("utf-8"))
+    return digest.hexdigest()
+
+
+def load_program(name_or_path: str | Path) -> syntax.Program:
+    """Read and parse a rules file and everything it includes.
+
+    Raises :class:`RulesError` with every file, include and syntax problem found
+    (SPB1xx); does not check meaning (see :func:`load_model`).
+    """
+    path = resolve_rules(name_or_path)
+    loader = _Loader(path)
+    loader.read(path, None, ())
+    if loader.diagnostics:
+        raise RulesError(loader.diagnostics, loader.sources)
+    return syntax.Program(tuple(loader.files), tuple(loader.blocks), _digest(loader.files))
+
+
+def load_model(name_or_path: str | Path) -> RulesModel:
+    """The checked model of a shipped ruleset (``"base"``) or of a rules file path.
+
+    Raises :class:`RulesError` carrying every diagnostic: the syntax errors of every
+    file if any file fails to parse, else every semantic error at once.
+    """
+    program = load_program(name_or_path)
+    try:
+        return check_program(program)
+    except RulesError as error:
+        raise RulesError(error.diagnostics, program.sources()) from None
