@@ -13,9 +13,60 @@ from spbc.model import RulesModel
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
+    app.command("check")(check)
     app.command("cards")(cards)
     app.command("docs")(docs)
     app.command("compile")(compile_rules)
+
+
+# --- check -------------------------------------------------------------------------------
+
+
+class DumpKind(str, enum.Enum):
+    ast = "ast"
+    model = "model"
+
+
+def _default_rules() -> str:
+    """rules/base.spb of the current folder if there is one, else the shipped base rules."""
+    here = Path("rules/base.spb")
+    return here.as_posix() if here.is_file() else "base"
+
+
+def check(
+    files: list[str] | None = typer.Argument(
+        None, help="Rules files or shipped ruleset names [default: rules/base.spb here, else base]."
+    ),
+    dump: DumpKind | None = typer.Option(
+        None, "--dump", help="Print the syntax tree (ast) or the checked model (model) as text."
+    ),
+) -> None:
+    """Check rules files: every error with its place on stderr, or a one-line summary."""
+    from spbc.diagnostics import RulesError
+    from spbc.dump import dump_ast, dump_model
+    from spbc.load import check_loaded, display_path, load_program, resolve_rules
+
+    failed = False
+    for name in files or [_default_rules()]:
+        label = display_path(resolve_rules(name))
+        try:
+            program = load_program(name)
+            if dump is DumpKind.ast:
+                typer.echo(dump_ast(program), nl=False)
+            model = check_loaded(program)
+        except RulesError as error:
+            count = len(error.diagnostics)
+            typer.echo(f"{error}\n\n{label}: {count} error{'s' if count != 1 else ''}", err=True)
+            failed = True
+            continue
+        if dump is DumpKind.model:
+            typer.echo(dump_model(model), nl=False)
+        elif dump is None:
+            copies = sum(card.copies for card in model.cards)
+            typer.echo(f"{label}: ok, {len(model.cards)} cards ({copies} copies), "
+                       f"{len(model.decks)} decks, {len(model.phases)} phases")
+    if failed:
+        raise typer.Exit(1)
 
 
 # --- cards, docs, compile ----------------------------------------------------------------

@@ -144,7 +144,9 @@ class Checker:
                 decl.values[key] = INVALID
         for key, setting_spec in spec.settings.items():
             if setting_spec.required and key not in seen:
-                self.report("SPB207", f"{block.title} has no '{key}'", block.anchor,
+                code, title = ("SPB213", f"ability {spec.kind}") if spec.kind in ABILITIES \
+                    else ("SPB207", block.title)
+                self.report(code, f"{title} has no '{key}'", block.anchor,
                             hint=f"add: {key} = <{setting_spec.type.describe()}>")
         return decl
 

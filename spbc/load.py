@@ -153,14 +153,19 @@ def load_program(name_or_path: str | Path) -> syntax.Program:
     return syntax.Program(tuple(loader.files), tuple(loader.blocks), _digest(loader.files))
 
 
+def check_loaded(program: syntax.Program) -> RulesModel:
+    """The checked model of a loaded program; raises :class:`RulesError` with every
+    semantic error, carrying the source texts for rendering."""
+    try:
+        return check_program(program)
+    except RulesError as error:
+        raise RulesError(error.diagnostics, program.sources()) from None
+
+
 def load_model(name_or_path: str | Path) -> RulesModel:
     """The checked model of a shipped ruleset (``"base"``) or of a rules file path.
 
     Raises :class:`RulesError` carrying every diagnostic: the syntax errors of every
     file if any file fails to parse, else every semantic error at once.
     """
-    program = load_program(name_or_path)
-    try:
-        return check_program(program)
-    except RulesError as error:
-        raise RulesError(error.diagnostics, program.sources()) from None
+    return check_loaded(load_program(name_or_path))
