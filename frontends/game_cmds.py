@@ -2,8 +2,85 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
+    app.command("play")(play)
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def play(
+    rules: str = typer.Option("base", "--rules", help="A shipped ruleset by name, or the path of a rules file."),
+    players: Optional[str] = typer.Option(
+        None, "--players", help="Comma list of seats: names of people, ai:LEVEL for computers "
+        "[default: you,ai:random]."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deal [default: a random one, printed]."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Write the game record to this file."),
+    load: Optional[Path] = typer.Option(None, "--load", help="Continue a game written by the save command."),
+) -> None:
+    """Play a game in the terminal against computer players or with people at the same keyboard."""
+    import sys
+
+    from spbc.frontends.common import fail, load_ruleset
+    from spbc.frontends.screen import make_console, render_event
+    from spbc.session import SeatError, Session, parse_seats, seats_of
+
+    ruleset = load_ruleset(rules)
+    try:
+        if load is not None:
+            if players is not None or seed is not None:
+                fail("--load continues a saved game with its own players and seed; "
+                     "leave out --players and --seed", code=2)
+            game = _load_game(ruleset, load)
+            seats = seats_of(game.players)
+        else:
+            seats = parse_seats(players or "you,ai:random")
+            game = ruleset.new_game([seat.name for seat in seats], _seed(seed))
+    except (SeatError, ValueError) as error:
+        fail(str(error), code=2)
+    console = make_console()
+    interactive = sys.stdin.isatty()
+
+    def read(prompt: str) -> str | None:
+        try:
+            if interactive:
+                return console.input(prompt)
+            line = sys.stdin.readline()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not line:
+            return None
+        console.print(prompt + line.rstrip("\n"), markup=False, highlight=False)
+        return line
+
+    session = Session(game, seats, agent_seed=game.seed, interactive=interactive,
+                      record=record, resumed=load is not None)
+    session.run(read, lambda event: render_event(event, console))
+
+
+def _seed(seed: int | None) -> int:
+    if seed is not None:
+        return seed
+    import secrets
+
+    return secrets.randbelow(1_000_000)
+
+
+def _load_game(ruleset, path: Path):
+    """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
+    from spbc.frontends.common import fail
+    from spbc.game import GameFileError
+
+    try:
+        return ruleset.game_from_json(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}")
+    except GameFileError as error:
+        fail(f"{path}: {error}")

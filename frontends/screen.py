@@ -1,0 +1,239 @@
+"""The game screen in the terminal: a session's screens and events drawn with rich.
+
+Everything drawn comes from a :class:`spbc.session.Screen` (one seat's view of the
+game with that seat's prices) or from an event; nothing here reads a Game. Piped
+output is plain text: :func:`make_console` turns colour off when stdout is not a
+terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich import box
+from rich.console import Console
+from rich.errors import StyleSyntaxError
+from rich.rule import Rule
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from spbc.model import BuyPoints, Card, Discount, DrawAction, HandLimit, IncomePerCard, RulesModel
+from spbc.session import (
+    Event,
+    Finished,
+    Handover,
+    MoveList,
+    NewPhase,
+    Note,
+    Offer,
+    Played,
+    Problem,
+    Screen,
+    Started,
+    Stopped,
+    Turn,
+)
+from spbc.view import PlayerView
+
+_COLOUR_STYLES = {"orange": "dark_orange"}  # colour names rich does not know
+
+
+def make_console() -> Console:
+    """A console for stdout: colours on a terminal, plain text (no escape codes) when piped."""
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(force_terminal=False, no_color=True, highlight=False, width=100)
+
+
+def colour_style(model: RulesModel, colour_id: str) -> Style:
+    """The rich style of a card colour: its name when rich knows it, else no colour."""
+    name = next((c.name for c in model.colours if c.id == colour_id), colour_id)
+    try:
+        return Style.parse(_COLOUR_STYLES.get(name, name))
+    except StyleSyntaxError:
+        return Style()
+
+
+# --- the screen --------------------------------------------------------------------------
+
+
+def render_screen(screen: Screen, console: Console) -> None:
+    """Draw one seat's screen: header, board, phases, players, hand, recent moves, legal moves."""
+    view = screen.view
+    on_turn = view.players[view.current_player].name
+    phase = next(line.name for line in screen.phases if line.current)
+    last = " (last round)" if view.last_round else ""
+    console.print(Rule(f"Round {view.round}{last}, {phase}: {on_turn} to move", style="bold"))
+    console.print(_board(screen))
+    console.print(_phases(screen))
+    for player in view.players:
+        console.print(_player(screen, player))
+    me = screen.me
+    hand = ", ".join(screen.model.card(card).name for card in me.hand or []) or "empty"
+    console.print(Text(f"Your hand ({me.hand_size}/{me.hand_limit}): {hand}"))
+    if screen.recent:
+        moves = "; ".join(f"{name}: {text}" for name, text in screen.recent)
+        console.print(Text(f"Since your last turn: {moves}"))
+    if view.stage == "drawn" and view.drawn is not None:
+        console.print(Text(f"{on_turn} drew {screen.model.card(view.drawn).name}: buy it, take it or discard it"))
+    if screen.moves:
+        console.print(Text("Your moves: ") + _move_list(screen.moves))
+    console.print(Text("Type a move, or help, moves, undo, save, quit.", style="dim"))
+
+
+def _board(screen: Screen) -> Table:
+    """The upper and lower rows (and a drawn card), with prices for the seat on turn."""
+    model = screen.model
+    buyer = screen.view.players[screen.view.current_player].name
+    table = Table(title=f"Board: prices for {buyer}", box=box.SIMPLE_HEAD, title_justify="left")
+    for column, justify in (("row", "left"), ("card", "left"), ("colour", "left"),
+                            ("price", "right"), ("income", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for offer in screen.offers:
+        card = model.card(offer.card)
+        style = colour_style(model, card.colour)
+        colour = next(c.name for c in model.colours if c.id == card.colour)
+        table.add_row(offer.row, Text(card.name, style=style), Text(colour, style=style),
+                      _price(model, card, offer), describe_income(model, card))
+    if not screen.offers:
+        table.add_row("", "(the board is empty)", "", "", "")
+    return table
+
+
+def _price(model: RulesModel, card: Card, offer: Offer) -> str:
+    if offer.price is None:
+        return "needs " + _needs(model, card, offer.needs)
+    if offer.over is not None:
+        return f"{offer.price} over {model.card(offer.over).name}"
+    return str(offer.price)
+
+
+def _needs(model: RulesModel, card: Card, needs: tuple[str, ...]) -> str:
+    """"a Lumberjack or Czar and Carpenter", or "a blue card" when any card of the colour will do."""
+    same = [c for c in model.cards if c.colour == card.displaces and not c.trading]
+    if len(needs) == len(same):
+        colour = next(c.name for c in model.colours if c.id == card.displaces)
+        return _article(f"{colour} card")
+    names = [model.card(target).name for target in needs]
+    return _article(" or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1])
+
+
+def _article(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+
+
+def describe_income(model: RulesModel, card: Card) -> str:
+    """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4"."""
+    parts = []
+    if card.rubles or card.points:
+        parts.append(" ".join(p for p in (f"{card.rubles}r" if card.rubles else "",
+                                          f"{card.points}p" if card.points else "") if p))
+    colours = {c.id: c.name for c in model.colours}
+    for effect in card.abilities:
+        if isinstance(effect, Discount):
+            parts.append(f"-{effect.amount} on {colours[effect.colour]}")
+        elif isinstance(effect, HandLimit):
+            parts.append(f"hand {effect.limit}")
+        elif isinstance(effect, IncomePerCard):
+            pays = " ".join(p for p in (f"{effect.rubles}r" if effect.rubles else "",
+                                        f"{effect.points}p" if effect.points else "") if p)
+            parts.append(f"{pays} per {colours[effect.colour]}")
+        elif isinstance(effect, BuyPoints):
+            parts.append(f"buys points ({effect.verb})")
+        elif isinstance(effect, DrawAction):
+            parts.append(f"draws a card ({effect.verb})")
+    return ", ".join(parts) or "-"
+
+
+def _phases(screen: Screen) -> Table:
+    table = Table(title="Phases", box=box.SIMPLE_HEAD, title_justify="left")
+    for column, justify in (("", "left"), ("phase", "left"), ("deck", "left"),
+                            ("cards left", "right"), ("starts", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for line in screen.phases:
+        table.add_row(">" if line.current else "", Text(line.name, style="bold" if line.current else ""),
+                      line.deck, str(line.left), line.starter or "-")
+    return table
+
+
+def _player(screen: Screen, player: PlayerView) -> Text:
+    """One player's block: totals, the phases they start, the forecast, cards by colour."""
+    model = screen.model
+    view = screen.view
+    tags = [tag for tag, on in (("you", player.seat == screen.seat),
+                                ("on turn", player.seat == view.current_player)) if on]
+    rubles = "? rubles" if player.rubles is None else f"{player.rubles} rubles"
+    head = f"{player.name}" + (f" ({', '.join(tags)})" if tags else "")
+    text = Text(head, style="bold")
+    text.append(f": {player.points} points, {rubles}, hand {player.hand_size}/{player.hand_limit}")
+    phase_names = {phase.id: phase.name for phase in model.phases}
+    if player.starts:
+        text.append(f", starts {', '.join(phase_names[p] for p in player.starts)}")
+    forecast = " | ".join(f"{phase_names[phase]} {r}r {p}p" for phase, (r, p) in player.forecast.items())
+    text.append(f"\n  pays: {forecast}")
+    for colour in model.colours:
+        owned = [(model.card(card), n) for card, n in player.play_area.items()
+                 if model.card(card).colour == colour.id]
+        if owned:
+            text.append(f"\n  {colour.name}: ")
+            for index, (card, copies) in enumerate(owned):
+                text.append(", " if index else "")
+                text.append(card.name + (f" x{copies}" if copies > 1 else ""), style=colour_style(model, colour.id))
+    if player.used:
+        text.append("\n  used this round: " + ", ".join(model.card(card).name for card in player.used))
+    return text
+
+
+def _move_list(moves: tuple[tuple[str, int | None], ...]) -> Text:
+    return Text(" | ".join(text if cost is None else f"{text} ({cost})" for text, cost in moves))
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+def render_event(event: Event, console: Console) -> None:
+    """Draw one event of a session."""
+    match event:
+        case Started():
+            seats = ", ".join(s.name + (" (computer)" if s.computer else "") for s in event.seats)
+            verb = "Resumed" if event.resumed else "New"
+            console.print(Text(f"{verb} game of {event.ruleset}: {seats}; seed {event.seed}"))
+            console.print(Text("Type help for the commands and the move notation.", style="dim"))
+        case Turn():
+            render_screen(event.screen, console)
+        case Played():
+            console.print(Text(f"{event.name}: {event.text}", style="cyan" if event.computer else ""))
+        case NewPhase():
+            console.print(Rule(f"Round {event.round}: {event.phase}"))
+        case Handover():
+            console.print(Rule(f"pass the keyboard to {event.name}", style="bold yellow"))
+        case Problem():
+            console.print(Text(event.message, style="red"))
+        case Note():
+            console.print(Text(event.text))
+        case MoveList():
+            table = Table(title=f"Legal moves of {event.name}", box=box.SIMPLE_HEAD, title_justify="left")
+            table.add_column("move")
+            table.add_column("cost", justify="right")
+            for text, cost in event.moves:
+                table.add_row(text, "" if cost is None else str(cost))
+            console.print(table)
+        case Stopped():
+            console.print(Text(f"Stopped ({event.reason}): the game was not finished ({event.context})."))
+        case Finished():
+            render_standings(event, console)
+
+
+def render_standings(event: Finished, console: Console) -> None:
+    """The final standings table, and where the record went."""
+    table = Table(title="Final standings", box=box.SIMPLE_HEAD, title_justify="left")
+    for column, justify in (("rank", "right"), ("player", "left"), ("points", "right"),
+                            ("rubles left", "right"), ("hand cards", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for standing in event.standings:
+        table.add_row(str(standing.rank), standing.name, str(standing.final),
+                      str(standing.rubles), str(standing.hand_size))
+    console.print(table)
+    if event.record is not None:
+        console.print(Text(f"Record written to {event.record}"))

@@ -1,0 +1,534 @@
+"""A game at the terminal as library code: seats, turns, commands and undo, and no printing.
+
+A :class:`Session` drives one game between human and computer seats. It reads a
+line of input through a callback and reports everything that happens as events
+(:class:`Played`, :class:`Turn`, :class:`Problem`...) to another callback; the
+frontend renders them. What a human sees of the game is a :class:`Screen`, built
+from the view of the seat on turn (:meth:`spbc.game.Game.view`) plus the prices
+that seat would pay, so a screen never holds another player's hand or secret rubles.
+
+>>> session = Session(game, parse_seats("Anna,ai:random"), agent_seed=7)
+>>> session.run(read=lambda prompt: "pass", emit=print)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spbc.agents import LEVELS, Agent, make_agent
+from spbc.game import Game, Standing
+from spbc.moves import Move, MoveError, MoveKind
+from spbc.lower import displace_targets
+from spbc.model import DrawAction, RulesModel
+from spbc.view import GameView
+
+AI_PREFIX = "ai:"
+
+
+class SeatError(ValueError):
+    """A list of seats that cannot be played: duplicate names, an unknown computer level."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One place at the table: a human (``level`` None) or a computer player of a level."""
+
+    name: str
+    level: str | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
+
+
+def parse_seats(spec: str) -> list[Seat]:
+    """Seats from a comma list such as ``"Anna,ai:random"``; SeatError for a bad list.
+
+    Computer seats are written ``ai:<level>``; several of one level are numbered
+    (``ai:random``, ``ai:random 2``). Human names must be unique.
+
+    >>> parse_seats("Anna,ai:random")
+    [Seat(name='Anna', level=None), Seat(name='ai:random', level='random')]
+    """
+    entries = [entry.strip() for entry in spec.split(",")]
+    if not entries or any(not entry for entry in entries):
+        raise SeatError(f"bad seat list {spec!r}: give names separated by commas, e.g. you,ai:random")
+    levels = [entry[len(AI_PREFIX):] for entry in entries if entry.startswith(AI_PREFIX)]
+    for level in levels:
+        if level not in LEVELS:
+            raise SeatError(f"unknown computer level {level!r}; known levels: {', '.join(LEVELS)}")
+    seats, counts = [], {level: 0 for level in levels}
+    for entry in entries:
+        if not entry.startswith(AI_PREFIX):
+            seats.append(Seat(entry))
+            continue
+        level = entry[len(AI_PREFIX):]
+        counts[level] += 1
+        name = entry if counts[level] == 1 else f"{entry} {counts[level]}"
+        seats.append(Seat(name, level))
+    names = [seat.name for seat in seats]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise SeatError(f"seat names must be unique; {', '.join(twice)} is given more than once")
+    return seats
+
+
+def seats_of(names: Sequence[str]) -> list[Seat]:
+    """The seats of a saved game, from its player names: ``ai:<level>`` names are computers."""
+    seats = []
+    for name in names:
+        if name.startswith(AI_PREFIX):
+            level = name[len(AI_PREFIX):].split(" ")[0]
+            if level not in LEVELS:
+                raise SeatError(f"the saved seat {name!r} is a computer of an unknown level; "
+                                f"known levels: {', '.join(LEVELS)}")
+            seats.append(Seat(name, level))
+        else:
+            seats.append(Seat(name))
+    return seats
+
+
+# --- what a human sees -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A card on the board and what it costs the seat on turn.
+
+    ``price`` is after every reduction; for a trading card it is the cheapest
+    displacement (of ``over``), and None when the seat owns nothing it could
+    displace: ``needs`` then lists what it could displace (card ids).
+    """
+
+    card: str
+    row: str  # "upper", "lower" or "drawn"
+    price: int | None
+    over: str | None = None
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PhaseLine:
+    """One phase of the round: its deck, the cards left in it, who starts it."""
+
+    id: str
+    name: str
+    deck: str  # the deck's name
+    left: int
+    current: bool
+    starter: str | None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything one seat's screen shows; built only from that seat's view and its own prices."""
+
+    view: GameView
+    model: RulesModel
+    seat: int
+    offers: tuple[Offer, ...]
+    phases: tuple[PhaseLine, ...]
+    moves: tuple[tuple[str, int | None], ...]  # legal moves in notation, with their costs
+    recent: tuple[tuple[str, str], ...]  # (player, move) the others made since seat last moved
+
+    @property
+    def me(self):  # -> spbc.view.PlayerView
+        return self.view.players[self.seat]
+
+
+def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...],
+                 recent: tuple[tuple[str, str], ...] = ()) -> Screen:
+    """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table."""
+    view = game.view(seat)
+    model = game.ruleset.model
+    offers = [_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)]
+    if view.drawn is not None:
+        offers.append(_offer(game, view, view.drawn, "drawn"))
+    names = [player.name for player in view.players]
+    starters = {phase: names[player.seat] for player in view.players for phase in player.starts}
+    decks = {deck.id: deck for deck in model.decks}
+    phases = tuple(
+        PhaseLine(phase.id, phase.name, decks[phase.deck].name, view.deck_sizes[phase.deck],
+                  phase.id == view.phase, starters.get(phase.id))
+        for phase in model.phases
+    )
+    return Screen(view, model, seat, tuple(offers), phases, moves, recent)
+
+
+def _offer(game: Game, view: GameView, card_id: str, row: str) -> Offer:
+    """The price of a board card for the seat on turn (a trading card: its cheapest displacement)."""
+    model = game.ruleset.model
+    card = model.card(card_id)
+    on_turn = view.current_player
+    if not card.trading:
+        return Offer(card_id, row, game.cost(Move(MoveKind.BUY, card_id, row), on_turn))
+    targets = [model.cards[index].id for index in displace_targets(model, card)]
+    player = view.players[on_turn]
+    usable = [target for target in targets if player.play_area.get(target, 0) > _locked(model, player, target)]
+    prices = [(game.cost(Move(MoveKind.BUY, card_id, row, target), on_turn), target) for target in usable]
+    if not prices:
+        return Offer(card_id, row, None, needs=tuple(targets))
+    price, over = min(prices, key=lambda pair: pair[0] or 0)
+    return Offer(card_id, row, price, over)
+
+
+def _locked(model: RulesModel, player, card_id: str) -> int:
+    """How many copies of a card the player may not displace now (used draw abilities)."""
+    abilities = [e for e in model.card(card_id).abilities if isinstance(e, DrawAction)]
+    if abilities and not abilities[0].used_displaceable:
+        return player.used.get(card_id, 0)
+    return 0
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Started:
+    """The game begins (or resumes from a saved game)."""
+
+    ruleset: str
+    seats: tuple[Seat, ...]
+    seed: int
+    resumed: bool
+
+
+@dataclass(frozen=True)
+class NewPhase:
+    """A phase began: the board was refilled from its deck, or a new round started."""
+
+    round: int
+    phase: str  # the phase's name, "Building phase"
+
+
+@dataclass(frozen=True)
+class Handover:
+    """Several humans share the terminal: the next one should take the keyboard."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A human is on turn: show their screen, then ask for a move."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move was played; ``text`` is the move in notation."""
+
+    seat: int
+    name: str
+    text: str
+    computer: bool
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The input could not be used; ``message`` says why. The game goes on."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """An answer to a command: help, undo, save."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """The legal moves of the seat on turn with their costs, for the ``moves`` command."""
+
+    name: str
+    moves: tuple[tuple[str, int | None], ...]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The game is over; ``record`` is where its record was written, if anywhere."""
+
+    standings: tuple[Standing, ...]
+    record: Path | None
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The game was left unfinished: ``reason`` is "end of input" or "quit"."""
+
+    reason: str
+    context: str
+
+
+Event = Started | NewPhase | Handover | Turn | Played | Problem | Note | MoveList | Finished | Stopped
+
+
+# --- the session -------------------------------------------------------------------------
+
+
+@dataclass
+class _Snapshot:
+    """The game just before a human's move, with everything needed to go back to it."""
+
+    game: Game
+    agents: dict[int, Agent]
+    moves: int
+
+
+@dataclass
+class _History:
+    """The moves of the game so far, and where each seat last moved."""
+
+    moves: list[tuple[int, Move, str]] = field(default_factory=list)  # seat, move, notation
+    last_seen: dict[int, int] = field(default_factory=dict)  # seat -> index after its last move
+
+    def since(self, seat: int) -> list[tuple[str, str]]:
+        """(seat, notation) of the others' moves since seat last moved."""
+        start = self.last_seen.get(seat, 0)
+        return [(mover, text) for mover, _, text in self.moves[start:] if mover != seat]
+
+    def truncate(self, length: int) -> None:
+        del self.moves[length:]
+        self.last_seen = {seat: index for seat, index in self.last_seen.items() if index <= length}
+        for index, (seat, _, _) in enumerate(self.moves):
+            self.last_seen[seat] = index + 1
+
+
+class Session:
+    """One game at the terminal. Create it with the seats, then call :meth:`run`.
+
+    ``interactive`` says a person types at a terminal: ``quit`` then asks for
+    confirmation. ``record`` is a file for the game record, written when the
+    game ends (and, with what is played so far, by the ``save`` command).
+    """
+
+    def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
+                 interactive: bool = False, record: Path | None = None,
+                 save_dir: Path | None = None, resumed: bool = False) -> None:
+        if len(seats) != len(game.players):
+            raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
+        self.game = game
+        self.seats = tuple(seats)
+        self.agents: dict[int, Agent] = {
+            index: make_agent(seat.level, agent_seed * 1_000_003 + index)
+            for index, seat in enumerate(seats) if seat.level is not None
+        }
+        self.interactive = interactive
+        self.resumed = resumed
+        self.record = record
+        self.save_dir = save_dir or Path(".")
+        self.history = _History()
+        self.start = game.clone()
+        self._undo: list[_Snapshot] = []
+        self._barrier: str | None = None  # why undo cannot go further back, once it cannot
+        self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
+
+    # --- reading -------------------------------------------------------------------------
+
+    def screen(self, seat: int) -> Screen:
+        """What seat sees now: its view of the game, its prices, its moves, the others' moves."""
+        recent = tuple((self.seats[mover].name, text) for mover, text in self.history.since(seat))
+        moves = self.legal_moves() if seat == self.game.current_player else ()
+        return build_screen(self.game, seat, moves, recent)
+
+    def legal_moves(self) -> tuple[tuple[str, int | None], ...]:
+        """The legal moves of the seat on turn in notation, with what each costs."""
+        from spbc.notation import format_move
+
+        ruleset = self.game.ruleset
+        return tuple((format_move(move, ruleset), self.game.cost(move)) for move in self.game.legal_moves())
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self, read: Callable[[str], str | None], emit: Callable[[Event], None]) -> bool:
+        """Play until the game ends or the input does; True if the game was finished.
+
+        ``read(prompt)`` returns the next line typed, or None at the end of input.
+        """
+        emit(Started(self.game.ruleset.name, self.seats, self.game.seed, self.resumed))
+        previous_human: int | None = None
+        while not self.game.is_over:
+            seat = self.game.current_player
+            if self.seats[seat].computer:
+                self._play(seat, self.agents[seat].choose(self.game, seat), emit)
+                continue
+            if len(self._humans) > 1 and previous_human is not None and previous_human != seat:
+                emit(Handover(self.seats[seat].name))
+            previous_human = seat
+            if not self._human_turn(seat, read, emit):
+                return False
+        try:
+            record = self._write_record()
+        except OSError as error:
+            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
+            record = None
+        emit(Finished(tuple(self.game.standings()), record))
+        return True
+
+    def _human_turn(self, seat: int, read: Callable[[str], str | None],
+                    emit: Callable[[Event], None]) -> bool:
+        """Ask seat for input until it plays a move; False when the game is left."""
+        emit(Turn(self.screen(seat)))
+        while True:
+            line = read(f"{self.seats[seat].name}> ")
+            if line is None:
+                emit(Stopped("end of input", self.game.context()))
+                return False
+            words = line.split()
+            if not words:
+                continue
+            command = words[0].lower()
+            if command == "quit" and len(words) == 1:
+                if self._confirm_quit(read):
+                    emit(Stopped("quit", self.game.context()))
+                    return False
+                continue
+            if command in COMMANDS and (len(words) == 1 or command == "save"):
+                again = COMMANDS[command](self, words[1:], emit)
+                if again:
+                    emit(Turn(self.screen(self.game.current_player)))
+                continue
+            if self._try_move(seat, line.strip(), emit):
+                return True
+
+    def _confirm_quit(self, read: Callable[[str], str | None]) -> bool:
+        if not self.interactive:
+            return True
+        answer = read("Leave the game unfinished (nothing is saved unless you typed save)? [y/N] ")
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+    def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
+        from spbc.notation import parse_move
+
+        try:
+            move = parse_move(text, self.game)
+        except MoveError as error:
+            emit(Problem(str(error)))
+            return False
+        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves))
+        try:
+            self.game.play(move)
+        except MoveError as error:
+            emit(Problem(str(error)))
+            return False
+        self._undo.append(snapshot)
+        self._after(seat, move, snapshot.game, emit)
+        return True
+
+    def _play(self, seat: int, code: int, emit: Callable[[Event], None]) -> None:
+        """A computer's move, by engine code."""
+        before = self.game.clone()
+        self.game.play_code(code)
+        self._after(seat, self.game.ruleset.decode(code), before, emit)
+
+    def _after(self, seat: int, move: Move, before: Game, emit: Callable[[Event], None]) -> None:
+        """Book-keeping after any move: history, the undo barrier, the events."""
+        from spbc.notation import format_move
+
+        text = format_move(move, self.game.ruleset)
+        self.history.moves.append((seat, move, text))
+        self.history.last_seen[seat] = len(self.history.moves)
+        emit(Played(seat, self.seats[seat].name, text, self.seats[seat].computer))
+        drawn = _cards_drawn(before, self.game)
+        if drawn:
+            self._undo.clear()
+            what = "the card drawn with " + text if move.kind is MoveKind.USE else "the refilled board"
+            self._barrier = f"cannot undo past {what}: it showed cards from a deck ({drawn} drawn)"
+        if (before.round, before.phase) != (self.game.round, self.game.phase) and not self.game.is_over:
+            phase = next(p.name for p in self.game.ruleset.model.phases if p.id == self.game.phase)
+            emit(NewPhase(self.game.round, phase))
+
+    # --- commands ------------------------------------------------------------------------
+
+    def undo(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """Take back the last move of the human on turn and the computers' answers to it."""
+        others = [self.seats[i].name for i in self._humans if i != self.game.current_player]
+        if others:
+            emit(Problem(f"undo is only possible against computers; {', '.join(others)} also plays here"))
+            return False
+        if not self._undo:
+            emit(Problem(self._barrier or "there is no move of yours to undo yet"))
+            return False
+        snapshot = self._undo.pop()
+        taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
+        self.game, self.agents = snapshot.game, snapshot.agents
+        self.history.truncate(snapshot.moves)
+        emit(Note(f"took back: {'; '.join(taken)}"))
+        return True
+
+    def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        emit(Note(help_text(self)))
+        return False
+
+    def moves(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        emit(MoveList(self.seats[self.game.current_player].name, self.legal_moves()))
+        return False
+
+    def save(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """Write the game as JSON (and the record so far, with a record file)."""
+        if len(args) > 1:
+            emit(Problem("save takes one file name at most: save [FILE]"))
+            return False
+        path = Path(args[0]) if args else self.save_dir / f"spb-{self.game.seed}.json"
+        try:
+            path.write_text(self.game.to_json(), encoding="utf-8")
+            record = self._write_record()
+        except OSError as error:
+            emit(Problem(f"could not save to {path}: {error.strerror or error}"))
+            return False
+        extra = f" and the record so far to {record}" if record is not None else ""
+        emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}"))
+        return False
+
+    def _write_record(self) -> Path | None:
+        """Write the record of the moves so far to the record file, if there is one."""
+        if self.record is None:
+            return None
+        from spbc.record import RecordWriter
+
+        writer = RecordWriter(self.start)
+        for _, move, _ in self.history.moves:
+            writer.add(move)
+        self.record.write_text(writer.text(), encoding="utf-8")
+        return self.record
+
+
+COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool]] = {
+    "help": Session.help,
+    "moves": Session.moves,
+    "undo": Session.undo,
+    "save": Session.save,
+}
+
+
+def _cards_drawn(before: Game, after: Game) -> int:
+    """How many cards left the decks between two states (refills and ability draws)."""
+    old, new = before.deck_sizes(), after.deck_sizes()
+    return sum(max(old[deck] - new[deck], 0) for deck in old)
+
+
+def help_text(session: Session) -> str:
+    """The commands and the notation forms, with examples from the moves legal now."""
+    from spbc.notation import describe_notation
+
+    forms = describe_notation(session.game.ruleset.model)
+    width = max(len(form.form) for form in forms)
+    examples = [text for text, _ in session.legal_moves()[:4]]
+    return "\n".join([
+        "Moves (card names may be shortened to any unique beginning, in any case):",
+        *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
+        f"Legal now, for example: {', '.join(examples)}",
+        "Commands:",
+        "  help          this text",
+        "  moves         your legal moves and what each costs",
+        "  undo          take back your last move (only against computers, and not past",
+        "                a refill or an ability that drew cards from a deck)",
+        "  save [FILE]   write the game to FILE; spb play --load FILE continues it",
+        "  quit          leave the game unfinished",
+    ])
