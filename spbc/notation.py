@@ -56,7 +56,6 @@ VERBS: dict[str, MoveKind] = {
 }
 ROW_WORDS = {"upper": "upper", "up": "upper", "lower": "lower", "low": "lower", "drawn": "drawn"}
 OVER = "over"
-RECORD_EXTENSION = ".spbr"
 
 
 # --- words and names --------------------------------------------------------------------
