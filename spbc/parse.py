@@ -155,7 +155,7 @@ def match_case(error: UnexpectedToken) -> str | None:
 def _unclosed(path: str, ctx: Context, found: Token) -> Diagnostic:
     brace = ctx.last("LBRACE")
     assert brace is not None
-    index = ctx.stack.index(brace)
+    index = next(i for i, item in enumerate(ctx.stack) if item is brace)  # tokens compare as text
     words: list[str] = []
     for item in reversed(ctx.stack[:index]):
         if not (isinstance(item, Token) and item.type == "NAME"):
@@ -166,15 +166,19 @@ def _unclosed(path: str, ctx: Context, found: Token) -> Diagnostic:
         f"unclosed block: '{{' at {brace.line}:{brace.column} has no matching '}}'",
         _token_span(path, brace),
         hint=f"add '}}' where the block '{' '.join(words)}' ends"
-        + ("; 'include' is only allowed outside blocks" if found.type == "INCLUDE" else ""),
+        + ("; 'include' is only allowed outside blocks" if found == "include" else ""),
     )
 
 
 def _translate_token(error: UnexpectedToken, path: str) -> Diagnostic:
     ctx = Context(error.token, tuple(error.state.value_stack))
     at_end = error.token.type == "$END" and "RBRACE" in error.accepts
-    if (at_end or error.token.type == "INCLUDE") and ctx.last("LBRACE"):
-        return _unclosed(path, ctx, error.token)
+    previous = ctx.stack[-1] if ctx.stack else None
+    include = error.token.type == "INCLUDE" or (
+        error.token.type == "STRING" and isinstance(previous, Token) and previous == "include"
+    )  # where a name may stand, the lexer reads 'include' as a name
+    if (at_end or include) and ctx.last("LBRACE"):
+        return _unclosed(path, ctx, previous if include and error.token.type == "STRING" else error.token)
     at_item_start = not ctx.stack or not isinstance(ctx.stack[-1], Token)
     if error.token.type == "RBRACE" and ctx.last("LBRACE") is None and at_item_start:
         return Diagnostic(
