@@ -97,73 +97,71 @@ def format_result(game: Game) -> str:
 
 
 class RecordWriter:
-    """Builds a record move by move as a frontend plays.
+    """Builds a record move by move as a frontend plays; it keeps its own copy of the game.
 
-    >>> writer = RecordWriter.for_game(game, date="2026-11-29")
-    >>> writer.add(game, move)      # before game.play(move)
-    >>> game.play(move)
-    >>> text = writer.text(game)    # the whole record so far, Result once the game is over
+    >>> writer = RecordWriter(game, date="2026-11-29")   # game as dealt, before any move
+    >>> writer.add(move)
+    >>> text = writer.text()    # the whole record so far, with the Result once the game is over
     """
 
-    def __init__(self, ruleset: Ruleset, players: Sequence[str], seed: int,
-                 date: str | None = None) -> None:
-        self.ruleset = ruleset
-        self.players = tuple(players)
-        self.seed = seed
+    def __init__(self, game: Game, date: str | None = None) -> None:
+        """Raises ValueError unless game is as its seed deals it: a record replays from the seed."""
+        dealt = game.ruleset.new_game(list(game.players), game.seed)
+        if game.state_values() != dealt.state_values():
+            raise ValueError(f"a record starts where the game starts; this game is already at {game.context()}")
+        self.game = dealt
+        self.ruleset = game.ruleset
         self.date = date
         self.lines: list[str] = []
-        self.moves = 0
+        self.moves: list[Move] = []
         self._when: tuple[int, str] | None = None
 
-    @classmethod
-    def for_game(cls, game: Game, date: str | None = None) -> RecordWriter:
-        """A writer for a game that has just started."""
-        return cls(game.ruleset, game.players, game.seed, date)
-
-    def add(self, game: Game, move: Move) -> None:
-        """Note a move that is about to be played in game (call before playing it)."""
+    def add(self, move: Move) -> None:
+        """Note the next move of the game; IllegalMoveError if it is not legal there."""
+        game = self.game
+        text = f"{game.players[game.current_player]}: {format_move(move, self.ruleset)}"
         when = (game.round, game.phase)
+        game.play(move)
         if when != self._when:
-            phase = next(p.name for p in self.ruleset.model.phases if p.id == game.phase)
+            phase = next(p.name for p in self.ruleset.model.phases if p.id == when[1])
             if self.lines:
                 self.lines.append("")
-            self.lines.append(f"# round {game.round}, {phase}")
+            self.lines.append(f"# round {when[0]}, {phase}")
             self._when = when
-        self.lines.append(f"{game.players[game.current_player]}: {format_move(move, self.ruleset)}")
-        self.moves += 1
+        self.lines.append(text)
+        self.moves.append(move)
 
-    def headers(self, game: Game | None = None) -> dict[str, str]:
+    def headers(self) -> dict[str, str]:
         """The header values, in the order they are written."""
+        game = self.game
         headers = {
             "Ruleset": self.ruleset.name,
             "RulesDigest": self.ruleset.model.digest,
-            "Seed": str(self.seed),
+            "Seed": str(game.seed),
         }
-        headers.update({f"Player{seat + 1}": name for seat, name in enumerate(self.players)})
+        headers.update({f"Player{seat + 1}": name for seat, name in enumerate(game.players)})
         if self.date:
             headers["Date"] = self.date
-        if game is not None and game.is_over:
+        if game.is_over:
             headers["Result"] = format_result(game)
         return headers
 
-    def text(self, game: Game | None = None) -> str:
-        """The record; with the game (in its current state) it carries the Result once it is over."""
-        head = [f"[{name} {_quote(value)}]" for name, value in self.headers(game).items()]
+    def text(self) -> str:
+        """The record of the moves so far."""
+        head = [f"[{name} {_quote(value)}]" for name, value in self.headers().items()]
         return "\n".join(head + [""] + self.lines) + "\n"
 
 
 def write_record(ruleset: Ruleset, players: Sequence[str], seed: int, moves: Sequence[Move],
                  date: str | None = None) -> str:
-    """The record of a game from its seed and moves.
+    """The record of a game from its players, seed and moves.
 
     Raises IllegalMoveError if a move is not legal where it stands.
     """
-    game = ruleset.new_game(list(players), seed)
-    writer = RecordWriter(ruleset, players, seed, date)
+    writer = RecordWriter(ruleset.new_game(list(players), seed), date)
     for move in moves:
-        writer.add(game, move)
-        game.play(move)
-    return writer.text(game)
+        writer.add(move)
+    return writer.text()
 
 
 def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) -> GameResult:
@@ -174,12 +172,11 @@ def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) ->
 
     def note(game: Game, code: int) -> None:
         if not writers:
-            writers.append(RecordWriter.for_game(game, datetime.date.today().isoformat()))
-        writers[0].add(game, ruleset.decode(code))
+            writers.append(RecordWriter(game, datetime.date.today().isoformat()))
+        writers[0].add(ruleset.decode(code))
 
-    game, result = play_game(ruleset, levels, seed, on_move=note)
-    text = writers[0].text(game) if writers else RecordWriter.for_game(game).text(game)
-    (Path(folder) / f"game-{seed}{RECORD_EXTENSION}").write_text(text, encoding="utf-8")
+    _, result = play_game(ruleset, levels, seed, on_move=note)
+    (Path(folder) / f"game-{seed}{RECORD_EXTENSION}").write_text(writers[0].text(), encoding="utf-8")
     return result
 
 
