@@ -419,3 +419,536 @@ def test_x4_trading_cards_may_be_held_without_a_target(ruleset):
     assert game.hand(0) == ["czar"]
     assert moves_of(game, MoveKind.PLAY) == set()
     assert final(game, 0) == 40 // 10 - 5  # a held card costs 5 points at the end
+
+
+def test_x5_losing_the_warehouse_keeps_four_cards_but_blocks_taking(ruleset):
+    game = (Scenario(ruleset).give(0, "warehouse").hand(0, ["market", "market", "customs_house", "author"])
+            .upper(["bank", "lumberjack", "gold_miner"]).rubles(0, 40).markers(0).phase("building").build())
+    game.play(buy("bank", "upper", "warehouse"))  # 13 - 2 = 11
+    assert game.rubles(0) == 29
+    assert game.hand(0) == ["market", "market", "customs_house", "author"]  # no forced discard
+    assert game.hand_limit(0) == 3
+    game.play(PASS)
+    assert moves_of(game, MoveKind.TAKE) == set()
+    game.play(play("market"))
+    game.play(PASS)
+    assert len(game.hand(0)) == 3 and moves_of(game, MoveKind.TAKE) == set()
+    game.play(play("market"))
+    game.play(PASS)
+    assert moves_of(game, MoveKind.TAKE) == {take("lumberjack"), take("gold_miner")}
+
+
+# --- D. Trading cards ----------------------------------------------------------------------
+
+
+def test_f20_a_trading_card_displaces_a_card_which_goes_to_the_discard_pile(ruleset):
+    game = (Scenario(ruleset).give(0, "market").give(0, "customs_house").upper(["bank"])
+            .rubles(0, 20).markers(0).phase("building").build())
+    assert targets(game, "bank") == {"market", "customs_house"}
+    discarded = game.discard_size()
+    game.play(buy("bank", "upper", "customs_house"))
+    assert game.play_area(0) == {"market": 1, "bank": 1}
+    assert game.rubles(0) == 15  # 13 - 8
+    assert game.discard_size() == discarded + 1
+
+
+def test_f20_without_a_target_a_trading_card_can_only_be_taken(ruleset):
+    game = (Scenario(ruleset).give(0, "lumberjack").give(0, "author").hand(0, ["peterhof"])
+            .upper(["bank", "carpenter_workshop"]).lower(["gold_smelter"]).rubles(0, 50).markers(0).build())
+    assert set(game.legal_moves()) == {
+        PASS, take("bank"), take("carpenter_workshop"), buy("carpenter_workshop", "upper", "lumberjack"),
+        take("gold_smelter", "lower"),
+    }
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(buy("bank", "upper", "market"))
+    assert error.value.reason == "you have no Market to displace"
+
+
+def test_f21_potjomkins_village_is_worth_6_when_displaced(ruleset):
+    game = (Scenario(ruleset).give(0, "potjomkins_village").give(0, "pub").upper(["harbor"])
+            .rubles(0, 30).markers(0).phase("building").build())
+    assert targets(game, "harbor") == {"potjomkins_village", "pub"}
+    assert game.cost(buy("harbor", "upper", "potjomkins_village")) == 10  # 16 - 6, not 16 - 2
+    assert game.cost(buy("harbor", "upper", "pub")) == 15
+    game.play(buy("harbor", "upper", "potjomkins_village"))
+    assert game.rubles(0) == 20
+    assert game.play_area(0) == {"pub": 1, "harbor": 1}
+
+
+def test_f21_a_trading_card_not_dearer_than_its_target_costs_1(ruleset):
+    game = (Scenario(ruleset).give(0, "mistress_of_ceremonies").upper(["senator"]).rubles(0, 1)
+            .markers(0).phase("aristocrat").build())
+    game.play(buy("senator", "upper", "mistress_of_ceremonies"))
+    assert game.rubles(0) == 0
+    assert game.play_area(0) == {"senator": 1}
+
+
+def test_f22_blue_trading_cards_displace_any_building(ruleset):
+    buildings = ["market", "customs_house", "firehouse", "hospital", "library", "theater", "academy",
+                 "potjomkins_village", "pub", "warehouse", "observatory"]
+    scenario = Scenario(ruleset).upper(["peterhof"]).rubles(0, 100).markers(0).phase("building")
+    for card in buildings:
+        scenario.give(0, card)
+    game = scenario.give(0, "bank").give(0, "author").give(0, "lumberjack").build()
+    assert targets(game, "peterhof") == set(buildings)
+
+
+def test_f22_orange_trading_cards_displace_any_aristocrat(ruleset):
+    aristocrats = ["author", "administrator", "warehouse_manager", "secretary", "controller", "judge",
+                   "mistress_of_ceremonies"]
+    scenario = Scenario(ruleset).upper(["czar"]).rubles(0, 100).markers(0).phase("aristocrat")
+    for card in aristocrats:
+        scenario.give(0, card)
+    game = scenario.give(0, "pope").give(0, "market").give(0, "lumberjack").build()
+    assert targets(game, "czar") == set(aristocrats)
+
+
+@pytest.mark.parametrize("card, worker", [
+    ("carpenter_workshop", "lumberjack"),
+    ("gold_smelter", "gold_miner"),
+    ("weaving_mill", "shepherd"),
+    ("fur_shop", "fur_trapper"),
+    ("wharf", "ship_builder"),
+])
+def test_f22_green_trading_cards_need_the_matching_symbol(ruleset, card, worker):
+    workers = ["lumberjack", "gold_miner", "shepherd", "fur_trapper", "ship_builder"]
+    scenario = Scenario(ruleset).upper([card]).rubles(0, 50).markers(0)
+    for other in workers:
+        scenario.give(0, other)
+    assert targets(scenario.build(), card) == {worker}
+    lacking = Scenario(ruleset).upper([card]).rubles(0, 50).markers(0)
+    for other in workers:
+        if other != worker:
+            lacking.give(0, other)
+    assert targets(lacking.build(), card) == set()
+
+
+@pytest.mark.parametrize("card, cost", [
+    ("carpenter_workshop", 1), ("gold_smelter", 1), ("weaving_mill", 1), ("fur_shop", 2), ("wharf", 4),
+])
+def test_f22_f33_czar_and_carpenter_is_displaced_by_any_green_trading_card(ruleset, card, cost):
+    game = (Scenario(ruleset).give(0, "czar_and_carpenter").give(0, "market").upper([card])
+            .rubles(0, cost).markers(0).build())
+    assert targets(game, card) == {"czar_and_carpenter"}
+    game.play(buy(card, "upper", "czar_and_carpenter"))  # its value is 8
+    assert game.rubles(0) == 0
+    assert game.play_area(0) == {"market": 1, card: 1}
+
+
+def test_f23_a_trading_card_never_displaces_a_trading_card(ruleset):
+    game = (Scenario(ruleset).give(0, "bank").give(0, "pope").give(0, "wharf").give(0, "market")
+            .upper(["peterhof", "senator", "fur_shop"]).rubles(0, 100).markers(0).build())
+    assert targets(game, "peterhof") == {"market"}
+    assert targets(game, "senator") == set()
+    assert targets(game, "fur_shop") == set()
+
+
+def test_f24_placed_trading_cards_belong_to_their_colour(ruleset):
+    game = (Scenario(ruleset).give(0, "tax_man").give(0, "lumberjack").give(0, "wharf")
+            .give(0, "mariinskij_theater").give(0, "senator").give(0, "author")
+            .rubles(0, 0).markers(0).build())
+    end_phase(game)  # worker: Lumberjack 3, Wharf 6 rubles 1 point
+    assert (game.rubles(0), game.points(0)) == (9, 1)
+    end_phase(game)  # building: Mariinskij Theater 1 per aristocrat (Tax Man, Senator, Author)
+    assert (game.rubles(0), game.points(0)) == (12, 1)
+    end_phase(game)  # aristocrat: Senator 2 + 2, Author 1, Tax Man 1 per worker (Lumberjack, Wharf)
+    assert (game.rubles(0), game.points(0)) == (17, 3)
+    assert final(game, 0) == 3 + 6 + 1  # 3 distinct aristocrats: 6 points; 17 rubles: 1 point
+
+
+# --- E. Special cards ----------------------------------------------------------------------
+
+
+def test_f25_pub_buys_points_after_building_scoring(ruleset):
+    game = (Scenario(ruleset).give(0, "pub").give(0, "mariinskij_theater").give(0, "author", 2)
+            .rubles(0, 1).give(1, "market").markers(0).phase("building").build())
+    end_phase(game)
+    # The theatre paid 2 rubles first: 3 rubles buy at most 1 point.
+    assert (game.stage, game.current_player, game.rubles(0)) == ("points", 0, 3)
+    assert set(game.legal_moves()) == {points("pub", 0), points("pub", 1)}
+    assert game.points(1) == 1  # the Market scored before the offer
+    game.play(points("pub", 1))
+    assert (game.rubles(0), game.points(0)) == (1, 1)
+    assert (game.stage, game.phase) == ("actions", "aristocrat")
+
+
+def test_f25_pub_sells_at_most_5_points_at_2_rubles(ruleset):
+    game = (Scenario(ruleset).give(1, "pub").rubles(1, 30).rubles(0, 30).markers(0)
+            .phase("building").build())
+    end_phase(game)
+    assert game.current_player == 1
+    assert {m.amount for m in game.legal_moves()} == set(range(6))
+    game.play(points("pub", 5))
+    assert (game.rubles(1), game.points(1)) == (20, 5)
+    assert game.phase == "aristocrat"
+
+
+def test_x1_two_pubs_sell_5_points_each(ruleset):
+    game = (Scenario(ruleset).give(0, "pub", 2).rubles(0, 25).markers(0).phase("building").build())
+    end_phase(game)
+    assert {m.amount for m in game.legal_moves()} == set(range(11))
+    game.play(points("pub", 10))
+    assert (game.rubles(0), game.points(0)) == (5, 10)
+
+
+def test_f25_pub_offers_go_round_from_the_building_marker(ruleset):
+    game = (Scenario(ruleset, players=3).give(0, "pub").give(2, "pub").markers({"building": 2})
+            .phase("building").build())
+    end_phase(game)
+    assert (game.stage, game.current_player) == ("points", 2)
+    game.play(points("pub", 2))
+    assert (game.stage, game.current_player) == ("points", 0)
+    game.play(points("pub", 0))
+    assert (game.stage, game.phase) == ("actions", "aristocrat")
+    assert [game.points(seat) for seat in range(3)] == [0, 0, 2]
+    assert [game.rubles(seat) for seat in range(3)] == [25, 25, 21]
+
+
+def test_f25_no_offer_without_2_rubles(ruleset):
+    game = Scenario(ruleset).give(0, "pub").rubles(0, 1).markers(0).phase("building").build()
+    end_phase(game)
+    assert (game.stage, game.phase, game.rubles(0)) == ("actions", "aristocrat", 1)
+
+
+def test_x11_pub_works_in_the_last_round(ruleset):
+    game = (Scenario(ruleset).give(0, "pub").rubles(0, 6).last_round().markers(0).phase("building").build())
+    end_phase(game)
+    assert game.stage == "points"
+    game.play(points("pub", 3))
+    assert (game.points(0), game.rubles(0)) == (3, 0)
+    pass_until(game, "trading")
+    end_phase(game)
+    assert game.is_over
+
+
+def test_f27_potjomkins_village_pays_nothing(ruleset):
+    game = (Scenario(ruleset).give(0, "potjomkins_village").give(0, "warehouse").give(0, "pub")
+            .rubles(0, 0).markers(0).phase("building").build())
+    end_phase(game)
+    assert (game.rubles(0), game.points(0), game.stage) == (0, 0, "actions")
+
+
+def observatory_game(ruleset, **extra):
+    """Seat 0 owns an Observatory in the building phase; the building deck starts Market, Academy."""
+    scenario = (Scenario(ruleset).give(0, "observatory").upper(["lumberjack"]).lower([])
+                .deck("building", ["market", "academy"]).deck("trading", ["bank"]).rubles(0, 10)
+                .markers(0).phase("building"))
+    for name, value in extra.items():
+        getattr(scenario, name)(*value)
+    return scenario.build()
+
+
+def test_f28_observatory_draws_from_any_deck_in_the_building_phase(ruleset):
+    game = observatory_game(ruleset)
+    assert moves_of(game, MoveKind.USE) == {
+        use("observatory", deck) for deck in ("worker", "building", "aristocrat", "trading")
+    }
+    sizes = game.deck_sizes()
+    game.play(use("observatory", "building"))
+    assert (game.stage, game.current_player, game.drawn_card()) == ("drawn", 0, "market")
+    assert game.deck_sizes()["building"] == sizes["building"] - 1
+    assert set(game.legal_moves()) == {buy("market", "drawn"), take("market", "drawn"), discard("market")}
+    game.play(buy("market", "drawn"))
+    assert game.rubles(0) == 5  # the printed 5: no row discount
+    assert game.play_area(0) == {"observatory": 1, "market": 1}
+    assert (game.stage, game.current_player, game.drawn_card()) == ("actions", 1, None)
+    assert game.used(0) == {"observatory": 1}
+
+
+def test_f28_observatory_only_in_the_building_phase(ruleset):
+    for phase in ("worker", "aristocrat", "trading"):
+        game = observatory_game(ruleset, phase=(phase,))
+        assert moves_of(game, MoveKind.USE) == set()
+        with pytest.raises(IllegalMoveError) as error:
+            game.play(use("observatory", "building"))
+        assert error.value.reason == "Observatory can only be used in the Building phase"
+
+
+def test_f28_take_or_discard_the_drawn_card(ruleset):
+    game = observatory_game(ruleset, rubles=(0, 0))
+    game.play(use("observatory", "building"))
+    assert set(game.legal_moves()) == {take("market", "drawn"), discard("market")}
+    game.play(take("market", "drawn"))
+    assert game.hand(0) == ["market"]
+    game = observatory_game(ruleset)
+    discarded = game.discard_size()
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    assert game.discard_size() == discarded + 1  # X12: one discard pile
+    assert game.play_area(0) == {"observatory": 1} and game.rubles(0) == 10
+
+
+def test_f28_full_hand_cannot_take_the_drawn_card(ruleset):
+    game = observatory_game(ruleset, hand=(0, ["author", "author", "author"]))
+    game.play(use("observatory", "building"))
+    assert set(game.legal_moves()) == {buy("market", "drawn"), discard("market")}
+
+
+def test_f28_once_per_copy_and_round(ruleset):
+    game = observatory_game(ruleset)
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    game.play(PASS)
+    assert moves_of(game, MoveKind.USE) == set()
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(use("observatory", "worker"))
+    assert error.value.reason == "your Observatory was already used this round"
+    two = observatory_game(ruleset, give=(0, "observatory"))
+    two.play(use("observatory", "building"))
+    two.play(discard("market"))
+    two.play(PASS)
+    two.play(use("observatory", "building"))
+    assert two.drawn_card() == "academy"
+    two.play(discard("academy"))
+    two.play(PASS)
+    assert moves_of(two, MoveKind.USE) == set()
+    assert two.used(0) == {"observatory": 2}
+
+
+def test_f28_f34_observatory_never_draws_a_decks_last_card(ruleset):
+    game = observatory_game(ruleset, deck=("aristocrat", ["judge"], True))
+    assert use("observatory", "aristocrat") not in game.legal_moves()
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(use("observatory", "aristocrat"))
+    assert error.value.reason == "the aristocrat deck has only its last card left, which Observatory may not draw"
+    game = observatory_game(ruleset, deck=("aristocrat", ["judge", "author"], True))
+    game.play(use("observatory", "aristocrat"))
+    assert game.drawn_card() == "judge" and game.deck_sizes()["aristocrat"] == 1
+    assert not game.last_round
+
+
+def test_f28_observatory_resets_next_round(ruleset):
+    game = observatory_game(ruleset)
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    pass_until(game, "building", round=2)
+    assert game.used(0) == {}
+    assert game.current_player == 1  # the building marker moved on
+    game.play(PASS)
+    assert use("observatory", "building") in game.legal_moves()
+
+
+def test_f28_used_observatory_scores_no_point(ruleset):
+    game = observatory_game(ruleset, give=(0, "observatory"))
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    end_phase(game)
+    assert game.points(0) == 1  # two Observatories, one used
+    fresh = observatory_game(ruleset, give=(0, "observatory"))
+    end_phase(fresh)
+    assert fresh.points(0) == 2
+
+
+def test_f28_each_observatory_copy_is_tracked_separately(ruleset):
+    game = observatory_game(ruleset, give=(0, "observatory"), upper=(["peterhof"],), rubles=(0, 20))
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    game.play(PASS)
+    assert targets(game, "peterhof") == {"observatory"}  # the unused copy
+    game.play(buy("peterhof", "upper", "observatory"))  # 14 - 6
+    assert game.rubles(0) == 12
+    assert (game.play_area(0), game.used(0)) == ({"observatory": 1, "peterhof": 1}, {"observatory": 1})
+    game.play(PASS)
+    assert moves_of(game, MoveKind.USE) == set()  # the copy left is the used one
+    game.play(PASS)
+    assert (game.phase, game.rubles(0), game.points(0)) == ("aristocrat", 16, 2)  # Peterhof only
+
+
+def test_x3_a_used_observatory_cannot_be_displaced(ruleset):
+    game = observatory_game(ruleset, give=(0, "market"), upper=(["peterhof"],), rubles=(0, 20))
+    assert targets(game, "peterhof") == {"market", "observatory"}
+    assert game.cost(buy("peterhof", "upper", "observatory")) == 8
+    game.play(use("observatory", "building"))
+    game.play(discard("market"))
+    game.play(PASS)
+    assert targets(game, "peterhof") == {"market"}
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(buy("peterhof", "upper", "observatory"))
+    assert error.value.reason == "your Observatory was used this round and cannot be displaced"
+
+
+def test_x10_observatory_draws_a_trading_card_and_buys_it_without_row_discount(ruleset):
+    game = observatory_game(ruleset, give=(0, "customs_house"), rubles=(0, 5))
+    game.play(use("observatory", "trading"))
+    assert game.drawn_card() == "bank"
+    # The used Observatory may not be displaced; the Customs House may: 13 - 8 = 5.
+    assert set(game.legal_moves()) == {
+        buy("bank", "drawn", "customs_house"), take("bank", "drawn"), discard("bank"),
+    }
+    game.play(buy("bank", "drawn", "customs_house"))
+    assert game.rubles(0) == 0
+    assert game.play_area(0) == {"observatory": 1, "bank": 1}
+
+
+def test_x2_the_drawn_card_is_shown_in_every_view(ruleset):
+    game = observatory_game(ruleset)
+    game.play(use("observatory", "aristocrat"))
+    drawn = game.drawn_card()
+    assert drawn is not None
+    assert [game.view(seat).drawn for seat in (0, 1, None)] == [drawn] * 3
+
+
+def test_x13_an_observatory_discard_resets_the_pass_counter(ruleset):
+    game = observatory_game(ruleset, markers=({"building": 1},))
+    game.play(PASS)  # seat 1
+    game.play(use("observatory", "building"))  # seat 0
+    game.play(discard("market"))
+    game.play(PASS)  # seat 1: the first pass since the discard
+    assert (game.phase, game.current_player) == ("building", 0)
+    game.play(PASS)
+    assert game.phase == "aristocrat"
+
+
+def test_f29_f30_carpenter_workshop_and_gold_smelter_pay_3_rubles(ruleset):
+    game = (Scenario(ruleset).give(0, "carpenter_workshop").give(1, "gold_smelter").rubles(0, 0)
+            .rubles(1, 0).markers(0).build())
+    end_phase(game)
+    assert (game.rubles(0), game.rubles(1), game.points(0), game.points(1)) == (3, 3, 0, 0)
+
+
+def test_f31_mariinskij_theater_pays_per_aristocrat_in_building_scoring(ruleset):
+    game = (Scenario(ruleset).give(0, "mariinskij_theater").give(0, "author", 2).give(0, "pope")
+            .give(0, "secretary").rubles(0, 0).markers(0).phase("building").build())
+    end_phase(game)
+    assert (game.rubles(0), game.points(0)) == (4, 0)
+    end_phase(game)  # aristocrat scoring: Authors 2, Pope 1 + 1 point, Secretary 4; the theatre adds nothing
+    assert (game.rubles(0), game.points(0)) == (11, 1)
+
+
+def test_f32_tax_man_pays_per_worker_in_aristocrat_scoring(ruleset):
+    game = (Scenario(ruleset).give(0, "tax_man").give(0, "lumberjack", 2).give(0, "weaving_mill")
+            .give(0, "czar_and_carpenter").rubles(0, 0).markers(0).phase("aristocrat").build())
+    end_phase(game)
+    assert (game.rubles(0), game.points(0)) == (4, 0)
+
+
+def test_f32_tax_man_pays_nothing_in_worker_scoring(ruleset):
+    game = (Scenario(ruleset).give(0, "tax_man").give(0, "lumberjack").rubles(0, 0).markers(0).build())
+    end_phase(game)
+    assert game.rubles(0) == 3
+
+
+# --- F. Game end and final scoring ---------------------------------------------------------
+
+
+def test_f34_a_refill_placing_a_decks_last_card_makes_the_round_the_last(ruleset):
+    game = (Scenario(ruleset).upper(["lumberjack"]).lower(["gold_miner", "shepherd"])
+            .deck("building", ["market", "pub", "theater"], exact=True).round(4).markers(0).build())
+    end_phase(game)
+    assert game.phase == "building" and game.last_round and not game.is_over
+    assert game.deck_sizes()["building"] == 0
+    end_phase(game)
+    end_phase(game)
+    assert game.phase == "trading" and not game.is_over
+    end_phase(game)
+    assert game.is_over and game.round == 4
+    assert game.legal_moves() == []
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(PASS)
+    assert error.value.reason == "the game is over"
+
+
+def test_f34_the_trading_refill_can_end_the_game_too(ruleset):
+    game = (Scenario(ruleset).upper(["lumberjack"] * 5).lower([]).deck("trading", ["bank", "pope"], exact=True)
+            .markers(0).phase("aristocrat").build())
+    end_phase(game)
+    assert game.phase == "trading" and game.last_round
+    assert game.row("upper")[-2:] == ["bank", "pope"]
+    end_phase(game)
+    assert game.is_over and game.round == 1
+
+
+def test_f34_the_worker_refill_makes_the_new_round_the_last(ruleset):
+    game = (Scenario(ruleset).upper(["market"] * 5 + ["author"]).lower(["pub"])
+            .deck("worker", ["lumberjack", "shepherd"], exact=True).round(6).markers(0).phase("trading").build())
+    end_phase(game)
+    assert (game.round, game.phase, game.last_round) == (7, "worker", True)
+    assert game.row("upper") == ["lumberjack", "shepherd"]
+    for phase in ("building", "aristocrat", "trading"):
+        end_phase(game)
+        assert (game.round, game.phase, game.is_over) == (7, phase, False)
+    end_phase(game)
+    assert game.is_over and game.round == 7
+
+
+def test_f34_drawing_nothing_from_an_empty_deck_is_not_a_trigger(ruleset):
+    game = (Scenario(ruleset).upper(["lumberjack"]).lower([]).discard_all("aristocrat")
+            .markers(0).phase("building").build())
+    end_phase(game)
+    assert game.phase == "aristocrat" and game.row("upper") == ["lumberjack"]
+    assert not game.last_round
+
+
+def test_f34_a_full_board_draws_nothing_and_triggers_nothing(ruleset):
+    game = (Scenario(ruleset).upper(["lumberjack"] * 6 + ["author"]).lower(["pub"])
+            .deck("building", ["market"], exact=True).markers(0).build())
+    end_phase(game)
+    assert game.phase == "building" and not game.last_round and game.deck_sizes()["building"] == 1
+
+
+NOBLES = ["author", "administrator", "warehouse_manager", "secretary", "controller", "judge",
+          "mistress_of_ceremonies", "pope", "weapon_master", "chamber_maid", "builder", "senator",
+          "patriarch", "tax_man", "admiral", "minister_of_foreign_affairs", "czar"]
+
+
+@pytest.mark.parametrize("distinct, bonus", [
+    (0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (7, 28), (8, 36), (9, 45), (10, 55),
+    (11, 55), (17, 55),
+])
+def test_f35_noble_variety_bonus(ruleset, distinct, bonus):
+    scenario = Scenario(ruleset).rubles(0, 0)
+    for card in NOBLES[:distinct]:
+        scenario.give(0, card)
+    game = scenario.build()
+    assert final(game, 0) == bonus
+
+
+def test_f35_x7_duplicates_count_once_and_orange_trading_cards_count(ruleset):
+    game = (Scenario(ruleset).give(0, "author", 3).give(0, "administrator", 2).give(0, "pope")
+            .give(0, "czar").give(0, "market").give(0, "bank").rubles(0, 0).build())
+    assert final(game, 0) == 10  # Author, Administrator, Pope, Czar: 4 distinct
+
+
+def test_f35_rubles_hand_and_running_points(ruleset):
+    game = (Scenario(ruleset).rubles(0, 39).points(0, 12).hand(0, ["market", "bank"]).give(0, "author")
+            .rubles(1, 9).points(1, 0).hand(1, ["lumberjack", "czar", "academy"]).build())
+    assert final(game, 0) == 12 + 1 + 3 - 10
+    assert final(game, 1) == 0 + 0 + 0 - 15  # totals may be negative
+    standings = game.standings()
+    assert [(s.seat, s.final, s.tie_break, s.rank) for s in standings] == [(0, 6, 9, 1), (1, -15, 9, 2)]
+    assert game.rubles(0) == 39 and game.points(0) == 12  # the standings change nothing
+
+
+def test_f36_leftover_rubles_break_a_tie(ruleset):
+    game = (Scenario(ruleset, players=3).points(0, 10).rubles(0, 23).points(1, 10).rubles(1, 27)
+            .points(2, 11).rubles(2, 12).build())
+    ranked = [(s.seat, s.final, s.tie_break, s.rank) for s in game.standings()]
+    assert ranked == [(1, 12, 7, 1), (0, 12, 3, 2), (2, 12, 2, 3)]
+
+
+def test_f36_players_still_tied_share_the_place(ruleset):
+    game = (Scenario(ruleset, players=4).points(0, 5).rubles(0, 14).points(1, 6).rubles(1, 4)
+            .points(2, 5).rubles(2, 14).points(3, 1).rubles(3, 9).build())
+    ranked = [(s.seat, s.final, s.tie_break, s.rank) for s in game.standings()]
+    assert ranked == [(0, 6, 4, 1), (1, 6, 4, 1), (2, 6, 4, 1), (3, 1, 9, 4)]
+
+
+def test_x14_rubles_and_hands_are_secret_in_views(ruleset):
+    game = Scenario(ruleset, players=3).rubles(0, 17).rubles(1, 3).hand(1, ["market"]).build()
+    view = game.view(1)
+    assert [p.rubles for p in view.players] == [None, 3, None]
+    assert [p.hand for p in view.players] == [None, ["market"], None]
+    assert [p.hand_size for p in view.players] == [0, 1, 0]
+    spectator = game.view(None)
+    assert [p.rubles for p in spectator.players] == [None, None, None]
+    assert all(p.hand is None for p in spectator.players)
+
+
+def test_x15_the_first_edition_allows_passing_and_taking_in_the_first_worker_phase(ruleset):
+    game = ruleset.new_game(2, seed=9)
+    moves = game.legal_moves()
+    assert PASS in moves
+    assert {take(card) for card in game.row("upper")} <= set(moves)
+    game.play(PASS)
+    game.play(take(game.row("upper")[0]))
+    assert (game.round, game.phase) == (1, "worker")
