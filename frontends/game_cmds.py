@@ -11,6 +11,7 @@ import typer
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
     app.command("play")(play)
+    app.command("replay")(replay)
 
 
 # --- play --------------------------------------------------------------------------------
@@ -84,3 +85,62 @@ def _load_game(ruleset, path: Path):
         fail(f"cannot read {path}: {error.strerror or error}")
     except GameFileError as error:
         fail(f"{path}: {error}")
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def replay(
+    file: Path = typer.Argument(..., help="A game record (.spbr), as spb play --record or spb sim --records write."),
+    as_json: bool = typer.Option(False, "--json", help="Print the standings and the number of moves as JSON."),
+    lenient: bool = typer.Option(False, "--lenient", help="Report every problem, skip bad moves, replay the rest."),
+    rules: Optional[str] = typer.Option(
+        None, "--rules", help="A shipped ruleset by name, or the path of a rules file "
+        "[default: the rules the record names]."),
+) -> None:
+    """Replay a game record, check every move and the result, and print the standings.
+
+    Exit 1 with path:line:col: error: ... for a record with a bad move or header
+    (with --lenient: after every problem and the standings of what could be replayed).
+    """
+    import json
+
+    from spbc.frontends.common import fail, load_ruleset
+    from spbc.record import RecordError, read_record, record_ruleset
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot read {file}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"{file}: not a game record (not UTF-8 text)")
+    name = rules or record_ruleset(text)
+    ruleset = load_ruleset(name) if name else None
+    path = str(file)
+    try:
+        result = read_record(text, ruleset, lenient=lenient, path=path)
+    except RecordError as error:
+        for problem in [*error.problems, error.problem]:
+            typer.echo(problem.describe(path), err=True)
+        raise typer.Exit(1) from None
+    for problem in result.problems:
+        typer.echo(problem.describe(path), err=True)
+    game = result.game
+    standings = game.standings()
+    if as_json:
+        typer.echo(json.dumps({
+            "file": path, "ruleset": game.ruleset.name, "moves": len(result.moves), "over": game.is_over,
+            "round": game.round,
+            "standings": [{"rank": s.rank, "seat": s.seat + 1, "name": s.name, "final": s.final,
+                           "rubles": s.rubles} for s in standings],
+            "problems": [{"line": p.line, "column": p.column, "message": p.message} for p in result.problems],
+        }, indent=1, ensure_ascii=False))
+    else:
+        state = (f"game over after round {game.round}" if game.is_over
+                 else f"not over ({game.context()}); standings as if it ended now")
+        typer.echo(f"{path}: {len(result.moves)} moves, {state}")
+        width = max(len(s.name) for s in standings)
+        for s in standings:
+            typer.echo(f"  {s.rank}. {s.name:<{width}}  {s.final:>4} points  {s.rubles:>3} rubles")
+    if result.problems:
+        raise typer.Exit(1)
