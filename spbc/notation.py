@@ -454,24 +454,24 @@ def parse_move(text: str, game: Game) -> Move:
 
 @dataclass(frozen=True)
 class NotationForm:
-    """One form of move text, as the README and the rules reference list them."""
+    """One form of move text, as the README, the rules reference and the play help list them."""
 
     form: str
     meaning: str
     example: str
+    short: str = ""  # the short form of its verb, if any
 
 
 def describe_notation(model: RulesModel) -> list[NotationForm]:
     """The forms of move text for a ruleset, in the order a player meets them."""
     forms = [
-        NotationForm("buy [upper|lower] CARD", "buy a card from a row (b)", "buy upper Market"),
+        NotationForm("buy [upper|lower] CARD", "buy a card from a row", "buy upper Market", "b"),
         NotationForm("buy [upper|lower] CARD over CARD", "buy a trading card, displacing a card you own",
-                     "buy lower Wharf over Ship Builder"),
-        NotationForm("take [upper|lower] CARD", "take a card from a row into your hand (t)", "take upper Library"),
-        NotationForm("play CARD [over CARD]", "play a card from your hand (pl)", "play Academy"),
-        NotationForm("pass", "pass (-)", "pass"),
+                     "buy lower Wharf over Ship Builder", "b"),
+        NotationForm("take [upper|lower] CARD", "take a card from a row into your hand", "take upper Library", "t"),
+        NotationForm("play CARD [over CARD]", "play a card from your hand", "play Academy", "pl"),
+        NotationForm("pass", "do nothing this turn", "pass", "-"),
     ]
-    names = {c.id: c.name for c in model.cards}
     for card in model.cards:
         for effect in card.abilities:
             if isinstance(effect, DrawAction):
@@ -479,17 +479,21 @@ def describe_notation(model: RulesModel) -> list[NotationForm]:
                     f"{effect.verb} DECK", f"use your {card.name}: draw from {', '.join(effect.decks)}",
                     f"{effect.verb} {effect.decks[0]}"))
                 forms.append(NotationForm(
-                    "buy | take | discard [CARD]", f"decide on the card your {card.name} drew (b, t, d)",
-                    "discard"))
+                    "buy|take|discard [CARD]", f"decide on the card your {card.name} drew", "discard",
+                    "b, t, d"))
             elif isinstance(effect, BuyPoints):
                 forms.append(NotationForm(
-                    f"{effect.verb} N", f"buy N points with your {names[card.id]} (0 buys none)",
-                    f"{effect.verb} 3"))
+                    f"{effect.verb} N", f"buy N points with your {card.name} (0 buys none)", f"{effect.verb} 3"))
     return forms
 
 
 def format_notation_table(forms: list[NotationForm]) -> str:
     """A Markdown table of notation forms (the README's "Move notation" table)."""
-    lines = ["| form | meaning | example |", "|---|---|---|"]
-    lines += [f"| `{f.form}` | {f.meaning} | `{f.example}` |" for f in forms]
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| form | meaning | example | short |", "|---|---|---|---|"]
+    for f in forms:
+        short = f"`{cell(f.short)}`" if f.short else ""
+        lines.append(f"| `{cell(f.form)}` | {f.meaning} | `{cell(f.example)}` | {short} |")
     return "\n".join(lines) + "\n"
