@@ -47,7 +47,7 @@ class MissingProseError(Exception):
     def __init__(self, problems: list[tuple[Span, str]]) -> None:
         self.problems = problems
         self.spans = [span for span, _ in problems]
-        super().__init__("\n".join(f"{span}: error[SPB901]: {message}" for span, message in problems))
+        super().__init__("\n".join(f"{span}: error: {message}" for span, message in problems))
 
 
 # --- abilities -------------------------------------------------------------------------

@@ -1,0 +1,154 @@
+"""The generated rules reference: golden files, coverage of cards and abilities, escaping, determinism."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import markupsafe
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from spbc import render
+from spbc.docs import MissingProseError, Paragraph, Section, describe_effect, effect_template, emit_reference
+from spbc.load import load_model
+from spbc.model import EFFECT_KINDS, Effect, Span
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("SPBC_UPDATE_GOLDEN") == "1"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model("base")
+
+
+@pytest.fixture(scope="module")
+def reference(model):
+    return emit_reference(model)
+
+
+def md_text(text: str) -> str:
+    return render.environment().filters["md"](text)
+
+
+@pytest.mark.parametrize("name", ["reference.md", "reference.html"])
+def test_reference_matches_golden(reference, name):
+    golden = GOLDEN / name
+    if UPDATE:
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_bytes(reference[name].encode("utf-8"))
+    assert golden.is_file(), f"no golden file {golden}; run with SPBC_UPDATE_GOLDEN=1"
+    assert reference[name] == golden.read_text(encoding="utf-8")
+
+
+def test_reference_names_every_card(model, reference):
+    for card in model.cards:
+        assert md_text(card.name) in reference["reference.md"], card.name
+        assert str(markupsafe.escape(card.name)) in reference["reference.html"], card.name
+        assert f'id="card-{card.id}"' in reference["reference.html"], card.id
+
+
+def test_reference_explains_every_ability(model, reference):
+    with_abilities = [card for card in model.cards if card.abilities]
+    assert {e.kind for c in with_abilities for e in c.abilities} == set(EFFECT_KINDS)
+    for card in with_abilities:
+        for effect in card.abilities:
+            prose = describe_effect(model, card, effect)
+            assert card.name in prose
+            assert md_text(prose) in reference["reference.md"]
+            assert str(markupsafe.escape(prose)) in reference["reference.html"]
+        assert f'<a href="#ability-{card.id}">' in reference["reference.html"]
+
+
+def test_every_effect_kind_has_a_prose_template():
+    for kind in EFFECT_KINDS:
+        render.environment().get_template(effect_template(kind))
+
+
+@dataclass(frozen=True)
+class Teleport(Effect):
+    kind: ClassVar[str] = "teleport"
+    distance: int = 3
+
+
+def test_effect_kind_without_template_is_a_compile_error(model):
+    span = Span("rules/base/buildings.spb", 42, 5, 42, 20)
+    card = dataclasses.replace(model.card("market"), abilities=(Teleport(span=span),))
+    broken = dataclasses.replace(model, cards=tuple(card if c.id == "market" else c for c in model.cards))
+    with pytest.raises(MissingProseError) as caught:
+        emit_reference(broken)
+    assert caught.value.spans == [span]
+    assert "rules/base/buildings.spb:42:5" in str(caught.value)
+    assert "'teleport'" in str(caught.value) and "'Market'" in str(caught.value)
+
+
+def test_cost_example_is_computed_from_the_model(model, reference):
+    text = reference["reference.md"]
+    assert "printed cost of St. Isaac's Cathedral 15 − value of Market 5 = 10" in text
+    assert "lower row: − 1 = 9" in text
+    assert "Carpenter Workshop: − 1 = 8" in text
+    cheaper = dataclasses.replace(model, game=dataclasses.replace(model.game, lower_row_discount=2))
+    text = emit_reference(cheaper)["reference.md"]
+    assert "lower row: − 2 = 8" in text and "Carpenter Workshop: − 1 = 7" in text
+
+
+def test_setup_table_deals_one_marker_per_phase(model):
+    text = emit_reference(model)["reference.md"]
+    assert "| 2 | 25 | 2 each | 4 Workers |" in text
+    assert "| 3 | 25 | 1 each, and 1 player gets 2 | 6 Workers |" in text
+    assert "| 4 | 25 | 1 each | 8 Workers |" in text
+    five = dataclasses.replace(model, game=dataclasses.replace(model.game, max_players=5, starting_rubles=30))
+    text = emit_reference(five)["reference.md"]
+    assert "| 5 | 30 | 4 players get 1, the others none | 10 Workers |" in text
+
+
+def test_text_is_escaped_for_each_format(model):
+    card = dataclasses.replace(model.card("market"), name="<b>Tom & *Jerry*</b> | x")
+    odd = dataclasses.replace(model, cards=tuple(card if c.id == "market" else c for c in model.cards))
+    out = emit_reference(odd)
+    assert "&lt;b&gt;Tom &amp; *Jerry*&lt;/b&gt; | x" in out["reference.html"]
+    assert "<b>Tom" not in out["reference.html"]
+    assert r"\<b\>Tom & \*Jerry\*\</b\> \| x" in out["reference.md"]
+
+
+def test_notation_section_is_optional(model, reference):
+    assert "Move notation" not in reference["reference.md"]
+    notation = Section("Move notation", "move-notation", (Paragraph("A move is written <verb> <card>."),))
+    out = emit_reference(model, notation=notation)
+    assert "## Move notation\n\nA move is written \\<verb\\> \\<card\\>.\n" in out["reference.md"]
+    assert '<section id="move-notation">' in out["reference.html"]
+    assert "A move is written &lt;verb&gt; &lt;card&gt;." in out["reference.html"]
+
+
+def test_header_has_version_digest_and_banner(model, reference):
+    for text in reference.values():
+        head = "\n".join(text.splitlines()[:3])
+        assert "generated by spb compile; do not edit" in head
+        assert model.digest in head and "spbc 0.1.0" in head
+        assert str(Path.cwd()) not in text and "/work/" not in text
+
+
+_DIGEST_SCRIPT = """
+import hashlib
+from spbc.docs import emit_reference
+from spbc.load import load_model
+out = emit_reference(load_model("base"))
+print(hashlib.sha256((out["reference.md"] + out["reference.html"]).encode()).hexdigest())
+"""
+
+
+def test_reference_is_deterministic(model, reference):
+    again = emit_reference(load_model("base"))
+    assert again == reference
+    expected = hashlib.sha256((reference["reference.md"] + reference["reference.html"]).encode()).hexdigest()
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run(
+        [sys.executable, "-c", _DIGEST_SCRIPT], capture_output=True, text=True, env=env, check=True, timeout=120
+    )
+    assert done.stdout.strip() == expected
