@@ -164,9 +164,9 @@ def _player(screen: Screen, player: PlayerView) -> Text:
     tags = [tag for tag, on in (("you", player.seat == screen.seat),
                                 ("on turn", player.seat == view.current_player)) if on]
     rubles = "? rubles" if player.rubles is None else f"{player.rubles} rubles"
-    head = f"{player.name}" + (f" ({', '.join(tags)})" if tags else "")
+    head = f"{player.name}" + (f" [{', '.join(tags)}]" if tags else "")
     text = Text(head, style="bold")
-    text.append(f": {player.points} points, {rubles}, hand {player.hand_size}/{player.hand_limit}")
+    text.append(f"  {player.points} points, {rubles}, hand {player.hand_size}/{player.hand_limit}")
     phase_names = {phase.id: phase.name for phase in model.phases}
     if player.starts:
         text.append(f", starts {', '.join(phase_names[p] for p in player.starts)}")
@@ -207,6 +207,8 @@ def render_event(event: Event, console: Console) -> None:
         case NewPhase():
             console.print(Rule(f"Round {event.round}: {event.phase}"))
         case Handover():
+            if console.is_terminal:
+                console.clear()  # the previous player's hand must not stay on the screen
             console.print(Rule(f"pass the keyboard to {event.name}", style="bold yellow"))
         case Problem():
             console.print(Text(event.message, style="red"))

@@ -358,8 +358,9 @@ class Session:
             if self.seats[seat].computer:
                 self._play(seat, self.agents[seat].choose(self.game, seat), emit)
                 continue
-            if len(self._humans) > 1 and previous_human is not None and previous_human != seat:
-                emit(Handover(self.seats[seat].name))
+            if len(self._humans) > 1 and previous_human != seat:
+                if not self._hand_over(seat, read, emit):
+                    return False
             previous_human = seat
             if not self._human_turn(seat, read, emit):
                 return False
@@ -396,6 +397,15 @@ class Session:
                 continue
             if self._try_move(seat, line.strip(), emit):
                 return True
+
+    def _hand_over(self, seat: int, read: Callable[[str], str | None], emit: Callable[[Event], None]) -> bool:
+        """Several humans at one terminal: announce who is next (and, at a terminal, wait for them)."""
+        name = self.seats[seat].name
+        emit(Handover(name))
+        if self.interactive and read(f"{name}, press Enter to see your screen ") is None:
+            emit(Stopped("end of input", self.game.context()))
+            return False
+        return True
 
     def _confirm_quit(self, read: Callable[[str], str | None]) -> bool:
         if not self.interactive:

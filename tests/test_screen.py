@@ -1,0 +1,188 @@
+"""The game screen: what it shows (prices, phases, players, your hand) and what it must never show.
+
+Screens are built by spbc.session.build_screen from exact positions (tests/scenario.py)
+and drawn by frontends/screen.py into a plain-text console, then read as text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from scenario import Scenario
+from spbc.frontends.screen import describe_income, render_event, render_screen
+from spbc.moves import Move, MoveKind
+from spbc.session import Finished, build_screen
+
+
+def draw(screen) -> str:
+    console = Console(file=io.StringIO(), width=120, force_terminal=False, no_color=True)
+    render_screen(screen, console)
+    return console.file.getvalue()
+
+
+def row_line(text: str, row: str, name: str) -> str:
+    """The board line of a card in a row."""
+    lines = [line for line in text.splitlines() if re.match(rf"\s*{row}\s+{re.escape(name)}\s", line)]
+    assert len(lines) == 1, f"expected one {row} line for {name}, got {lines}"
+    return lines[0]
+
+
+def player_line(text: str, name: str) -> str:
+    lines = [line for line in text.splitlines() if line.startswith(name) and "points" in line]
+    assert len(lines) == 1, f"expected one line for {name}, got {lines}"
+    return lines[0]
+
+
+@pytest.fixture
+def position(ruleset):
+    """Seat 0 (Anna) on turn in the building phase, with cards that get reductions and a secret.
+
+    Boris holds a Mistress of Ceremonies in his hand: no other copy is anywhere on the screen.
+    """
+    scenario = (
+        Scenario(ruleset, players=2, seed=5)
+        .give(0, "lumberjack").give(0, "market").give(0, "carpenter_workshop")
+        .give(1, "gold_miner", 2).give(1, "author")
+        .upper(["market", "library", "lumberjack", "wharf", "weaving_mill", "secretary"])
+        .lower(["lumberjack", "customs_house"])
+        .hand(0, ["theater"]).hand(1, ["mistress_of_ceremonies", "shepherd"])
+        .rubles(0, 31).rubles(1, 777).points(0, 13).points(1, 21)
+        .phase("building").current(0).markers({"worker": 1, "building": 0, "aristocrat": 1, "trading": 0})
+    )
+    scenario.saved["players"] = ["Anna", "Boris"]
+    return scenario.build()
+
+
+def test_board_prices_are_the_game_costs_for_the_player_on_turn(position):
+    game = position
+    text = draw(build_screen(game, 0, ()))
+    model = game.ruleset.model
+    for row in ("upper", "lower"):
+        for card_id in set(game.row(row)):
+            card = model.card(card_id)
+            if card.trading:
+                continue
+            price = game.cost(Move(MoveKind.BUY, card_id, row))
+            assert re.search(rf"{card.colour}\s+{price}\s", row_line(text, row, card.name))
+    # the reductions are visible: own Lumberjack and the lower row make Lumberjack 3 -> 2 -> 1,
+    # the Carpenter Workshop and an own Market make Market 5 -> 3
+    assert re.search(r"green\s+2\s", row_line(text, "upper", "Lumberjack"))
+    assert re.search(r"green\s+1\s", row_line(text, "lower", "Lumberjack"))
+    assert re.search(r"blue\s+3\s", row_line(text, "upper", "Market"))
+
+
+def test_trading_cards_show_the_cheapest_displacement_or_what_they_need(position):
+    game = position
+    text = draw(build_screen(game, 0, ()))
+    # Anna owns a Lumberjack but no Shepherd, Ship Builder or Czar and Carpenter
+    assert "needs a Shepherd or Czar and Carpenter" in row_line(text, "upper", "Weaving Mill")
+    assert "needs a Ship Builder or Czar and Carpenter" in row_line(text, "upper", "Wharf")
+    screen = build_screen(game, 0, ())
+    wharf = next(offer for offer in screen.offers if offer.card == "wharf")
+    assert wharf.price is None and set(wharf.needs) == {"ship_builder", "czar_and_carpenter"}
+
+
+def test_a_trading_card_price_is_the_minimum_over_owned_targets(ruleset):
+    scenario = (
+        Scenario(ruleset, players=2).give(0, "market").give(0, "customs_house")
+        .upper(["bank"]).lower([]).phase("trading").current(0)
+    )
+    game = scenario.build()
+    costs = {t: game.cost(Move(MoveKind.BUY, "bank", "upper", t)) for t in ("market", "customs_house")}
+    assert costs["customs_house"] < costs["market"]  # Bank 13 over a Customs House (8) or a Market (5)
+    text = draw(build_screen(game, 0, ()))
+    assert re.search(rf"blue\s+{costs['customs_house']} over Customs House", row_line(text, "upper", "Bank"))
+
+
+def test_the_phase_table_shows_deck_counts_the_current_phase_and_starters(position):
+    game = position
+    text = draw(build_screen(game, 0, ()))
+    names = {"worker": "Boris", "building": "Anna", "aristocrat": "Boris", "trading": "Anna"}
+    decks = {"worker": "Workers", "building": "Buildings", "aristocrat": "Aristocrats", "trading": "Trading cards"}
+    for phase in game.ruleset.model.phases:
+        left = game.deck_sizes()[phase.deck]
+        lines = [line for line in text.splitlines() if phase.name in line and decks[phase.id] in line]
+        assert len(lines) == 1
+        marker = ">" if phase.id == "building" else ""
+        assert re.match(rf"\s*{marker}\s*{phase.name}\s+{decks[phase.id]}\s+{left}\s+{names[phase.id]}\s*$",
+                        lines[0]), lines[0]
+
+
+def test_players_show_points_hand_sizes_forecast_and_cards_by_colour(position):
+    game = position
+    text = draw(build_screen(game, 0, ()))
+    anna, boris = player_line(text, "Anna"), player_line(text, "Boris")
+    assert "13 points, 31 rubles, hand 1/3" in anna
+    assert "21 points, ? rubles, hand 2/3" in boris
+    assert "starts Building phase, Trading phase" in anna
+    rubles, points = game.forecast(1, "worker")
+    assert rubles == 2 * 3  # two Gold Miners
+    lines = text.splitlines()
+    pays = lines[lines.index(boris) + 1]
+    assert f"Worker phase {rubles}r {points}p" in pays
+    assert "green: Gold Miner x2" in text and "orange: Author" in text
+    assert "green: Lumberjack, Carpenter Workshop" in text
+
+
+def test_your_hand_is_shown_and_no_other_hand_or_secret_rubles(position):
+    game = position
+    text = draw(build_screen(game, 0, ()))
+    assert "Your hand (1/3): Theater" in text
+    assert "Mistress" not in text and "Shepherd" not in text.replace("needs a Shepherd", "")
+    assert "777" not in text
+    # the same position seen by Boris: his hand, not Anna's Theater, and not Anna's 31 rubles
+    seen_by_boris = draw(build_screen(game, 1, ()))
+    assert "Your hand (2/3): Mistress of Ceremonies, Shepherd" in seen_by_boris
+    assert "Theater" not in seen_by_boris and "31 rubles" not in seen_by_boris
+    assert "777 rubles" in seen_by_boris
+
+
+def test_rubles_are_shown_when_the_view_holds_them(position):
+    """With open rubles (a ruleset option) the view holds every player's rubles, and the screen shows them."""
+    screen = build_screen(position, 0, ())
+    players = [player.model_copy(update={"rubles": 40 + player.seat}) for player in screen.view.players]
+    opened = dataclasses.replace(screen, view=screen.view.model_copy(update={"players": players}))
+    assert "41 rubles" in player_line(draw(opened), "Boris")
+
+
+def test_legal_moves_with_costs_and_the_others_moves(position):
+    game = position
+    screen = build_screen(game, 0, (("buy upper Library", 17), ("pass", None)), (("Boris", "take upper Pub"),))
+    text = " ".join(draw(screen).split())
+    assert "Your moves: buy upper Library (17) | pass" in text
+    assert "Since your last turn: Boris: take upper Pub" in text
+
+
+def test_a_drawn_card_is_priced_and_announced(ruleset):
+    scenario = (
+        Scenario(ruleset, players=2).give(0, "observatory").give(0, "lumberjack")
+        .drawn("gold_miner", by="observatory").phase("building").current(0)
+    )
+    game = scenario.build()
+    text = draw(build_screen(game, 0, ()))
+    price = game.cost(Move(MoveKind.BUY, "gold_miner", "drawn"))
+    assert re.search(rf"green\s+{price}\s", row_line(text, "drawn", "Gold Miner"))
+    assert "drew Gold Miner: buy it, take it or discard it" in text
+
+
+def test_income_describes_printed_income_and_abilities(ruleset):
+    model = ruleset.model
+    assert describe_income(model, model.card("fur_shop")) == "3r 2p"
+    assert describe_income(model, model.card("carpenter_workshop")) == "3r, -1 on blue"
+    assert describe_income(model, model.card("warehouse")) == "hand 4"
+    assert describe_income(model, model.card("potjomkins_village")) == "-"
+
+
+def test_final_standings_table(position):
+    game = position
+    console = Console(file=io.StringIO(), width=120, force_terminal=False, no_color=True)
+    render_event(Finished(tuple(game.standings()), None), console)
+    text = console.file.getvalue()
+    for standing in game.standings():
+        assert re.search(rf"{standing.rank}\s+{standing.name}\s+{standing.final}\s+{standing.rubles}\s+"
+                         rf"{standing.hand_size}\s*$", text, re.MULTILINE)
