@@ -53,9 +53,11 @@ class Decl:
 
     @property
     def id(self) -> str:
+        """The block's id (``lumberjack``), or its kind for blocks without one (``game``)."""
         return self.block.id.value if self.block.id is not None else self.block.kind.value
 
     def get(self, key: str, default: Any = None) -> Any:
+        """The typed value of a setting (a resolved id for references), or ``default``."""
         return self.values.get(key, default)
 
     def valid(self, *keys: str) -> bool:
@@ -75,11 +77,13 @@ class Checker:
 
     def report(self, code: str, message: str, span: Span, hint: str | None = None,
                notes: tuple[Note, ...] = ()) -> None:
+        """Record a diagnostic."""
         self.diagnostics.append(Diagnostic(code, message, span, hint=hint, notes=notes))
 
     # --- pass 1: collect -----------------------------------------------------------------
 
     def collect(self) -> None:
+        """Pass 1: every block's kind, id and settings, typed; declarations by kind and id."""
         for block in self.program.blocks:
             spec = BLOCKS.get(block.kind.value)
             if spec is None:
@@ -199,6 +203,7 @@ class Checker:
         return list(self.decls[namespace])
 
     def all_decls(self) -> Iterator[Decl]:
+        """Every declaration collected, abilities included."""
         yield from self.single.values()
         for table in self.decls.values():
             for decl in table.values():
@@ -206,6 +211,7 @@ class Checker:
                 yield from decl.abilities
 
     def resolve(self) -> None:
+        """Pass 2: replace every reference by the id it names, or report it and mark it invalid."""
         for decl in self.all_decls():
             for key, value in decl.values.items():
                 decl.values[key] = self._resolve_value(value)

@@ -55,12 +55,15 @@ class ValueType:
         }[self.kind]
 
     def plural(self) -> str:
+        """The items of a list of this type, in words: ``deck names``."""
         return {"int": "numbers", "str": "strings", "ref": f"{self.namespace} names",
                 "word": "names"}[self.kind]
 
 
 @dataclass(frozen=True)
 class SettingSpec:
+    """One setting of a block: its type, and whether the block must have it."""
+
     type: ValueType
     required: bool = True
 
