@@ -31,6 +31,7 @@ from spbc.diagnostics import Diagnostic, RulesError
 from spbc.model import Span
 from spbc.syntax_errors import SYNTAX_CASES, Context, expected_words, refine_two_names
 
+
 @functools.cache
 def _parser() -> Lark:
     return Lark.open(
@@ -152,7 +153,8 @@ def match_case(error: UnexpectedToken) -> str | None:
     return candidate
 
 
-def _unclosed(path: str, ctx: Context, found: Token) -> Diagnostic:
+def _unclosed(path: str, ctx: Context, include: bool) -> Diagnostic:
+    """The innermost open '{' has no '}': at the end of the file, or an include inside it."""
     brace = ctx.last("LBRACE")
     assert brace is not None
     index = next(i for i, item in enumerate(ctx.stack) if item is brace)  # tokens compare as text
@@ -166,7 +168,7 @@ def _unclosed(path: str, ctx: Context, found: Token) -> Diagnostic:
         f"unclosed block: '{{' at {brace.line}:{brace.column} has no matching '}}'",
         _token_span(path, brace),
         hint=f"add '}}' where the block '{' '.join(words)}' ends"
-        + ("; 'include' is only allowed outside blocks" if found == "include" else ""),
+        + ("; 'include' is only allowed outside blocks" if include else ""),
     )
 
 
@@ -174,11 +176,12 @@ def _translate_token(error: UnexpectedToken, path: str) -> Diagnostic:
     ctx = Context(error.token, tuple(error.state.value_stack))
     at_end = error.token.type == "$END" and "RBRACE" in error.accepts
     previous = ctx.stack[-1] if ctx.stack else None
+    # where a name may stand, the contextual lexer reads 'include' as a name
     include = error.token.type == "INCLUDE" or (
         error.token.type == "STRING" and isinstance(previous, Token) and previous == "include"
-    )  # where a name may stand, the lexer reads 'include' as a name
+    )
     if (at_end or include) and ctx.last("LBRACE"):
-        return _unclosed(path, ctx, previous if include and error.token.type == "STRING" else error.token)
+        return _unclosed(path, ctx, include)
     at_item_start = not ctx.stack or not isinstance(ctx.stack[-1], Token)
     if error.token.type == "RBRACE" and ctx.last("LBRACE") is None and at_item_start:
         return Diagnostic(
