@@ -134,11 +134,11 @@ def docs(
     output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file instead of stdout."),
 ) -> None:
     """Print the rules reference of a ruleset, generated from its rules."""
-    from spbc.docs import MissingProseError, emit_reference
+    from spbc.docs import MissingProseError, emit_reference, notation_section
 
     model = _load(rules)
     try:
-        text = emit_reference(model)[f"reference.{doc_format.value}"]
+        text = emit_reference(model, notation=notation_section(model))[f"reference.{doc_format.value}"]
     except MissingProseError as error:
         raise _fail(str(error)) from None
     if output is None:

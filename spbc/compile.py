@@ -41,7 +41,8 @@ def compile_ruleset(model: RulesModel) -> dict[str, str]:
 
     Raises :class:`spbc.docs.MissingProseError` when an ability has no prose template.
     """
-    files = {**codegen.emit_engine(model), **docs.emit_reference(model)}
+    reference = docs.emit_reference(model, notation=docs.notation_section(model))
+    files = {**codegen.emit_engine(model), **reference}
     return {f"{model.name}/{name}": files[name] for name in sorted(files)}
 
 

@@ -447,11 +447,31 @@ def lower_reference(model: RulesModel) -> Document:
     )
 
 
+def notation_section(model: RulesModel) -> Section:
+    """The move notation of a ruleset: its forms (from :func:`spbc.notation.describe_notation`) in a table."""
+    from spbc.notation import describe_notation
+
+    rows = tuple(
+        Row((Cell(form.form), Cell(form.meaning), Cell(form.example), Cell(form.short or NO_VALUE)))
+        for form in describe_notation(model)
+    )
+    return Section(
+        "Move notation",
+        "move-notation",
+        (
+            Paragraph(say("notation_intro")),
+            Table(("Form", "Meaning", "Example", "Short"), (False, False, False, False), rows),
+            Paragraph(say("notation_names")),
+            Paragraph(say("notation_canonical")),
+        ),
+    )
+
+
 def emit_reference(model: RulesModel, notation: Section | None = None) -> dict[str, str]:
     """The reference documents of a ruleset: ``{"reference.md": ..., "reference.html": ...}``.
 
-    ``notation`` is the optional move-notation section, placed after the rules.
-    Raises :class:`spbc.diagnostics.RulesError` when an ability's effect kind
+    ``notation`` is the optional move-notation section placed after the rules;
+    the generated reference passes :func:`notation_section`. Raises :class:`spbc.diagnostics.RulesError` when an ability's effect kind
     has no prose template. The output depends on nothing but the model.
     """
     document = lower_reference(model)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spbc.compile import compile_rules_dir, compile_ruleset, diff_generated, find_rulesets, write_generated
-from spbc.docs import emit_reference
+from spbc.docs import emit_reference, notation_section
 from spbc.frontends.cli import app
 from spbc.load import load_model
 
@@ -127,7 +127,8 @@ def test_compile_rules_dir_is_the_union_of_its_rulesets():
 
 
 def test_docs_command_prints_or_writes_the_reference(tmp_path):
-    expected = emit_reference(load_model("base"))
+    model = load_model("base")
+    expected = emit_reference(model, notation=notation_section(model))
     result = runner.invoke(app, ["docs"])
     assert result.exit_code == 0, result.output
     assert result.stdout == expected["reference.md"]

@@ -15,7 +15,15 @@ from typing import ClassVar
 import pytest
 
 from spbc import render
-from spbc.docs import MissingProseError, Paragraph, Section, describe_effect, effect_template, emit_reference
+from spbc.docs import (
+    MissingProseError,
+    Paragraph,
+    Section,
+    describe_effect,
+    effect_template,
+    emit_reference,
+    notation_section,
+)
 from spbc.load import load_model
 from spbc.model import EFFECT_KINDS, Effect, Span
 
@@ -30,7 +38,8 @@ def model():
 
 @pytest.fixture(scope="module")
 def reference(model):
-    return emit_reference(model)
+    """The reference as spb compile generates it, notation included."""
+    return emit_reference(model, notation=notation_section(model))
 
 
 def md_text(text: str) -> str:
@@ -118,12 +127,20 @@ def test_text_is_escaped_for_each_format(model):
 
 
 def test_notation_section_is_optional(model, reference):
-    assert "Move notation" not in reference["reference.md"]
+    assert "Move notation" not in emit_reference(model)["reference.md"]
     notation = Section("Move notation", "move-notation", (Paragraph("A move is written <verb> <card>."),))
     out = emit_reference(model, notation=notation)
     assert "## Move notation\n\nA move is written \\<verb\\> \\<card\\>.\n" in out["reference.md"]
     assert '<section id="move-notation">' in out["reference.html"]
     assert "A move is written &lt;verb&gt; &lt;card&gt;." in out["reference.html"]
+
+
+def test_generated_reference_lists_the_ability_verbs_of_the_notation(model, reference):
+    assert "## Move notation" in reference["reference.md"]
+    verbs = [effect.verb for card in model.cards for effect in card.abilities if hasattr(effect, "verb")]
+    assert verbs
+    for verb in verbs:
+        assert f"| {verb} N |" in reference["reference.md"] or f"| {verb} DECK |" in reference["reference.md"]
 
 
 def test_header_has_version_digest_and_banner(model, reference):
@@ -136,15 +153,17 @@ def test_header_has_version_digest_and_banner(model, reference):
 
 _DIGEST_SCRIPT = """
 import hashlib
-from spbc.docs import emit_reference
+from spbc.docs import emit_reference, notation_section
 from spbc.load import load_model
-out = emit_reference(load_model("base"))
+model = load_model("base")
+out = emit_reference(model, notation=notation_section(model))
 print(hashlib.sha256((out["reference.md"] + out["reference.html"]).encode()).hexdigest())
 """
 
 
 def test_reference_is_deterministic(model, reference):
-    again = emit_reference(load_model("base"))
+    fresh = load_model("base")
+    again = emit_reference(fresh, notation=notation_section(fresh))
     assert again == reference
     expected = hashlib.sha256((reference["reference.md"] + reference["reference.html"]).encode()).hexdigest()
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
