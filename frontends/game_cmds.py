@@ -23,7 +23,8 @@ def play(
         None, "--players", help="Comma list of seats: names of people, ai:LEVEL for computers "
         "[default: you,ai:random]."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deal [default: a random one, printed]."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Write the game record to this file."),
+    record: Optional[Path] = typer.Option(
+        None, "--record", help="Write the game record to this file (with --load: the record to continue)."),
     load: Optional[Path] = typer.Option(None, "--load", help="Continue a game written by the save command."),
 ) -> None:
     """Play a game in the terminal against computer players or with people at the same keyboard."""
@@ -31,7 +32,7 @@ def play(
 
     from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.screen import make_console, render_event
-    from spbc.session import SeatError, Session, parse_seats, seats_of
+    from spbc.session import SeatError, Session, parse_seats, resume_record, seats_of
 
     ruleset = load_ruleset(rules)
     try:
@@ -46,6 +47,14 @@ def play(
             game = ruleset.new_game([seat.name for seat in seats], _seed(seed))
     except (SeatError, ValueError) as error:
         fail(str(error), code=2)
+    earlier = []
+    if record is not None and load is not None:
+        try:
+            earlier = resume_record(game, record)
+        except ValueError as error:
+            fail(str(error))
+    if record is not None and not record.parent.is_dir():
+        fail(f"cannot write the record to {record}: there is no folder {record.parent}")
     console = make_console()
     interactive = sys.stdin.isatty()
 
@@ -62,8 +71,12 @@ def play(
         return line
 
     session = Session(game, seats, agent_seed=game.seed, interactive=interactive,
-                      record=record, resumed=load is not None)
-    session.run(read, lambda event: render_event(event, console))
+                      record=record, resumed=load is not None, earlier=earlier)
+    try:
+        session.run(read, lambda event: render_event(event, console))
+    except KeyboardInterrupt:
+        console.print("interrupted: the game was not finished")
+        raise typer.Exit(130) from None
 
 
 def _seed(seed: int | None) -> int:

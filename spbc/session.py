@@ -14,6 +14,7 @@ that seat would pay, so a screen never holds another player's hand or secret rub
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -305,12 +306,14 @@ class Session:
 
     ``interactive`` says a person types at a terminal: ``quit`` then asks for
     confirmation. ``record`` is a file for the game record, written when the
-    game ends (and, with what is played so far, by the ``save`` command).
+    game ends (and, with what is played so far, by the ``save`` command);
+    ``earlier`` are the moves that led to a loaded game (see :func:`resume_record`).
     """
 
     def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
                  interactive: bool = False, record: Path | None = None,
-                 save_dir: Path | None = None, resumed: bool = False) -> None:
+                 save_dir: Path | None = None, resumed: bool = False,
+                 earlier: Sequence[Move] = ()) -> None:
         if len(seats) != len(game.players):
             raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
         self.game = game
@@ -324,7 +327,7 @@ class Session:
         self.record = record
         self.save_dir = save_dir or Path(".")
         self.history = _History()
-        self.start = game.clone()
+        self.earlier = list(earlier)
         self._undo: list[_Snapshot] = []
         self._barrier: str | None = None  # why undo cannot go further back, once it cannot
         self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
@@ -502,11 +505,36 @@ class Session:
             return None
         from spbc.record import RecordWriter
 
-        writer = RecordWriter(self.start)
-        for _, move, _ in self.history.moves:
+        dealt = self.game.ruleset.new_game(list(self.game.players), self.game.seed)
+        writer = RecordWriter(dealt, datetime.date.today().isoformat())
+        for move in self.earlier + [move for _, move, _ in self.history.moves]:
             writer.add(move)
         self.record.write_text(writer.text(), encoding="utf-8")
         return self.record
+
+
+def resume_record(game: Game, path: Path) -> list[Move]:
+    """The moves of the record at path, which must lead exactly to game (a loaded game).
+
+    A loaded game can go on being recorded only by continuing the record written
+    with it. Raises ValueError naming the problem: no such file, a record that
+    does not replay, or one that leads somewhere else.
+    """
+    from spbc.record import RecordError, read_record
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
+                         "recorded by continuing the record written with it") from None
+    try:
+        replay = read_record(text, game.ruleset, path=str(path))
+    except RecordError as error:
+        raise ValueError(str(error)) from None
+    if replay.game.state_values() != game.state_values():
+        raise ValueError(f"the record {path} does not lead to the saved game "
+                         f"(it ends at {replay.game.context()}, the game is at {game.context()})")
+    return replay.moves
 
 
 COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool]] = {

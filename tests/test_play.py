@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from conftest import load_base
 from scenario import Scenario
 from spbc.frontends.cli import app
+from spbc.moves import Move, MoveKind
 from spbc.notation import parse_move
 from spbc.session import (
     NewPhase,
@@ -64,12 +65,15 @@ def standings_in(output: str) -> dict[str, tuple[int, int, int, int]]:
     return {name: (int(rank), int(points), int(rubles), int(hand)) for rank, name, points, rubles, hand in rows}
 
 
-def replay_transcript(output: str, names: list[str], seed: int):
+def replay_transcript(output: str, names: list[str], seed: int, moves: list | None = None):
     """Replay the moves a transcript printed ("name: move") on a fresh game; the game at the end."""
     game = load_base("compiled").new_game(names, seed)
     for name, text in re.findall(rf"^({'|'.join(map(re.escape, names))}): (.+)$", output, re.MULTILINE):
         assert name == names[game.current_player]
-        game.play(parse_move(text, game))
+        move = parse_move(text, game)
+        game.play(move)
+        if moves is not None:
+            moves.append(move)
     return game
 
 
@@ -330,3 +334,63 @@ def test_a_bad_save_file_is_an_input_error(tmp_path):
 def test_an_unfinished_session_reports_where_it_stopped():
     events = run_session(new_session(), ["pass"])
     assert events[-1] == Stopped("end of input", "me, round 1, Worker phase")
+
+
+# --- game records -----------------------------------------------------------------------------------
+
+
+def test_record_is_written_at_the_end_and_replays_to_the_printed_standings(tmp_path):
+    from spbc.record import read_record
+
+    path = tmp_path / "game.spbr"
+    result = runner.invoke(app, [*PLAY, "--record", str(path)], input="pass\n" * 400)
+    assert result.exit_code == 0
+    assert f"Record written to {path}" in " ".join(result.stdout.split())
+    replay = read_record(path.read_text(encoding="utf-8"), load_base("compiled"))
+    assert replay.game.is_over and not replay.problems
+    table = standings_in(result.stdout)
+    for standing in replay.game.standings():
+        assert table[standing.name][:2] == (standing.rank, standing.final)
+    assert replay.headers["Seed"] == "3" and replay.headers["Player1"] == "me"
+
+
+def test_undone_moves_stay_out_of_the_record(tmp_path):
+    from spbc.record import read_record
+
+    path = tmp_path / "game.spbr"
+    session = new_session()
+    session.record = path
+    run_session(session, ["buy upper Lumberjack", "undo", "pass", "save " + str(tmp_path / "g.json")])
+    replay = read_record(path.read_text(encoding="utf-8"), load_base("compiled"))
+    assert replay.moves == [move for _, move, _ in session.history.moves]
+    assert replay.moves[0] == Move(MoveKind.PASS) and len(replay.moves) == 2  # pass and the answer
+    assert replay.game.state_values() == session.game.state_values()
+
+
+def test_a_loaded_game_continues_its_record(tmp_path):
+    from spbc.record import read_record
+
+    record, saved = tmp_path / "game.spbr", tmp_path / "game.json"
+    first = runner.invoke(app, [*PLAY, "--record", str(record)], input=f"pass\npass\nsave {saved}\n")
+    assert first.exit_code == 0
+    assert read_record(record.read_text(encoding="utf-8"), load_base("compiled")).moves  # the record so far
+    second = runner.invoke(app, ["play", "--load", str(saved), "--record", str(record)], input="pass\n" * 400)
+    assert second.exit_code == 0, second.output
+    replay = read_record(record.read_text(encoding="utf-8"), load_base("compiled"))
+    assert replay.game.is_over and not replay.problems
+    printed: list = []
+    replay_transcript(first.stdout, ["me", "ai:random"], 3, printed)
+    assert len(printed) == 4 and replay.moves[:4] == printed
+    table = standings_in(second.stdout)
+    for standing in replay.game.standings():
+        assert table[standing.name][:2] == (standing.rank, standing.final)
+
+
+def test_a_loaded_game_with_a_record_of_another_game_is_refused(tmp_path):
+    saved, other = tmp_path / "game.json", tmp_path / "other.spbr"
+    runner.invoke(app, PLAY, input=f"pass\nsave {saved}\n")
+    runner.invoke(app, ["play", "--players", "me,ai:random", "--seed", "4", "--record", str(other)],
+                  input="pass\nsave " + str(tmp_path / "x.json") + "\n")
+    result = runner.invoke(app, ["play", "--load", str(saved), "--record", str(other)])
+    assert result.exit_code == 1
+    assert f"the record {other} does not lead to the saved game" in " ".join(result.stderr.split())
