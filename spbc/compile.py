@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from spbc import codegen, docs
+from spbc.diagnostics import Diagnostic, RulesError
+from spbc.load import load_model
 from spbc.model import RulesModel
 
 BANNER_WORDS = ("do not edit", "spb compile")  # every generated file names both in its header
@@ -52,11 +54,8 @@ def compile_rules_dir(rules_dir: Path) -> dict[str, str]:
     Raises :class:`spbc.diagnostics.RulesError` with the diagnostics of every
     ruleset that fails to load (all of them, not only the first).
     """
-    from spbc.diagnostics import RulesError
-    from spbc.load import load_model
-
     files: dict[str, str] = {}
-    diagnostics = []
+    diagnostics: list[Diagnostic] = []
     sources: dict[str, str] = {}
     for path in find_rulesets(rules_dir):
         try:

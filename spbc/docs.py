@@ -3,7 +3,7 @@
 Lowering turns the model into a small format-neutral document (sections of
 paragraphs, lists and tables, every number already computed); the two skins,
 ``reference.md.j2`` and ``reference.html.j2``, only lay that document out.
-Sentences come from the macros of ``reference/prose.j2`` and, for abilities,
+Sentences come from the macros of ``reference/prose_*.j2`` and, for abilities,
 from one template per effect kind, ``effects/<kind>.md.j2``. All of it is plain
 text until a skin escapes it for its format.
 
@@ -370,7 +370,11 @@ def _cards(model: RulesModel) -> Section:
 
 def _abilities(model: RulesModel) -> Section:
     cards = [
-        Section(card.name, ability_anchor(card), tuple(Paragraph(describe_effect(model, card, e)) for e in card.abilities))
+        Section(
+            card.name,
+            ability_anchor(card),
+            tuple(Paragraph(describe_effect(model, card, effect)) for effect in card.abilities),
+        )
         for card in model.cards
         if card.abilities
     ]
@@ -432,7 +436,7 @@ def _sections(model: RulesModel) -> tuple[Section, ...]:
 
 
 def lower_reference(model: RulesModel) -> Document:
-    """The document of a checked ruleset. Raises :class:`RulesError` (see check_effect_templates)."""
+    """The document of a checked ruleset. Raises :class:`MissingProseError` (see check_effect_templates)."""
     check_effect_templates(model)
     game = model.game
     return Document(
@@ -471,8 +475,9 @@ def emit_reference(model: RulesModel, notation: Section | None = None) -> dict[s
     """The reference documents of a ruleset: ``{"reference.md": ..., "reference.html": ...}``.
 
     ``notation`` is the optional move-notation section placed after the rules;
-    the generated reference passes :func:`notation_section`. Raises :class:`spbc.diagnostics.RulesError` when an ability's effect kind
-    has no prose template. The output depends on nothing but the model.
+    the generated reference passes :func:`notation_section`. Raises
+    :class:`MissingProseError` when an ability's effect kind has no prose
+    template. The output depends on nothing but the model and ``notation``.
     """
     document = lower_reference(model)
     return {

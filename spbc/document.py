@@ -3,7 +3,7 @@
 :mod:`spbc.docs` lowers a model to a :class:`Document`: sections of paragraphs,
 lists and tables holding plain text with every number already computed. The
 Markdown and HTML skins lay it out; neither adds words of its own. Sentences
-come from the macros of ``templates/reference/prose.j2`` through :func:`say`.
+come from the macros of the ``templates/reference/prose_*.j2`` files through :func:`say`.
 
 >>> count(2, "ruble"), both(["a", "b", "c"]), either(["a", "b"])
 ('2 rubles', 'a, b and c', 'a or b')
@@ -114,11 +114,28 @@ def either(words: list[str] | tuple[str, ...]) -> str:
 WORDS: dict[str, Any] = {"count": count, "both": both, "either": either}
 
 
+#: The templates of the reference's sentences; every macro name is unique across them.
+PROSE_TEMPLATES = ("reference/prose_game.j2", "reference/prose_cards.j2")
+
+
 @functools.cache
-def _prose() -> Any:
-    return render.environment().get_template("reference/prose.j2").make_module(WORDS)
+def _prose() -> dict[str, Any]:
+    """Every prose macro by name, from all of :data:`PROSE_TEMPLATES`."""
+    macros: dict[str, Any] = {}
+    for name in PROSE_TEMPLATES:
+        module = render.environment().get_template(name).make_module(WORDS)
+        for macro in module.__dict__:
+            if not macro.startswith("_"):
+                if macro in macros:
+                    raise RuntimeError(f"prose macro {macro!r} defined twice ({name})")
+                macros[macro] = getattr(module, macro)
+    return macros
 
 
 def say(macro: str, *args: Any) -> str:
-    """One sentence or paragraph from ``reference/prose.j2``, whitespace collapsed."""
-    return " ".join(str(getattr(_prose(), macro)(*args)).split())
+    """One sentence or paragraph from the prose templates, whitespace collapsed.
+
+    >>> say("round_end_discard")                       # doctest: +SKIP
+    'Every card still in the lower row is discarded.'
+    """
+    return " ".join(str(_prose()[macro](*args)).split())

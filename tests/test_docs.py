@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import markupsafe
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import ClassVar
 
+import markupsafe
 import pytest
 
 from spbc import render
@@ -171,3 +172,38 @@ def test_reference_is_deterministic(model, reference):
         [sys.executable, "-c", _DIGEST_SCRIPT], capture_output=True, text=True, env=env, check=True, timeout=120
     )
     assert done.stdout.strip() == expected
+
+
+class _TagChecker(HTMLParser):
+    """Collects unbalanced tags, element ids and in-page links of an HTML page."""
+
+    VOID = {"meta", "br", "hr", "img", "link", "input"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.unbalanced: list[str] = []
+        self.ids: list[str] = []
+        self.links: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if "id" in attributes:
+            self.ids.append(attributes["id"])
+        if tag == "a" and attributes.get("href", "").startswith("#"):
+            self.links.add(attributes["href"][1:])
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open.pop() != tag:
+            self.unbalanced.append(tag)
+
+
+def test_html_is_balanced_and_its_links_resolve(reference):
+    checker = _TagChecker()
+    checker.feed(reference["reference.html"])
+    assert checker.open == [] and checker.unbalanced == []
+    assert len(checker.ids) == len(set(checker.ids))
+    assert checker.links <= set(checker.ids)
+    assert reference["reference.html"].startswith("<!DOCTYPE html>\n")
