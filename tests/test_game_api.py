@@ -1,0 +1,275 @@
+"""The public game API: loading rulesets, games, errors, copies, results and saved games."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import spbc
+from scenario import PASS, Scenario, buy, discard, play, points, take, use
+from spbc.game import GameFileError, Standing
+from spbc.moves import IllegalMoveError, Move, MoveKind
+
+# --- loading -------------------------------------------------------------------------------
+
+
+def test_base_loads_the_compiled_engine_by_default(monkeypatch):
+    monkeypatch.delenv("SPBC_BACKEND", raising=False)
+    ruleset = spbc.load_rules("base")
+    assert ruleset.backend == "compiled"
+    assert ruleset.name == "base" and len(ruleset.cards) == 49
+    assert repr(ruleset) == "<Ruleset 'base' backend='compiled'>"
+
+
+def test_spbc_backend_python_forces_the_twin():
+    env = dict(os.environ, SPBC_BACKEND="python")
+    code = "import spbc; r = spbc.load_rules('base', backend='compiled'); print(r.backend, r.engine.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    backend, module = done.stdout.split()
+    assert backend == "python" and module.endswith(".twin")
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend must be one of auto, compiled, python, not 'cuda'"):
+        spbc.load_rules("base", backend="cuda")
+
+
+@pytest.mark.parametrize("players", [0, 1, 5, ["Anna"], ["A", "B", "C", "D", "E"]])
+def test_player_count_outside_2_to_4_is_refused(ruleset, players):
+    count = players if isinstance(players, int) else len(players)
+    with pytest.raises(ValueError) as error:
+        ruleset.new_game(players, seed=1)
+    assert str(error.value) == f"base is for 2 to 4 players, not {count}"
+
+
+def test_players_by_name_or_by_number(ruleset):
+    assert ruleset.new_game(3, seed=1).players == ("Player 1", "Player 2", "Player 3")
+    game = ruleset.new_game(["Anna", "Boris"], seed=4)
+    assert game.players == ("Anna", "Boris") and game.seed == 4
+    assert game.context() == f"{game.players[game.current_player]}, round 1, Worker phase"
+
+
+# --- illegal moves -------------------------------------------------------------------------
+
+
+def named_game(ruleset, **changes):
+    scenario = Scenario(ruleset).upper(["lumberjack", "gold_miner"]).lower(["shepherd"]).markers(0)
+    for name, args in changes.items():
+        getattr(scenario, name)(*args)
+    saved = json.loads(scenario.to_json())
+    saved["players"] = ["Anna", "Boris"]
+    return ruleset.game_from_json(json.dumps(saved))
+
+
+@pytest.mark.parametrize("move, reason", [
+    (buy("market"), "there is no Market on the board"),
+    (buy("shepherd"), "there is no Shepherd in the upper row, only in the lower row"),
+    (take("gold_miner", "lower"), "there is no Gold Miner in the lower row, only in the upper row"),
+    (play("market"), "you have no Market in your hand"),
+    (use("observatory", "worker"), "you have no Observatory"),
+    (points("pub", 2), "there is no offer to buy points now"),
+    (discard("market"), "there is no drawn card to decide on"),
+    (Move(MoveKind.BUY, card="nonsense", row="upper"), "there is no card 'nonsense' in the rules of base"),
+    (buy("lumberjack", "upper", "gold_miner"), "Lumberjack is not a trading card; it displaces nothing"),
+])
+def test_illegal_moves_say_why(ruleset, move, reason):
+    game = named_game(ruleset)
+    before = game.state_values()
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(move)
+    assert error.value.reason == reason
+    assert error.value.context == "Anna, round 1, Worker phase"
+    assert str(error.value) == f"{reason} (Anna, round 1, Worker phase)"
+    assert game.state_values() == before
+
+
+def test_illegal_trading_moves_say_why(ruleset):
+    game = named_game(ruleset, give=(0, "lumberjack"), upper=(["wharf", "carpenter_workshop", "bank"],),
+                      rubles=(0, 2))
+    cases = {
+        buy("bank"): "Bank must displace a Market, Customs House, Firehouse, Hospital, Library, Theater, "
+                     "Academy, Potjomkin's Village, Pub, Warehouse or Observatory; you have none of them",
+        buy("carpenter_workshop"): "Carpenter Workshop must name the card it displaces: Lumberjack",
+        buy("wharf", "upper", "lumberjack"): "Wharf cannot displace Lumberjack; it displaces Ship Builder "
+                                             "or Czar and Carpenter",
+        buy("carpenter_workshop", "upper", "czar_and_carpenter"): "you have no Czar and Carpenter to displace",
+    }
+    for move, reason in cases.items():
+        with pytest.raises(IllegalMoveError) as error:
+            game.play(move)
+        assert error.value.reason == reason
+
+
+def test_decisions_come_first(ruleset):
+    game = named_game(ruleset, give=(0, "observatory"), phase=("building",),
+                      deck=("building", ["market"]))
+    game.play(use("observatory", "building"))
+    with pytest.raises(IllegalMoveError) as error:
+        game.play(PASS)
+    assert error.value.reason == "first decide on the Market you drew: buy it, take it into your hand or discard it"
+    assert str(error.value).endswith("(Anna, round 1, Building phase)")
+    pub = named_game(ruleset, give=(1, "pub"), rubles=(1, 5), phase=("building",))
+    pub.play(PASS)
+    pub.play(PASS)
+    with pytest.raises(IllegalMoveError) as error:
+        pub.play(PASS)
+    assert error.value.reason == "first decide how many points to buy with your Pub: 0 to 2"
+    assert error.value.context == "Boris, round 1, Building phase"  # the offer follows the building scoring
+    with pytest.raises(IllegalMoveError) as error:
+        pub.play(points("pub", 3))
+    assert error.value.reason == "you can buy at most 2 points now (2 rubles each, you have 5)"
+
+
+def test_cost_is_none_for_moves_that_pay_nothing(ruleset):
+    game = named_game(ruleset, rubles=(0, 9))
+    assert game.cost(PASS) is None
+    assert game.cost(take("lumberjack")) is None
+    assert game.cost(buy("shepherd", "lower")) == 4
+    assert game.cost(buy("shepherd", "lower"), seat=1) == 4
+
+
+# --- copies and results --------------------------------------------------------------------
+
+
+def test_a_clone_is_independent(ruleset):
+    game = ruleset.new_game(3, seed=21)
+    copy = game.clone()
+    assert copy.state_values() == game.state_values() and copy.players == game.players
+    before = game.state_values()
+    copy.play(copy.legal_moves()[-1])
+    assert game.state_values() == before
+    assert copy.state_values() != before
+    game.play(PASS)
+    game.play(PASS)
+    assert copy.current_player != game.current_player or copy.state_values() != game.state_values()
+    again = game.clone()
+    again.play(PASS)
+    assert game.phase == "worker" and again.phase == "building"
+
+
+def test_standings_shape_and_ranks(ruleset):
+    game = (Scenario(ruleset, players=3).points(0, 4).rubles(0, 35).points(1, 9).rubles(1, 2)
+            .points(2, 4).rubles(2, 30).hand(2, ["market"]).give(1, "author").build())
+    standings = game.standings()
+    assert all(isinstance(s, Standing) for s in standings)
+    assert [dataclasses.astuple(s) for s in standings] == [
+        # seat, name, final, tie_break, rank, points, rubles, hand_size
+        (1, "Player 2", 10, 2, 1, 9, 2, 0),
+        (0, "Player 1", 7, 5, 2, 4, 35, 0),
+        (2, "Player 3", 2, 0, 3, 4, 30, 1),
+    ]
+
+
+def test_view_of_a_seat_that_does_not_exist(ruleset):
+    game = ruleset.new_game(2, seed=1)
+    with pytest.raises(ValueError, match="there is no seat 2 in a game of 2"):
+        game.view(2)
+
+
+# --- saved games ---------------------------------------------------------------------------
+
+
+def saved(ruleset) -> dict:
+    game = ruleset.new_game(2, seed=3)
+    game.play(game.legal_moves()[1])
+    return json.loads(game.to_json())
+
+
+def refusal(ruleset, text: str) -> str:
+    with pytest.raises(GameFileError) as error:
+        ruleset.game_from_json(text)
+    return str(error.value)
+
+
+def test_a_saved_game_loads_back(ruleset):
+    game = ruleset.new_game(["Anna", "Boris", "Clara"], seed=5)
+    game.play(game.legal_moves()[2])
+    text = game.to_json()
+    restored = ruleset.game_from_json(text)
+    assert restored.players == ("Anna", "Boris", "Clara") and restored.seed == 5
+    assert restored.state_values() == game.state_values()
+    assert restored.to_json() == text
+    assert json.loads(text)["state"]["players"] == [3]
+
+
+def test_garbled_json_is_refused(ruleset):
+    assert refusal(ruleset, "{") == "not JSON: Expecting property name enclosed in double quotes at line 1, column 2"
+    text = ruleset.new_game(2, seed=3).to_json()
+    assert refusal(ruleset, text[:-40]).startswith("not JSON: ")
+    assert refusal(ruleset, "[]") == "not a saved game: the top level: Input should be a valid dictionary or instance of SavedGame"
+
+
+def test_missing_and_unknown_parts_are_refused(ruleset):
+    data = saved(ruleset)
+    del data["seed"]
+    assert refusal(ruleset, json.dumps(data)) == "not a saved game: seed: Field required"
+    data = saved(ruleset)
+    data["state"]["colour"] = [1]
+    assert refusal(ruleset, json.dumps(data)) == "unknown state field 'colour'"
+    data = saved(ruleset)
+    del data["state"]["discard"]
+    assert refusal(ruleset, json.dumps(data)) == "state field 'discard' is missing"
+    data = saved(ruleset)
+    data["state"]["markers"] = [0, 1, 0]
+    assert refusal(ruleset, json.dumps(data)) == "state field 'markers' has 3 values, not 4"
+
+
+def test_other_format_or_rules_are_refused(ruleset):
+    data = saved(ruleset)
+    data["version"] = 2
+    assert refusal(ruleset, json.dumps(data)) == "not a saved game of this version: format 'spbc-game' 2"
+    data = saved(ruleset)
+    digest = data["digest"]
+    data["digest"] = "0" * 64
+    assert refusal(ruleset, json.dumps(data)) == (
+        f"this game was saved with other rules (base, digest 000000000000); these are base, digest {digest[:12]}"
+    )
+
+
+def test_a_card_counted_twice_is_refused(ruleset):
+    data = saved(ruleset)
+    state = data["state"]
+    state["owned"][0 * 49 + 6] += 1  # a sixth Market
+    state["colour_count"][0 * 3 + 1] += 1
+    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: Market appears 6 times; the game has 5"
+    data = saved(ruleset)
+    data["state"]["discard"][12] = 1  # the one Academy, still in its deck
+    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: Academy appears 2 times; the game has 1"
+    data = saved(ruleset)
+    state = data["state"]
+    state["hand_size"][1], state["hand"][4] = 1, state["upper"][0]  # a card both in a row and in a hand
+    card = ruleset.model.cards[state["upper"][0]]
+    assert refusal(ruleset, json.dumps(data)) == (
+        f"inconsistent game state: {card.name} appears {card.copies + 1} times; the game has {card.copies}"
+    )
+
+
+def test_caches_that_do_not_match_the_cards_are_refused(ruleset):
+    data = saved(ruleset)
+    data["state"]["discount"][1] = 1
+    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: the blue discount of seat 1 does not match its cards"
+    data = saved(ruleset)
+    data["state"]["colour_count"][3] = 2
+    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: the green count of seat 2 does not match its cards"
+
+
+@pytest.mark.parametrize("field, index, value, message", [
+    ("rubles", 0, -1, "rubles is -1, outside 0..1000000"),
+    ("players", 0, 3, "players is 3, outside 2..2"),
+    ("phase", 0, 4, "phase is 4, outside 0..3"),
+    ("current", 0, 2, "current is 2, outside 0..1"),
+    ("markers", 2, 5, "markers is 5, outside 0..1"),
+    ("hand_size", 1, 5, "hand_size is 5, outside 0..4"),
+    ("stage", 0, 7, "stage is 7, outside 0..3"),
+    ("upper_size", 0, 9, "upper_size is 9, outside 0..8"),
+    ("drawn", 0, 3, "a drawn card must be pending exactly while the stage is 'drawn'"),
+])
+def test_out_of_range_values_are_refused(ruleset, field, index, value, message):
+    data = saved(ruleset)
+    data["state"][field][index] = value
+    assert refusal(ruleset, json.dumps(data)) == f"inconsistent game state: {message}"
