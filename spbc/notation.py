@@ -260,13 +260,13 @@ class _Reader:
         return ", ".join(self.known_verbs())
 
     def unknown_verb(self, verb: str, tokens: list[str]) -> str:
-        close = difflib.get_close_matches(verb, self.known_verbs(), n=1)
-        if close:
-            return f"unknown verb {self.shown(verb)!r}; did you mean {close[0]!r}?"
         cards = find_cards(" ".join(tokens), self.words)
         if len(cards) == 1:
             return (f"a move starts with a verb, e.g. 'buy {self.words.names[cards[0]]}'; "
                     f"verbs: {self.verb_list()}")
+        close = difflib.get_close_matches(verb, self.known_verbs(), n=1)
+        if close:
+            return f"unknown verb {self.shown(verb)!r}; did you mean {close[0]!r}?"
         return f"unknown verb {self.shown(verb)!r}; a move starts with a verb: {self.verb_list()}"
 
     def read_ability(self, verb: str, rest: list[str]) -> Move:
