@@ -129,7 +129,7 @@ def _check_opening(checker: Checker) -> None:
         )
     counts = _cards_by_deck(checker)
     deck = game.get("opening_deck")
-    if counts is not None and needed > counts[deck]:
+    if counts is not None and needed > counts[deck] > 0:  # an empty deck is reported as such
         checker.report(
             "SPB407", f"the opening display needs {needed} cards ({per} per player for {players} "
             f"players), but deck '{deck}' holds only {counts[deck]}", at,

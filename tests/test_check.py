@@ -188,6 +188,13 @@ def test_broken_symbols_do_not_make_every_symbol_unknown(tmp_path) -> None:
     assert [code for code, *_ in diagnostics_of(tmp_path / "main.spb")] == ["SPB306"]
 
 
+def test_an_empty_opening_deck_is_one_error(tmp_path) -> None:
+    game = (CATALOGUE / "_game.spb").read_text(encoding="utf-8").replace("opening_deck = worker", "opening_deck = nobles")
+    write_rules(tmp_path, PRELUDE + 'deck nobles { name = "Nobles" colour = blue }\n')
+    (tmp_path / "_game.spb").write_text(game, encoding="utf-8")
+    assert diagnostics_of(tmp_path / "main.spb") == [("SPB405", "main.spb", 3, 6)]
+
+
 def test_a_syntax_error_in_each_file_is_reported(tmp_path) -> None:
     (tmp_path / "main.spb").write_text('include "a.spb"\ncard x { cost 3 }\ninclude "b.spb"\n', encoding="utf-8")
     (tmp_path / "a.spb").write_text("colour green { name = }\n", encoding="utf-8")
