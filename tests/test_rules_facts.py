@@ -83,6 +83,16 @@ def test_f4_opening_display_is_two_workers_per_player(ruleset, players, shown):
     assert game.current_player == game.markers()["worker"]
 
 
+@pytest.mark.parametrize("players, drawn", [(2, 4), (3, 2), (4, 0)])
+def test_f4_f12_later_refills_fill_the_board_to_8_whatever_the_player_count(ruleset, players, drawn):
+    game = ruleset.new_game(players, seed=8)
+    opening = game.row("upper")
+    pass_until(game, "building")
+    assert game.row("upper")[:len(opening)] == opening
+    assert [ruleset.model.card(card).deck for card in game.row("upper")[len(opening):]] == ["building"] * drawn
+    assert len(game.row("upper")) == 8 and game.deck_sizes()["building"] == 28 - drawn
+
+
 def test_f5_new_cards_go_to_the_upper_row(ruleset):
     game = (Scenario(ruleset).upper(["lumberjack"]).lower(["gold_miner", "shepherd"])
             .deck("building", ["market", "theater", "pub", "library", "hospital"]).markers(0).build())
@@ -388,6 +398,12 @@ def test_f17_no_row_discount_for_a_card_played_from_the_hand(ruleset):
     assert game.cost(play("senator", "author")) == 7  # 12 - 4 - 1 Gold Smelter
     game.play(play("market"))
     assert game.rubles(0) == 7
+    game.play(PASS)
+    discarded = game.discard_size()
+    game.play(play("senator", "author"))
+    assert game.rubles(0) == 0
+    assert game.hand(0) == [] and game.discard_size() == discarded + 1
+    assert game.play_area(0) == {"market": 2, "carpenter_workshop": 1, "gold_smelter": 1, "senator": 1}
 
 
 def test_f18_hand_limit_is_3(ruleset):
@@ -653,6 +669,19 @@ def test_f28_observatory_draws_from_any_deck_in_the_building_phase(ruleset):
     assert game.play_area(0) == {"observatory": 1, "market": 1}
     assert (game.stage, game.current_player, game.drawn_card()) == ("actions", 1, None)
     assert game.used(0) == {"observatory": 1}
+
+
+@pytest.mark.parametrize("owned, cost", [({}, 5), ({"market": 1}, 4), ({"market": 2, "carpenter_workshop": 1}, 2)])
+def test_f17_f28_a_drawn_card_gets_the_normal_reductions_but_no_row_discount(ruleset, owned, cost):
+    scenario = (Scenario(ruleset).give(0, "observatory").deck("building", ["market"]).rubles(0, cost)
+                .markers(0).phase("building"))
+    for card, copies in owned.items():
+        scenario.give(0, card, copies)
+    game = scenario.build()
+    game.play(use("observatory", "building"))
+    assert game.cost(buy("market", "drawn")) == cost
+    game.play(buy("market", "drawn"))
+    assert game.rubles(0) == 0 and game.play_area(0)["market"] == owned.get("market", 0) + 1
 
 
 def test_f28_observatory_only_in_the_building_phase(ruleset):
