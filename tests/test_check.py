@@ -9,9 +9,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spbc.diagnostics import RulesError
@@ -202,6 +205,32 @@ def test_a_syntax_error_in_each_file_is_reported(tmp_path) -> None:
     assert diagnostics_of(tmp_path / "main.spb") == [
         ("SPB103", "main.spb", 2, 15), ("SPB104", "a.spb", 1, 23), ("SPB105", "b.spb", 1, 8),
     ]
+
+
+_RULE_FILES = sorted((ROOT / "rules").rglob("*.spb"))
+_VALUES = ["0", "-1", "99", '"x"', '""', "worker", "green", "nosuch", "any", "yes", "2..4", "5..1",
+           "[]", "[worker]", "[1, 0]", "[wood, wood]", "trading", "orange"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_RULE_FILES), st.integers(0, 10_000), st.sampled_from([None, *_VALUES]))
+def test_damaged_values_never_crash_the_checker(path: Path, line: int, value: str | None) -> None:
+    """A setting given another value, or a line removed: a RulesError or a model, nothing else."""
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "rules"
+        shutil.copytree(ROOT / "rules", copy)
+        target = copy / path.relative_to(ROOT / "rules")
+        lines = target.read_text(encoding="utf-8").splitlines()
+        index = line % len(lines)
+        if value is None:
+            del lines[index]
+        elif "=" in lines[index]:
+            lines[index] = lines[index].partition("=")[0] + "= " + value
+        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            load_model(copy / "base.spb")
+        except RulesError as error:
+            assert error.diagnostics and str(error)
 
 
 # --- the command line --------------------------------------------------------------------
