@@ -310,7 +310,7 @@ class _Reader:
                 self.problem(number, indent, f"expected 'player: move' with a player of this game ({names})")
                 continue
             body = raw[indent - 1 + len(name) + 1:]
-            column = indent + len(name) + 1 + len(body) - len(body.lstrip()) + 1
+            column = indent + len(name) + 1 + len(body) - len(body.lstrip())
             fault = self.play_line(game, name, body.split("#", 1)[0].strip(), moves)
             if fault is None:
                 continue
