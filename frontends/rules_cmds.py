@@ -35,7 +35,7 @@ def _default_rules() -> str:
 
 def check(
     files: list[str] | None = typer.Argument(
-        None, help="Rules files or shipped ruleset names [default: rules/base.spb here, else base]."
+        None, help="Rules files or shipped ruleset names (default: rules/base.spb if present here, else the shipped base)."
     ),
     dump: DumpKind | None = typer.Option(
         None, "--dump", help="Print the syntax tree (ast) or the checked model (model) as text."
