@@ -61,7 +61,7 @@ def play(
     def read(prompt: str) -> str | None:
         try:
             if interactive:
-                return console.input(prompt)
+                return console.input(prompt, markup=False, emoji=False)
             line = sys.stdin.readline()
         except (EOFError, KeyboardInterrupt):
             return None

@@ -64,7 +64,7 @@ def render_screen(screen: Screen, console: Console) -> None:
     on_turn = view.players[view.current_player].name
     phase = next(line.name for line in screen.phases if line.current)
     last = " (last round)" if view.last_round else ""
-    console.print(Rule(f"Round {view.round}{last}, {phase}: {on_turn} to move", style="bold"))
+    console.print(Rule(Text(f"Round {view.round}{last}, {phase}: {on_turn} to move"), style="bold"))
     console.print(_board(screen))
     console.print(_phases(screen))
     for player in view.players:
@@ -77,6 +77,8 @@ def render_screen(screen: Screen, console: Console) -> None:
         console.print(Text(f"Since your last turn: {moves}"))
     if view.stage == "drawn" and view.drawn is not None:
         console.print(Text(f"{on_turn} drew {screen.model.card(view.drawn).name}: buy it, take it or discard it"))
+    if view.stage == "points":
+        console.print(Text(f"The phase has scored; {on_turn} may now buy points (0 buys none)"))
     if screen.moves:
         console.print(Text("Your moves: ") + _move_list(screen.moves))
     console.print(Text("Type a move, or help, moves, undo, save, quit.", style="dim"))
@@ -86,7 +88,7 @@ def _board(screen: Screen) -> Table:
     """The upper and lower rows (and a drawn card), with prices for the seat on turn."""
     model = screen.model
     buyer = screen.view.players[screen.view.current_player].name
-    table = Table(title=f"Board: prices for {buyer}", box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=Text(f"Board: prices for {buyer}"), box=box.SIMPLE_HEAD, title_justify="left")
     for column, justify in (("row", "left"), ("card", "left"), ("colour", "left"),
                             ("price", "right"), ("income", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
@@ -94,8 +96,8 @@ def _board(screen: Screen) -> Table:
         card = model.card(offer.card)
         style = colour_style(model, card.colour)
         colour = next(c.name for c in model.colours if c.id == card.colour)
-        table.add_row(offer.row, Text(card.name, style=style), Text(colour, style=style),
-                      _price(model, card, offer), describe_income(model, card))
+        table.add_row(Text(offer.row), Text(card.name, style=style), Text(colour, style=style),
+                      Text(_price(model, card, offer)), Text(describe_income(model, card)))
     if not screen.offers:
         table.add_row("", "(the board is empty)", "", "", "")
     return table
@@ -153,7 +155,7 @@ def _phases(screen: Screen) -> Table:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for line in screen.phases:
         table.add_row(">" if line.current else "", Text(line.name, style="bold" if line.current else ""),
-                      line.deck, str(line.left), line.starter or "-")
+                      Text(line.deck), str(line.left), Text(line.starter or "-"))
     return table
 
 
@@ -166,7 +168,8 @@ def _player(screen: Screen, player: PlayerView) -> Text:
     rubles = "? rubles" if player.rubles is None else f"{player.rubles} rubles"
     head = f"{player.name}" + (f" [{', '.join(tags)}]" if tags else "")
     text = Text(head, style="bold")
-    text.append(f"  {player.points} points, {rubles}, hand {player.hand_size}/{player.hand_limit}")
+    points = f"{player.points} point" + ("" if player.points == 1 else "s")
+    text.append(f"  {points}, {rubles}, hand {player.hand_size}/{player.hand_limit}")
     phase_names = {phase.id: phase.name for phase in model.phases}
     if player.starts:
         text.append(f", starts {', '.join(phase_names[p] for p in player.starts)}")
@@ -205,21 +208,21 @@ def render_event(event: Event, console: Console) -> None:
         case Played():
             console.print(Text(f"{event.name}: {event.text}", style="cyan" if event.computer else ""))
         case NewPhase():
-            console.print(Rule(f"Round {event.round}: {event.phase}"))
+            console.print(Rule(Text(f"Round {event.round}: {event.phase}")))
         case Handover():
             if console.is_terminal:
                 console.clear()  # the previous player's hand must not stay on the screen
-            console.print(Rule(f"pass the keyboard to {event.name}", style="bold yellow"))
+            console.print(Rule(Text(f"pass the keyboard to {event.name}"), style="bold yellow"))
         case Problem():
             console.print(Text(event.message, style="red"))
         case Note():
             console.print(Text(event.text))
         case MoveList():
-            table = Table(title=f"Legal moves of {event.name}", box=box.SIMPLE_HEAD, title_justify="left")
+            table = Table(title=Text(f"Legal moves of {event.name}"), box=box.SIMPLE_HEAD, title_justify="left")
             table.add_column("move")
             table.add_column("cost", justify="right")
             for text, cost in event.moves:
-                table.add_row(text, "" if cost is None else str(cost))
+                table.add_row(Text(text), "" if cost is None else str(cost))
             console.print(table)
         case Stopped():
             console.print(Text(f"Stopped ({event.reason}): the game was not finished ({event.context})."))
@@ -234,7 +237,7 @@ def render_standings(event: Finished, console: Console) -> None:
                             ("rubles left", "right"), ("hand cards", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for standing in event.standings:
-        table.add_row(str(standing.rank), standing.name, str(standing.final),
+        table.add_row(str(standing.rank), Text(standing.name), str(standing.final),
                       str(standing.rubles), str(standing.hand_size))
     console.print(table)
     if event.record is not None:

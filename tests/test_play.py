@@ -394,3 +394,12 @@ def test_a_loaded_game_with_a_record_of_another_game_is_refused(tmp_path):
     result = runner.invoke(app, ["play", "--load", str(saved), "--record", str(other)])
     assert result.exit_code == 1
     assert f"the record {other} does not lead to the saved game" in " ".join(result.stderr.split())
+
+
+def test_names_are_shown_as_typed_never_read_as_markup():
+    result = runner.invoke(app, ["play", "--players", "[b]Anna,ai:random", "--seed", "3"], input="pass\n" * 400)
+    assert result.exit_code == 0
+    output = result.stdout
+    assert re.search(r"Worker phase\s+Workers\s+\d+\s+\[b\]Anna", output)  # the phase table
+    assert "[b]Anna [you, on turn]  0 points" in output
+    assert re.search(r"^\s*\d\s+\[b\]Anna\s+2\s+25\s+0\s*$", output, re.MULTILINE)  # the standings
