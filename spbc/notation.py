@@ -35,7 +35,6 @@ from spbc.explain import explain_illegal
 from spbc.lower import displace_targets
 from spbc.model import BuyPoints, DrawAction, RulesModel
 from spbc.moves import (
-    PASS,
     AmbiguousMoveError,
     IllegalMoveError,
     MalformedMoveError,
@@ -54,6 +53,7 @@ VERBS: dict[str, MoveKind] = {
     "discard": MoveKind.DISCARD, "d": MoveKind.DISCARD,
     "pass": MoveKind.PASS, "-": MoveKind.PASS,
 }
+# The rows a card is bought or taken from; "up" and "low" are their short forms.
 ROW_WORDS = {"upper": "upper", "up": "upper", "lower": "lower", "low": "lower", "drawn": "drawn"}
 OVER = "over"
 
@@ -295,7 +295,8 @@ class _Reader:
                                  [f"{verb} {deck}" for deck in found])
         close = difflib.get_close_matches(phrase, list(decks), n=1)
         hint = f"did you mean {decks[close[0]]!r}? " if close else ""
-        raise self.malformed(f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(effect.decks)}")
+        raise self.malformed(
+            f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(effect.decks)}")
 
     def read_builtin(self, kind: MoveKind, verb: str, rest: list[str]) -> Move:
         if kind is MoveKind.PASS:
@@ -366,7 +367,8 @@ class _Reader:
             hint = ""
             if close:
                 ids = (self.words.primary | self.words.secondary)[close[0]]
-                hint = f"; did you mean {self.words.names[min(ids)]!r}?"
+                first = next(card for card in self.words.names if card in ids)
+                hint = f"; did you mean {self.words.names[first]!r}?"
             raise self.malformed(f"unknown card {self.shown(phrase)!r}{hint}")
         at_hand = pool if pool is not None else self.pool(kind, row, drawn)
         near = [c for c in found if c in at_hand]
