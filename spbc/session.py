@@ -296,7 +296,7 @@ class _History:
 
     def truncate(self, length: int) -> None:
         del self.moves[length:]
-        self.last_seen = {seat: index for seat, index in self.last_seen.items() if index <= length}
+        self.last_seen = {}
         for index, (seat, _, _) in enumerate(self.moves):
             self.last_seen[seat] = index + 1
 
