@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 
 from spbc.game import Game, Ruleset
 from spbc.lower import STAGES
-from spbc.moves import Move, MoveKind
 from spbc.model import Discount
+from spbc.moves import Move, MoveKind
 from spbc.save import check_state
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import spbc
-from scenario import PASS, Scenario, buy, discard, play, points, take, use
+from scenario import PASS, Scenario, ScenarioError, buy, discard, play, points, take, use
 from spbc.game import GameFileError, Standing
 from spbc.moves import IllegalMoveError, Move, MoveKind
 
@@ -201,7 +201,9 @@ def test_garbled_json_is_refused(ruleset):
     assert refusal(ruleset, "{") == "not JSON: Expecting property name enclosed in double quotes at line 1, column 2"
     text = ruleset.new_game(2, seed=3).to_json()
     assert refusal(ruleset, text[:-40]).startswith("not JSON: ")
-    assert refusal(ruleset, "[]") == "not a saved game: the top level: Input should be a valid dictionary or instance of SavedGame"
+    assert refusal(ruleset, "[]") == (
+        "not a saved game: the top level: Input should be a valid dictionary or instance of SavedGame"
+    )
 
 
 def test_missing_and_unknown_parts_are_refused(ruleset):
@@ -252,10 +254,14 @@ def test_a_card_counted_twice_is_refused(ruleset):
 def test_caches_that_do_not_match_the_cards_are_refused(ruleset):
     data = saved(ruleset)
     data["state"]["discount"][1] = 1
-    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: the blue discount of seat 1 does not match its cards"
+    assert refusal(ruleset, json.dumps(data)) == (
+        "inconsistent game state: the blue discount of seat 1 does not match its cards"
+    )
     data = saved(ruleset)
     data["state"]["colour_count"][3] = 2
-    assert refusal(ruleset, json.dumps(data)) == "inconsistent game state: the green count of seat 2 does not match its cards"
+    assert refusal(ruleset, json.dumps(data)) == (
+        "inconsistent game state: the green count of seat 2 does not match its cards"
+    )
 
 
 @pytest.mark.parametrize("field, index, value, message", [
@@ -273,3 +279,11 @@ def test_out_of_range_values_are_refused(ruleset, field, index, value, message):
     data = saved(ruleset)
     data["state"][field][index] = value
     assert refusal(ruleset, json.dumps(data)) == f"inconsistent game state: {message}"
+
+
+def test_scenarios_move_cards_and_never_make_new_ones(ruleset):
+    game = Scenario(ruleset).give(0, "market", 3).upper(["market", "market"]).build()
+    assert game.play_area(0) == {"market": 3} and game.row("upper") == ["market", "market"]
+    assert game.deck_sizes()["building"] == 28 - 5
+    with pytest.raises(ScenarioError, match="no copy of 'market' is left to place"):
+        Scenario(ruleset).give(0, "market", 3).upper(["market", "market"]).hand(1, ["market"])

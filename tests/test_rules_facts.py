@@ -276,7 +276,8 @@ def test_f12_a_short_deck_places_what_it_has(ruleset):
 ])
 def test_f13_round_end_shifts_rows_and_passes_markers_left(ruleset, players, before, after):
     game = (Scenario(ruleset, players=players).upper(["lumberjack", "market", "author"])
-            .lower(["gold_miner", "pub"]).deck("worker", ["shepherd", "fur_trapper", "ship_builder", "shepherd", "lumberjack"])
+            .lower(["gold_miner", "pub"])
+            .deck("worker", ["shepherd", "fur_trapper", "ship_builder", "shepherd", "lumberjack"])
             .give(0, "observatory").used(0, "observatory").phase("trading").markers(before).build())
     discarded = game.discard_size()
     end_phase(game)
