@@ -290,13 +290,13 @@ def test_cli_dump_ast_still_reports_semantic_errors() -> None:
 
 def _spb(*args: str, seed: str = "0") -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    command = [sys.executable, "-c", "from spbc.frontends.cli import main; main()", *args]
+    command = [sys.executable, "-P", "-c", "from spbc.frontends.cli import main; main()", *args]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_real_spb_check_process() -> None:
     spb = shutil.which("spb")
-    command = [spb, "check", "rules/base.spb"] if spb else [sys.executable, "-m", "spbc.frontends.cli"]
+    command = [spb, "check", "rules/base.spb"] if spb else [sys.executable, "-P", "-m", "spbc.frontends.cli"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, f"rules/base.spb: {SUMMARY}\n")
 

@@ -140,7 +140,7 @@ def test_docs_command_prints_or_writes_the_reference(tmp_path):
 
 
 def test_compile_check_in_a_real_process(checkout):
-    command = [sys.executable, "-m", "spbc.frontends.cli", "compile", "--check"]
+    command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "compile", "--check"]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     (checkout / "generated" / "base" / "reference.md").write_text("stale\n")

@@ -169,7 +169,7 @@ def test_reference_is_deterministic(model, reference):
     expected = hashlib.sha256((reference["reference.md"] + reference["reference.html"]).encode()).hexdigest()
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     done = subprocess.run(
-        [sys.executable, "-c", _DIGEST_SCRIPT], capture_output=True, text=True, env=env, check=True, timeout=120
+        [sys.executable, "-P", "-c", _DIGEST_SCRIPT], capture_output=True, text=True, env=env, check=True, timeout=120
     )
     assert done.stdout.strip() == expected
 

@@ -29,7 +29,7 @@ def test_base_loads_the_compiled_engine_by_default(monkeypatch):
 def test_spbc_backend_python_forces_the_twin():
     env = dict(os.environ, SPBC_BACKEND="python")
     code = "import spbc; r = spbc.load_rules('base', backend='compiled'); print(r.backend, r.engine.__name__)"
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, text=True, check=True)
     backend, module = done.stdout.split()
     assert backend == "python" and module.endswith(".twin")
 

@@ -99,7 +99,7 @@ def test_a_game_fed_only_passes_runs_to_the_end_and_prints_the_standings():
 
 def test_a_real_process_in_a_pipe_plays_to_the_end():
     done = subprocess.run(
-        f"yes pass | {sys.executable} -m spbc.frontends.cli play --players me,ai:random --seed 3",
+        f"yes pass | {sys.executable} -P -m spbc.frontends.cli play --players me,ai:random --seed 3",
         shell=True, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr

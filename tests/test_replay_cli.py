@@ -135,7 +135,7 @@ def test_a_real_process(recorded):
     folder, sim = recorded
     game = sim["games"][1]
     done = subprocess.run(
-        [sys.executable, "-m", "spbc.frontends.cli", "replay", str(folder / f"game-{game['seed']}.spbr"), "--json"],
+        [sys.executable, "-P", "-m", "spbc.frontends.cli", "replay", str(folder / f"game-{game['seed']}.spbr"), "--json"],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
