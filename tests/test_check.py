@@ -25,7 +25,7 @@ from spbc.model import BuyPoints, Discount, DrawAction, HandLimit, IncomePerCard
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "tests" / "catalogue"
-FACTS = Path("/work/shared/facts/cards.json")
+FACTS = ROOT / "tests" / "data" / "card_facts.json"
 BASE_FILES = ("base.spb", "base/workers.spb", "base/buildings.spb", "base/aristocrats.spb", "base/trading.spb")
 SUMMARY = "ok, 49 cards (116 copies), 4 decks, 4 phases"
 
