@@ -32,7 +32,8 @@ def play(
 
     from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.screen import make_console, render_event
-    from spbc.session import SeatError, Session, parse_seats, resume_record, seats_of
+    from spbc.seats import SeatError, parse_seats, seats_of
+    from spbc.session import Session, resume_record
 
     ruleset = load_ruleset(rules)
     try:

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from spbc.model import BuyPoints, Card, Discount, DrawAction, HandLimit, IncomePerCard, RulesModel
+from spbc.screen import Offer, Screen
 from spbc.session import (
     Event,
     Finished,
@@ -26,10 +27,8 @@ from spbc.session import (
     MoveList,
     NewPhase,
     Note,
-    Offer,
     Played,
     Problem,
-    Screen,
     Started,
     Stopped,
     Turn,

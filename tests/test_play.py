@@ -20,19 +20,8 @@ from scenario import Scenario
 from spbc.frontends.cli import app
 from spbc.moves import Move, MoveKind
 from spbc.notation import parse_move
-from spbc.session import (
-    NewPhase,
-    Note,
-    Played,
-    Problem,
-    Seat,
-    SeatError,
-    Session,
-    Stopped,
-    Turn,
-    parse_seats,
-    seats_of,
-)
+from spbc.seats import Seat, SeatError, parse_seats, seats_of
+from spbc.session import NewPhase, Note, Played, Problem, Session, Stopped, Turn
 
 runner = CliRunner()
 PLAY = ["play", "--players", "me,ai:random", "--seed", "3"]

@@ -16,7 +16,8 @@ from rich.console import Console
 from scenario import Scenario
 from spbc.frontends.screen import describe_income, render_event, render_screen
 from spbc.moves import Move, MoveKind
-from spbc.session import Finished, build_screen
+from spbc.screen import build_screen
+from spbc.session import Finished
 
 
 def draw(screen) -> str:
