@@ -23,6 +23,11 @@ def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
+def _a(name: str) -> str:
+    """The name with its indefinite article: "a Ship Builder", "an Author"."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 def explain_illegal(game: Game, move: Move) -> str:
     """One sentence: why the current player may not make this move now."""
     model = game.ruleset.model
@@ -63,15 +68,28 @@ def _stage_refusal(game: Game, move: Move) -> str | None:
         if move.kind is not MoveKind.POINTS:
             return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
         if move.amount is not None and move.amount > max(amounts):
-            effect = next(e for e in model_effects(game, move.card, BuyPoints))
-            return (f"you can buy at most {max(amounts)} points now "
-                    f"({effect.rubles_per_point} rubles each, you have {game.rubles(game.current_player)})")
+            return _points_refusal(game, move, max(amounts))
         return None
     if move.kind is MoveKind.POINTS:
         return "there is no offer to buy points now"
     if move.row == "drawn" or move.kind is MoveKind.DISCARD:
         return "there is no drawn card to decide on"
     return None
+
+
+def _points_refusal(game: Game, move: Move, most: int) -> str:
+    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles."""
+    effect = model_effects(game, move.card, BuyPoints)[0]
+    seat = game.current_player
+    rubles = game.rubles(seat)
+    if rubles // effect.rubles_per_point == most:
+        return (f"you can buy at most {most} points now: each costs {effect.rubles_per_point} rubles "
+                f"and you have {rubles} rubles")
+    card = _name(game, move.card or "")
+    if effect.per == "card":
+        copies = game.play_area(seat).get(move.card or "", 0)
+        return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
+    return f"you can buy at most {most} points now with your {card}"
 
 
 def model_effects(game: Game, card_id: str | None, kind: type) -> list:
@@ -141,15 +159,18 @@ def _purchase_refusal(game: Game, move: Move) -> str:
     if card.trading:
         targets = [model.cards[i] for i in displace_targets(model, card)]
         names = [t.name for t in targets]
+        whole_colour = {c.id for c in model.cards if c.colour == card.displaces and not c.trading}
+        wanted = (f"a {card.displaces} card" if whole_colour == {t.id for t in targets}
+                  and len(targets) > 2 else _a(_either(names)))
         if move.target is None:
             have = [t.name for t in targets if area.get(t.id)]
             if not have:
-                none = "neither" if len(names) == 2 else "none of them"
-                return f"{card.name} must displace a {_either(names)}; you have {none}"
+                none = "neither" if len(names) == 2 else "none"
+                return f"{card.name} must displace {wanted}; you have {none}"
             return f"{card.name} must name the card it displaces: {_either(have)}"
         target = model.card(move.target)
         if target.id not in {t.id for t in targets}:
-            return f"{card.name} cannot displace {target.name}; it displaces {_either(names)}"
+            return f"{card.name} cannot displace {target.name}; it displaces {wanted}"
         if not area.get(target.id):
             return f"you have no {target.name} to displace"
         if game.used(seat).get(target.id, 0) >= area[target.id]:

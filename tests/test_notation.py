@@ -302,7 +302,7 @@ def test_illegal_trading_card_without_a_card_to_displace(ruleset):
 
 def test_illegal_wrong_card_to_displace(board):
     error = raised(IllegalMoveError, "buy wharf over czar", board)
-    assert error.reason == "Wharf cannot displace Czar; it displaces Ship Builder or Czar and Carpenter"
+    assert error.reason == "Wharf cannot displace Czar; it displaces a Ship Builder or Czar and Carpenter"
 
 
 def test_illegal_moves_name_the_row_and_the_hand(board):
