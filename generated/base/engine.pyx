@@ -315,28 +315,34 @@ cdef inline int displaceable(const int* s, int p, int card) noexcept nogil:
 
 cdef inline int purchase_moves(const int* s, int p, int card, int kind, int row, int* out, int n) noexcept nogil:
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
-    cdef int code, i, t, money, cost, price
-    money = s[O_RUBLES + p]
+    cdef int code, cost
     code = kind | (card << 4) | (row << 12)
     cost = base_cost(s, p, card, row)
     if CARD_TRADING[card]:
-        if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
-            return n  # nothing of its colour to displace
-        for i in range(TARGET_START[card], TARGET_START[card + 1]):
-            t = TARGETS[i]
-            if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
-                price = cost - CARD_DISPLACE_VALUE[t]
-                if price < MINIMUM_COST:
-                    price = MINIMUM_COST
-                if price <= money:
-                    out[n] = code | ((t + 1) << 18)
-                    n += 1
-    else:
-        if cost < MINIMUM_COST:
-            cost = MINIMUM_COST
-        if cost <= money:
-            out[n] = code
-            n += 1
+        return displacement_moves(s, p, card, code, cost, out, n)
+    if cost < MINIMUM_COST:
+        cost = MINIMUM_COST
+    if cost <= s[O_RUBLES + p]:
+        out[n] = code
+        n += 1
+    return n
+
+
+cdef int displacement_moves(const int* s, int p, int card, int code, int cost, int* out, int n) noexcept nogil:
+    """Append a trading card's moves, one per card it may displace; cost is before the displaced card's value."""
+    cdef int i, t, price, money
+    if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
+        return n  # nothing of its colour to displace
+    money = s[O_RUBLES + p]
+    for i in range(TARGET_START[card], TARGET_START[card + 1]):
+        t = TARGETS[i]
+        if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
+            price = cost - CARD_DISPLACE_VALUE[t]
+            if price < MINIMUM_COST:
+                price = MINIMUM_COST
+            if price <= money:
+                out[n] = code | ((t + 1) << 18)
+                n += 1
     return n
 
 

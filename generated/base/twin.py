@@ -293,28 +293,34 @@ def displaceable(s, p, card):
 
 def purchase_moves(s, p, card, kind, row, out, n):
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
-    # int code, i, t, money, cost, price
-    money = s[O_RUBLES + p]
+    # int code, cost
     code = kind | (card << 4) | (row << 12)
     cost = base_cost(s, p, card, row)
     if CARD_TRADING[card]:
-        if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
-            return n  # nothing of its colour to displace
-        for i in range(TARGET_START[card], TARGET_START[card + 1]):
-            t = TARGETS[i]
-            if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
-                price = cost - CARD_DISPLACE_VALUE[t]
-                if price < MINIMUM_COST:
-                    price = MINIMUM_COST
-                if price <= money:
-                    out[n] = code | ((t + 1) << 18)
-                    n += 1
-    else:
-        if cost < MINIMUM_COST:
-            cost = MINIMUM_COST
-        if cost <= money:
-            out[n] = code
-            n += 1
+        return displacement_moves(s, p, card, code, cost, out, n)
+    if cost < MINIMUM_COST:
+        cost = MINIMUM_COST
+    if cost <= s[O_RUBLES + p]:
+        out[n] = code
+        n += 1
+    return n
+
+
+def displacement_moves(s, p, card, code, cost, out, n):
+    """Append a trading card's moves, one per card it may displace; cost is before the displaced card's value."""
+    # int i, t, price, money
+    if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
+        return n  # nothing of its colour to displace
+    money = s[O_RUBLES + p]
+    for i in range(TARGET_START[card], TARGET_START[card + 1]):
+        t = TARGETS[i]
+        if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
+            price = cost - CARD_DISPLACE_VALUE[t]
+            if price < MINIMUM_COST:
+                price = MINIMUM_COST
+            if price <= money:
+                out[n] = code | ((t + 1) << 18)
+                n += 1
     return n
 
 
