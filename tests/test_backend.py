@@ -1,0 +1,86 @@
+"""A user's own rules file: compiled into a cache on first use, the twin when no C compiler is there."""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+import spbc
+from spbc.backend import BackendError, load_engine
+from spbc.load import load_model
+from spbc.locate import rules_dir
+from spbc.moves import Move, MoveKind
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def variant(folder: Path, old: str, new: str) -> Path:
+    """A copy of the shipped rules with one line changed; the path of its main file."""
+    shutil.copytree(rules_dir(), folder / "rules")
+    main = folder / "rules" / "base.spb"
+    if old:
+        for path in sorted((folder / "rules").rglob("*.spb")):
+            text = path.read_text(encoding="utf-8")
+            if old in text:
+                path.write_text(text.replace(old, new, 1), encoding="utf-8")
+                break
+        else:
+            raise AssertionError(f"{old!r} is not in the rules")
+    return main
+
+
+def test_a_variant_is_compiled_into_the_cache_and_plays_by_its_rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SPBC_BACKEND", raising=False)
+    main = variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 40")
+    rules = spbc.load_rules(main, backend="compiled")
+    assert rules.backend == "compiled"
+    built = sorted(p.name for p in (tmp_path / "cache").glob("*/engine*") if p.suffix in (".so", ".pyd"))
+    assert len(built) == 1
+    game = rules.new_game(2, seed=5)
+    assert [game.rubles(0), game.rubles(1)] == [40, 40]
+    twin = spbc.load_rules(main, backend="python")
+    other = twin.new_game(2, seed=5)
+    assert other.state_values() == game.state_values()
+    assert rules.model.digest != spbc.load_rules("base", backend="python").model.digest
+
+
+def test_without_a_c_compiler_auto_falls_back_to_the_twin_with_a_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CC", "/bin/false")
+    monkeypatch.delenv("SPBC_BACKEND", raising=False)
+    main = variant(tmp_path, "hand_limit         = 3", "hand_limit         = 5")
+    model = load_model(main)
+    with pytest.raises(BackendError, match="could not compile the engine"):
+        load_engine(model, "compiled")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rules = spbc.load_rules(main)
+    assert rules.backend == "python"
+    assert any("pure-Python twin" in str(w.message) for w in caught)
+    game = rules.new_game(3, seed=1)
+    assert game.hand_limit(0) == 5
+
+
+def test_spbc_backend_python_forces_the_twin(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPBC_BACKEND", "python")
+    assert spbc.load_rules("base", backend="compiled").backend == "python"
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend must be one of auto, compiled, python"):
+        spbc.load_rules("base", backend="fast")
+
+
+def test_a_variant_changes_what_a_move_costs(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    main = variant(tmp_path, "lower_row_discount = 1", "lower_row_discount = 3")
+    rules = spbc.load_rules(main, backend="python")
+    game = rules.new_game(2, seed=3)
+    card = game.row("upper")[0]
+    printed = rules.model.card(card).cost
+    assert game.cost(Move(MoveKind.BUY, card=card, row="upper")) == printed
+    assert game.cost(Move(MoveKind.BUY, card=card, row="lower")) == max(1, printed - 3)
