@@ -31,6 +31,7 @@ NO_SYMBOL = -1
 MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
 ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
 STAGES = ("actions", "drawn", "points", "over")
+LOWERED = (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)  # the effects the engine implements
 
 
 def const_name(prefix: str, ident: str) -> str:
@@ -244,6 +245,10 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Fiel
 def lower(model: RulesModel) -> EngineIR:
     """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
     game = model.game
+    for card in model.cards:
+        for effect in card.abilities:
+            if not isinstance(effect, LOWERED):
+                raise TypeError(f"the engine has no code for the ability {effect.kind!r} of {card.name}")
     colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
     deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
     phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
