@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
 class DumpKind(str, enum.Enum):
     ast = "ast"
     model = "model"
+    ir = "ir"
 
 
 def _default_rules() -> str:
@@ -38,12 +39,13 @@ def check(
         None, help="Rules files or shipped ruleset names (default: rules/base.spb if present here, else the shipped base)."
     ),
     dump: DumpKind | None = typer.Option(
-        None, "--dump", help="Print the syntax tree (ast) or the checked model (model) as text."
+        None, "--dump", help="Print the syntax tree (ast), the checked model (model) or the engine IR (ir) as text."
     ),
 ) -> None:
     """Check rules files: every error with its place on stderr, or a one-line summary."""
     from spbc.diagnostics import RulesError
-    from spbc.dump import dump_ast, dump_model
+    from spbc.dump import dump_ast, dump_ir, dump_model
+    from spbc.lower import lower
     from spbc.load import check_loaded, display_path, load_program, resolve_rules
 
     failed = False
@@ -61,6 +63,8 @@ def check(
             continue
         if dump is DumpKind.model:
             typer.echo(dump_model(model), nl=False)
+        elif dump is DumpKind.ir:
+            typer.echo(dump_ir(lower(model)), nl=False)
         elif dump is None:
             copies = sum(card.copies for card in model.cards)
             typer.echo(f"{label}: ok, {len(model.cards)} cards ({copies} copies), "

@@ -1,7 +1,7 @@
 """Stable text dumps of the compiler's data: the cheapest debugger and a golden format.
 
 ``spb check --dump ast`` prints :func:`dump_ast`, ``--dump model`` prints
-:func:`dump_model`. Both are deterministic: declaration order, fields in their
+:func:`dump_model`, ``--dump ir`` prints :func:`dump_ir`. All are deterministic: declaration order, fields in their
 dataclass order, no spans of the working directory, no memory addresses.
 """
 
@@ -11,10 +11,11 @@ import dataclasses
 import json
 from typing import Any
 
+from spbc.lower import EngineIR
 from spbc.model import Effect, RulesModel
 from spbc.syntax import dump_ast
 
-__all__ = ["dump_ast", "dump_model"]
+__all__ = ["dump_ast", "dump_ir", "dump_model"]
 
 
 def _literal(value: Any) -> str:
@@ -66,4 +67,31 @@ def dump_model(model: RulesModel) -> str:
         for item in items:
             out.append(f"{kind} {item.id}")
             _fields(item, ("id",), 1, out)
+    return "\n".join(out) + "\n"
+
+
+def dump_ir(ir: EngineIR) -> str:
+    """The engine IR: every constant, table and per-ability entry the engine bakes in.
+
+    Scalars first, then each group of entries (cards, colours, decks, phases, the
+    abilities, the state layout), one entry per line with its fields in order.
+    """
+    out = [f"engine {ir.ruleset}"]
+    groups = []
+    for f in dataclasses.fields(ir):
+        value = getattr(ir, f.name)
+        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            groups.append((f.name, value))
+        else:
+            out.append(f"  {f.name} = {_literal(value)}")
+    for name, entries in groups:
+        out.append(name)
+        for entry in entries:
+            parts = []
+            for g in dataclasses.fields(entry):
+                item = getattr(entry, g.name)
+                if isinstance(item, tuple) and item and dataclasses.is_dataclass(item[0]):
+                    item = tuple(repr(x) for x in item)
+                parts.append(f"{g.name}={_literal(item)}")
+            out.append("  " + " ".join(parts))
     return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ templates only print what they are given.
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from dataclasses import dataclass
 
 from spbc.model import (
@@ -39,9 +40,18 @@ def const_name(prefix: str, ident: str) -> str:
     return f"{prefix}_{re.sub(r'[^0-9A-Za-z]+', '_', ident).strip('_')}".upper()
 
 
-def origin(span: Span) -> str:
-    """A rules location for a comment in generated code: ``base/trading.spb:75``."""
-    return f"{span.path}:{span.line}"
+def origin(span: Span, files: tuple[str, ...]) -> str:
+    """A rules location for a comment in generated code: ``base/trading.spb:75``.
+
+    The path is the one in ``RulesModel.files`` (relative to the main rules file),
+    whatever folder the compiler ran from, so generated code is the same everywhere.
+    """
+    parts = PurePath(span.path).parts
+    for name in files:
+        tail = PurePath(name).parts
+        if parts[-len(tail):] == tail:
+            return f"{name}:{span.line}"
+    return f"{PurePath(span.path).name}:{span.line}"
 
 
 @dataclass(frozen=True)
@@ -263,7 +273,7 @@ def lower(model: RulesModel) -> EngineIR:
             colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
             symbol=_symbol_index(game.symbols, card.symbol),
             displace_value=card.displace_value or 0, targets=displace_targets(model, card),
-            used_locked=i in locked, used_skips_income=i in skips, origin=origin(card.span),
+            used_locked=i in locked, used_skips_income=i in skips, origin=origin(card.span, model.files),
         )
         for i, card in enumerate(model.cards)
     )
@@ -278,14 +288,14 @@ def lower(model: RulesModel) -> EngineIR:
         for i, deck in enumerate(model.decks)
     )
     buy_points = tuple(
-        BuyPointsIR(n, i, effect.rubles_per_point, effect.max_points, effect.per == "card", origin(effect.span))
+        BuyPointsIR(n, i, effect.rubles_per_point, effect.max_points, effect.per == "card", origin(effect.span, model.files))
         for n, (i, _, effect) in enumerate(_abilities(model, BuyPoints))
     )
     phases = []
     for i, phase in enumerate(model.phases):
         scores = colour_index[phase.scores] if phase.scores else -1
         incomes = tuple(
-            IncomeIR(ci, colour_index[e.colour], e.rubles, e.points, origin(e.span))
+            IncomeIR(ci, colour_index[e.colour], e.rubles, e.points, origin(e.span, model.files))
             for ci, _, e in _abilities(model, IncomePerCard) if e.phase == phase.id
         )
         after = tuple(
@@ -293,10 +303,10 @@ def lower(model: RulesModel) -> EngineIR:
         )
         phases.append(PhaseIR(
             i, phase.id, const_name("phase", phase.id), deck_index[phase.deck], scores,
-            colours[scores].cards if scores >= 0 else (), incomes, after, origin(phase.span),
+            colours[scores].cards if scores >= 0 else (), incomes, after, origin(phase.span, model.files),
         ))
     hand_limits = tuple(
-        HandLimitIR(i, e.limit, origin(e.span)) for i, _, e in _abilities(model, HandLimit)
+        HandLimitIR(i, e.limit, origin(e.span, model.files)) for i, _, e in _abilities(model, HandLimit)
     )
     hand_max = max([game.hand_limit] + [h.limit for h in hand_limits])
     deck_max = max(len(d.contents) for d in decks)
@@ -321,12 +331,12 @@ def lower(model: RulesModel) -> EngineIR:
         noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
         cards=cards, colours=colours, decks=decks, phases=tuple(phases),
         discounts=tuple(
-            DiscountIR(i, colour_index[e.colour], e.amount, origin(e.span))
+            DiscountIR(i, colour_index[e.colour], e.amount, origin(e.span, model.files))
             for i, _, e in _abilities(model, Discount)
         ),
         hand_limits=hand_limits, buy_points=buy_points,
         draws=tuple(
-            DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card, origin(e.span))
+            DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card, origin(e.span, model.files))
             for i, _, e in draws
         ),
         layout=layout, state_size=state_size,

@@ -255,7 +255,7 @@ def hand_limit(s, p):
     """The hand limit of player p: the game's, or more while an ability raises it."""
     # int limit
     limit = HAND_LIMIT
-    # Warehouse: hand limit 4 (rules/base/buildings.spb:97)
+    # Warehouse: hand limit 4 (base/buildings.spb:97)
     if s[O_OWNED + p * NCARDS + CARD_WAREHOUSE] > 0 and limit < 4:
         limit = 4
     return limit
@@ -354,7 +354,7 @@ def action_moves(s, out):
         if not seen[card >> 6] & BIT[card & 63]:
             seen[card >> 6] |= BIT[card & 63]
             n = purchase_moves(s, p, card, KIND_PLAY, ROW_HAND, out, n)
-    # Observatory: draw from a deck, once per copy and round (rules/base/buildings.spb:109)
+    # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
             out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_WORKER << 12)
@@ -441,10 +441,10 @@ def place(s, p, card, delta):
     """Add (delta 1) or remove (delta -1) a card in p's play area."""
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
-    # Carpenter Workshop: 1 off every blue card (rules/base/trading.spb:16)
+    # Carpenter Workshop: 1 off every blue card (base/trading.spb:16)
     if card == CARD_CARPENTER_WORKSHOP:
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_BLUE] += delta * 1
-    # Gold Smelter: 1 off every orange card (rules/base/trading.spb:31)
+    # Gold Smelter: 1 off every orange card (base/trading.spb:31)
     if card == CARD_GOLD_SMELTER:
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE] += delta * 1
     if s[O_USED + p * NCARDS + card] > s[O_OWNED + p * NCARDS + card]:
@@ -470,7 +470,7 @@ def refill(s, deck):
 def score_phase(s, phase):
     """Pay every player for the cards the phase scores and for its income-per-card abilities."""
     # int p, r, v, k
-    # worker scoring (rules/base.spb:44)
+    # worker scoring (base.spb:44)
     if phase == PHASE_WORKER:
         for p in range(s[O_PLAYERS]):
             r = 0
@@ -502,7 +502,7 @@ def score_phase(s, phase):
             s[O_RUBLES + p] += r
             s[O_POINTS + p] += v
         return
-    # building scoring (rules/base.spb:45)
+    # building scoring (base.spb:45)
     if phase == PHASE_BUILDING:
         for p in range(s[O_PLAYERS]):
             r = 0
@@ -550,13 +550,13 @@ def score_phase(s, phase):
             k = s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE]
             r += k * 2
             v += k * 5
-            # Mariinskij Theater: per orange card (rules/base/trading.spb:83)
+            # Mariinskij Theater: per orange card (base/trading.spb:83)
             k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_ORANGE]
             r += k * 1
             s[O_RUBLES + p] += r
             s[O_POINTS + p] += v
         return
-    # aristocrat scoring (rules/base.spb:46)
+    # aristocrat scoring (base.spb:46)
     if phase == PHASE_ARISTOCRAT:
         for p in range(s[O_PLAYERS]):
             r = 0
@@ -600,7 +600,7 @@ def score_phase(s, phase):
             v += k * 4
             k = s[O_OWNED + p * NCARDS + CARD_CZAR]
             v += k * 6
-            # Tax Man: per green card (rules/base/trading.spb:266)
+            # Tax Man: per green card (base/trading.spb:266)
             k = s[O_OWNED + p * NCARDS + CARD_TAX_MAN] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_GREEN]
             r += k * 1
             s[O_RUBLES + p] += r

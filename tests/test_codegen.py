@@ -1,0 +1,111 @@
+"""The generated engine: reproducible bytes, the twin mirroring the engine, the IR dump."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spbc.codegen import emit_engine
+from spbc.dump import dump_ir
+from spbc.frontends.cli import app
+from spbc.load import load_model
+from spbc.locate import rules_dir
+from spbc.lower import lower, origin
+
+_DIGESTS = """
+import hashlib
+from spbc.codegen import emit_engine
+from spbc.load import load_model
+files = emit_engine(load_model({path!r}))
+print(" ".join(name + "=" + hashlib.sha256(text.encode()).hexdigest() for name, text in sorted(files.items())))
+"""
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, str]:
+    return emit_engine(load_model("base"))
+
+
+def _digests(files: dict[str, str]) -> str:
+    return " ".join(f"{name}={hashlib.sha256(text.encode()).hexdigest()}" for name, text in sorted(files.items()))
+
+
+def test_the_same_rules_give_the_same_bytes_in_another_process_folder_and_hash_seed(files, tmp_path):
+    path = str(rules_dir() / "base.spb")
+    outputs = []
+    for seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-P", "-c", _DIGESTS.format(path=path)], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, check=True, timeout=120)
+        outputs.append(done.stdout.strip())
+    assert outputs[0] == outputs[1] == _digests(files)
+
+
+def test_generated_code_names_no_folder_of_this_machine(files):
+    for text in files.values():
+        assert str(Path.cwd()) not in text and str(rules_dir()) not in text
+        assert "do not edit" in text.lower() and "spb compile" in text
+
+
+def test_the_twin_has_every_function_of_the_engine_in_the_same_order(files):
+    engine = re.findall(r"^cdef (?:inline )?\w+ (\w+)\(", files["engine.pyx"], re.M)
+    twin = re.findall(r"^def (\w+)\(", files["twin.py"], re.M)
+    engine += re.findall(r"^def (\w+)\(", files["engine.pyx"], re.M)
+    assert engine and sorted(engine) == sorted(twin)
+    assert [name for name in engine if name in twin][:5] == twin[:5]
+    methods = re.compile(r"^    def (\w+)\(", re.M)
+    assert methods.findall(files["engine.pyx"]) == [m for m in methods.findall(files["twin.py"]) if m != "__init__"]
+
+
+def test_each_ability_is_generated_code_that_points_back_at_its_rules_line(files):
+    model = load_model("base")
+    for card in model.cards:
+        for effect in card.abilities:
+            if effect.kind == "buy_points":
+                continue  # a row of the offer tables, not code
+            where = origin(effect.span, model.files)
+            for text in files.values():
+                assert re.search(rf"# {re.escape(card.name)}: .*\({re.escape(where)}\)", text), (card.name, where)
+
+
+def test_the_engine_tests_a_card_only_in_the_code_of_an_ability(files):
+    """A comparison with a card constant appears only under an ability's comment."""
+    for text in files.values():
+        lines = text.splitlines()
+        tests = [n for n, line in enumerate(lines) if re.search(r"==\s*CARD_[A-Z_]+", line)]
+        assert tests, "the discount abilities compare the placed card"
+        for number in tests:
+            context = "\n".join(lines[max(0, number - 2):number])
+            assert re.search(r"# .+\((base/\S+\.spb):\d+\)", context), lines[number]
+
+
+def test_dump_ir_is_stable_and_lists_every_card(files):
+    model = load_model("base")
+    text = dump_ir(lower(model))
+    assert text == dump_ir(lower(load_model("base")))
+    assert text.count("\n  index=") >= len(model.cards)
+    result = CliRunner().invoke(app, ["check", "--dump", "ir", "base"])
+    assert result.exit_code == 0 and result.stdout == text
+
+
+def test_a_card_without_engine_code_for_its_ability_is_refused():
+    import dataclasses
+
+    from spbc.model import Effect
+
+    @dataclasses.dataclass(frozen=True)
+    class Juggle(Effect):
+        kind = "juggle"
+
+    model = load_model("base")
+    card = dataclasses.replace(model.cards[0], abilities=(Juggle(),))
+    broken = dataclasses.replace(model, cards=(card,) + model.cards[1:])
+    with pytest.raises(TypeError, match="no code for the ability 'juggle' of Lumberjack"):
+        lower(broken)
