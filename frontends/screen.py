@@ -200,7 +200,7 @@ def render_event(event: Event, console: Console) -> None:
         case Started():
             seats = ", ".join(s.name + (" (computer)" if s.computer else "") for s in event.seats)
             verb = "Resumed" if event.resumed else "New"
-            console.print(Text(f"{verb} game of {event.ruleset}: {seats}; seed {event.seed}"))
+            console.print(Text(f"{verb} game of {event.ruleset}: {seats}"))
             console.print(Text("Type help for the commands and the move notation.", style="dim"))
         case Turn():
             render_screen(event.screen, console)
@@ -239,5 +239,7 @@ def render_standings(event: Finished, console: Console) -> None:
         table.add_row(str(standing.rank), Text(standing.name), str(standing.final),
                       str(standing.rubles), str(standing.hand_size))
     console.print(table)
+    if event.seed is not None:
+        console.print(Text(f"Seed {event.seed}: spb play --seed {event.seed} deals this game again."))
     if event.record is not None:
         console.print(Text(f"Record written to {event.record}"))

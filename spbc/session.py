@@ -95,10 +95,14 @@ class MoveList:
 
 @dataclass(frozen=True)
 class Finished:
-    """The game is over; ``record`` is where its record was written, if anywhere."""
+    """The game is over; ``record`` is where its record was written, if anywhere.
+
+    The seed is told only now: it determines the order of every deck.
+    """
 
     standings: tuple[Standing, ...]
     record: Path | None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,7 @@ class Session:
         except OSError as error:
             emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
             record = None
-        emit(Finished(tuple(self.game.standings()), record))
+        emit(Finished(tuple(self.game.standings()), record, self.game.seed))
         return True
 
     def _human_turn(self, seat: int, read: Callable[[str], str | None],
@@ -330,7 +334,9 @@ class Session:
         if len(args) > 1:
             emit(Problem("save takes one file name at most: save [FILE]"))
             return False
-        path = Path(args[0]) if args else self.save_dir / f"spb-{self.game.seed}.json"
+        # not named after the seed: the seed would tell the order of the decks
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = Path(args[0]) if args else self.save_dir / f"spb-{stamp}.json"
         try:
             path.write_text(self.game.to_json(), encoding="utf-8")
             record = self._write_record()

@@ -73,7 +73,9 @@ def test_a_game_fed_only_passes_runs_to_the_end_and_prints_the_standings():
     result = runner.invoke(app, PLAY, input="pass\n" * 400)
     assert result.exit_code == 0, result.output
     output = result.stdout
-    assert "New game of base: me, ai:random (computer); seed 3" in output
+    assert "New game of base: me, ai:random (computer)\n" in output
+    assert "Seed 3: spb play --seed 3 deals this game again." in output
+    assert output.count("seed 3") + output.count("Seed 3") == 2  # told at the end only, with the record hint
     assert "not finished" not in output
     table = standings_in(output)
     assert set(table) == {"me", "ai:random"}
@@ -173,11 +175,18 @@ def test_seats_parse_and_number_computers_of_one_level():
         parse_seats("ai:random,ai:nope")
 
 
-def test_without_a_seed_a_random_one_is_printed_and_replays_the_deal():
-    first = runner.invoke(app, ["play"], input="")
-    seed = int(re.search(r"seed (\d+)", first.stdout).group(1))
-    again = runner.invoke(app, ["play", "--seed", str(seed)], input="")
-    assert first.stdout == again.stdout  # the same seed, the same opening screen
+def test_without_a_seed_a_random_one_is_told_at_the_end_and_replays_the_deal():
+    first = runner.invoke(app, ["play"], input="pass\n" * 400)
+    seed = int(re.search(r"Seed (\d+): spb play --seed", first.stdout).group(1))
+    assert first.stdout.index("Final standings") < first.stdout.index(f"Seed {seed}")
+    again = runner.invoke(app, ["play", "--seed", str(seed)], input="pass\n" * 400)
+    assert first.stdout == again.stdout  # the same seed, the same game
+
+
+def test_an_unfinished_game_does_not_tell_its_seed():
+    result = runner.invoke(app, ["play", "--seed", "987654"], input="pass\n")
+    assert result.exit_code == 0 and "not finished" in result.stdout
+    assert "987654" not in result.stdout
 
 
 # --- several humans -------------------------------------------------------------------------------
@@ -299,17 +308,17 @@ def test_save_writes_a_game_that_loads_and_continues(tmp_path):
     assert loaded.state_values() == expected.state_values()
     resumed = runner.invoke(app, ["play", "--load", str(path)], input="pass\n" * 400)
     assert resumed.exit_code == 0
-    assert "Resumed game of base: me, ai:random (computer); seed 3" in resumed.stdout
+    assert "Resumed game of base: me, ai:random (computer)\n" in resumed.stdout
     assert "Final standings" in resumed.stdout
 
 
-def test_save_without_a_name_uses_the_seed(tmp_path):
+def test_save_without_a_name_uses_the_time_not_the_seed(tmp_path):
     session = new_session()
     session.save_dir = tmp_path
     events = run_session(session, ["save"])
-    assert Note(f"saved the game to {tmp_path / 'spb-3.json'}; continue it with spb play --load "
-                f"{tmp_path / 'spb-3.json'}") in events
-    assert (tmp_path / "spb-3.json").is_file()
+    saved = list(tmp_path.glob("spb-*.json"))
+    assert len(saved) == 1 and re.fullmatch(r"spb-\d{8}-\d{6}\.json", saved[0].name)
+    assert Note(f"saved the game to {saved[0]}; continue it with spb play --load {saved[0]}") in events
 
 
 def test_a_bad_save_file_is_an_input_error(tmp_path):
