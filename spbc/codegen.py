@@ -75,7 +75,9 @@ class CythonDialect:
         return f"cdef class {name}:"
 
     def state_field(self) -> str:
-        return "    cdef int s[STATE_SIZE]"
+        return ("    cdef int s[STATE_SIZE]\n\n"
+                "    def __init__(self):\n"
+                "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
 
     def rng_functions(self) -> str:
         return (
@@ -133,7 +135,9 @@ class PythonDialect:
         return f"class {name}:"
 
     def state_field(self) -> str:
-        return "    def __init__(self):\n        self.s = [0] * STATE_SIZE"
+        return ("    def __init__(self):\n"
+                "        self.s = [0] * STATE_SIZE\n"
+                "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
 
     def rng_functions(self) -> str:
         return (

@@ -61,7 +61,7 @@ def test_the_twin_has_every_function_of_the_engine_in_the_same_order(files):
     assert engine and sorted(engine) == sorted(twin)
     assert [name for name in engine if name in twin][:5] == twin[:5]
     methods = re.compile(r"^    def (\w+)\(", re.M)
-    assert methods.findall(files["engine.pyx"]) == [m for m in methods.findall(files["twin.py"]) if m != "__init__"]
+    assert methods.findall(files["engine.pyx"]) == methods.findall(files["twin.py"])
 
 
 def test_each_ability_is_generated_code_that_points_back_at_its_rules_line(files):
@@ -109,3 +109,30 @@ def test_a_card_without_engine_code_for_its_ability_is_refused():
     broken = dataclasses.replace(model, cards=(card,) + model.cards[1:])
     with pytest.raises(TypeError, match="no code for the ability 'juggle' of Lumberjack"):
         lower(broken)
+
+
+def test_the_engine_module_refuses_out_of_range_arguments_instead_of_reading_past_its_arrays(ruleset):
+    engine = ruleset.engine
+    with pytest.raises(ValueError, match="for 2 to 4 players, not 9"):
+        engine.random_games(9, 1, 1)
+    with pytest.raises(ValueError, match="for 2 to 4 players, not 1"):
+        engine.Engine.new(1, 1)
+    empty = engine.Engine()
+    assert empty.legal_moves() == [] and empty.playout(1) == 0  # no game until new() or load()
+    game = engine.Engine.new(2, 1)
+    with pytest.raises(IndexError, match="no seat 2 in a game of 2"):
+        game.cost(2, 0, 0, -1)
+    with pytest.raises(IndexError, match="no card"):
+        game.cost(0, len(engine.CARD_IDS), 0, -1)
+    with pytest.raises(IndexError, match="no phase 9"):
+        game.forecast(0, 9)
+    with pytest.raises(IndexError):
+        game.get(len(game.state()))
+    with pytest.raises(ValueError, match="a state has"):
+        game.load([0])
+
+
+def test_spb_bench_refuses_a_player_count_the_rules_do_not_allow():
+    result = CliRunner().invoke(app, ["bench", "--players", "9", "--seconds", "0.01", "--repeats", "1"])
+    assert result.exit_code == 2
+    assert "for 2 to 4 players, not 9" in result.output

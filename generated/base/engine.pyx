@@ -832,6 +832,9 @@ cdef class Engine:
 
     cdef int s[STATE_SIZE]
 
+    def __init__(self):
+        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()
+
     @staticmethod
     def new(players, seed):
         """A new game for players seats, shuffled from seed (any int; only its low 64 bits count)."""
@@ -888,24 +891,35 @@ cdef class Engine:
             raise IndexError(offset)
         return self.s[offset]
 
+    def seat(self, player):
+        """player, if it is a seat of this game; IndexError otherwise."""
+        if player < 0 or player >= self.s[O_PLAYERS]:
+            raise IndexError(f"there is no seat {player} in a game of {self.s[O_PLAYERS]}")
+        return player
+
     def cost(self, player, card, row, target):
         """What player would pay for card from row (0 upper, 1 lower, 2 drawn, 3 hand), displacing target (-1: none)."""
-        return card_cost(self.s, player, card, row, target)
+        if card < 0 or card >= NCARDS or target < -1 or target >= NCARDS:
+            raise IndexError(f"no card {card} or {target} in this ruleset")
+        return card_cost(self.s, self.seat(player), card, row, target)
 
     def hand_limit(self, player):
-        return hand_limit(self.s, player)
+        return hand_limit(self.s, self.seat(player))
 
     def final_score(self, player):
         """Player's final points if the game ended now."""
-        return final_score(self.s, player)
+        return final_score(self.s, self.seat(player))
 
     def tie_break(self, player):
         """What breaks a tie in final points: the larger wins."""
-        return tie_break(self.s, player)
+        return tie_break(self.s, self.seat(player))
 
     def forecast(self, player, phase):
         """The (rubles, points) that phase's scoring would pay player with the cards they have now."""
         cdef Engine other
+        if phase < 0 or phase >= NPHASES:
+            raise IndexError(f"there is no phase {phase}")
+        self.seat(player)
         other = self.clone()
         score_phase(other.s, phase)
         return (other.s[O_RUBLES + player] - self.s[O_RUBLES + player],
@@ -927,6 +941,8 @@ def random_games(players, games, seed):
     cdef long long total
     cdef int s[STATE_SIZE]
     cdef uint64_t x[1]
+    if players < MIN_PLAYERS or players > MAX_PLAYERS:
+        raise ValueError(f"this ruleset is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     total = 0
     for g in range(games):
         setup(s, players, (seed + g) & MASK64)
