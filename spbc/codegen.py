@@ -167,6 +167,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("LOWER_ROW_DISCOUNT", ir.lower_row_discount), ("MARKER_SHIFT", ir.marker_shift),
         ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
         ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
+        ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
     ]
     constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
     constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
@@ -199,6 +200,7 @@ def _tables(ir: EngineIR) -> list[Table]:
     return [
         ("CARD_COST", "int", column("cost")),
         ("CARD_COLOUR", "int", column("colour")),
+        ("CARD_DECK", "int", column("deck")),
         ("CARD_TRADING", "int", column("trading")),
         ("CARD_DISPLACE_VALUE", "int", column("displace_value")),
         ("CARD_USED_LOCKED", "int", column("used_locked")),

@@ -286,6 +286,12 @@ class Game:
     def clone(self) -> Game:
         return Game(self.ruleset, self._engine.clone(), self.players, self.seed)
 
+    def determinized(self, seat: int, seed: int) -> Game:
+        """A copy in which what seat cannot see is dealt anew: the order of every deck and the
+        other players' hands (each card keeps its deck). For search: seat's view of the copy is
+        seat's view of this game, so play on it cannot use hidden information."""
+        return Game(self.ruleset, self._engine.determinized(seat, seed), self.players, self.seed)
+
     def state_values(self) -> list[int]:
         """The engine's whole state, as ints: for comparing two engines move by move."""
         return self._engine.state()

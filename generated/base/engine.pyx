@@ -42,6 +42,7 @@ cdef enum:
     NNOBLES = 17
     NBONUS = 11
     SEEN_WORDS = 1
+    POOL_MAX = 47
     KIND_PASS = 0
     KIND_BUY = 1
     KIND_TAKE = 2
@@ -163,6 +164,13 @@ CARD_COLOUR[:] = [
     1, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2,
     2,
+]
+cdef int CARD_DECK[49]
+CARD_DECK[:] = [
+    0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3,
 ]
 cdef int CARD_TRADING[49]
 CARD_TRADING[:] = [
@@ -827,6 +835,44 @@ cdef int playout(int* s, uint64_t* x, int limit) noexcept nogil:
     return steps
 
 
+cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil:
+    """Shuffle what observer cannot see: each deck's cards together with the other players' hand cards from that deck.
+
+    Every deck and hand keeps its size, and a card stays with its deck's back, so
+    observer's view of the result is the view of the real game; a search that plays
+    on it cannot learn the real deck order or the others' hands. Secret rubles are
+    left as they are: a search must not read them.
+    """
+    cdef int d, n, i, j, t, p
+    cdef int pool[POOL_MAX]
+    for d in range(NDECKS):
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            pool[n] = s[O_DECKS + d * DECK_MAX + i]
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
+                        pool[n] = s[O_HAND + p * HAND_MAX + i]
+                        n += 1
+        for i in range(n - 1, 0, -1):
+            j = rng_below(x, i + 1)
+            t = pool[i]
+            pool[i] = pool[j]
+            pool[j] = t
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            s[O_DECKS + d * DECK_MAX + i] = pool[n]
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
+                        s[O_HAND + p * HAND_MAX + i] = pool[n]
+                        n += 1
+
+
 cdef class Engine:
     """One game's state and the operations on it. Create with Engine.new(players, seed)."""
 
@@ -924,6 +970,16 @@ cdef class Engine:
         score_phase(other.s, phase)
         return (other.s[O_RUBLES + player] - self.s[O_RUBLES + player],
                 other.s[O_POINTS + player] - self.s[O_POINTS + player])
+
+    def determinized(self, observer, seed):
+        """A copy in which what observer cannot see (deck order, the others' hands) is dealt anew from seed."""
+        cdef Engine other
+        cdef uint64_t x[1]
+        self.seat(observer)
+        other = self.clone()
+        x[0] = seed & MASK64
+        redeal_unseen(other.s, observer, x)
+        return other
 
     def playout(self, seed, limit=1000000):
         """Play random legal moves (chosen with the engine's generator from seed) to the end; return the moves made."""

@@ -40,6 +40,7 @@ MARKER_SHIFT = 1
 NNOBLES = 17
 NBONUS = 11
 SEEN_WORDS = 1
+POOL_MAX = 47
 KIND_PASS = 0
 KIND_BUY = 1
 KIND_TAKE = 2
@@ -159,6 +160,12 @@ CARD_COLOUR = (
     1, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2,
     2,
+)
+CARD_DECK = (
+    0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3,
 )
 CARD_TRADING = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -805,6 +812,44 @@ def playout(s, x, limit):
     return steps
 
 
+def redeal_unseen(s, observer, x):
+    """Shuffle what observer cannot see: each deck's cards together with the other players' hand cards from that deck.
+
+    Every deck and hand keeps its size, and a card stays with its deck's back, so
+    observer's view of the result is the view of the real game; a search that plays
+    on it cannot learn the real deck order or the others' hands. Secret rubles are
+    left as they are: a search must not read them.
+    """
+    # int d, n, i, j, t, p
+    pool = [0] * POOL_MAX
+    for d in range(NDECKS):
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            pool[n] = s[O_DECKS + d * DECK_MAX + i]
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
+                        pool[n] = s[O_HAND + p * HAND_MAX + i]
+                        n += 1
+        for i in range(n - 1, 0, -1):
+            j = rng_below(x, i + 1)
+            t = pool[i]
+            pool[i] = pool[j]
+            pool[j] = t
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            s[O_DECKS + d * DECK_MAX + i] = pool[n]
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
+                        s[O_HAND + p * HAND_MAX + i] = pool[n]
+                        n += 1
+
+
 class Engine:
     """One game's state and the operations on it. Create with Engine.new(players, seed)."""
 
@@ -901,6 +946,16 @@ class Engine:
         score_phase(other.s, phase)
         return (other.s[O_RUBLES + player] - self.s[O_RUBLES + player],
                 other.s[O_POINTS + player] - self.s[O_POINTS + player])
+
+    def determinized(self, observer, seed):
+        """A copy in which what observer cannot see (deck order, the others' hands) is dealt anew from seed."""
+        # Engine other
+        x = [0] * 1
+        self.seat(observer)
+        other = self.clone()
+        x[0] = seed & MASK64
+        redeal_unseen(other.s, observer, x)
+        return other
 
     def playout(self, seed, limit=1000000):
         """Play random legal moves (chosen with the engine's generator from seed) to the end; return the moves made."""
