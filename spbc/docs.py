@@ -220,13 +220,6 @@ def _actions(model: RulesModel) -> Section:
 RULEBOOK_EXAMPLE = ("st_isaacs_cathedral", "market", "carpenter_workshop")
 
 
-def can_displace(trading: Card, target: Card) -> bool:
-    """Whether ``trading`` may displace ``target``: same colour, never a trading card, symbols matching."""
-    if target.trading or trading.displaces != target.colour:
-        return False
-    return trading.symbol is None or target.symbol in (trading.symbol, "any")
-
-
 def _discounts(model: RulesModel, colour: str) -> list[tuple[Card, Discount]]:
     return [(c, e) for c, e in _cards_with(model, Discount) if e.colour == colour]
 
@@ -236,10 +229,10 @@ def _pick_example(model: RulesModel) -> tuple[Card, Card, Card | None] | None:
     by_id = {card.id: card for card in model.cards}
     if all(card_id in by_id for card_id in RULEBOOK_EXAMPLE):
         trading, target, helper = (by_id[card_id] for card_id in RULEBOOK_EXAMPLE)
-        if can_displace(trading, target) and any(c is helper for c, _ in _discounts(model, trading.colour)):
+        if trading.can_displace(target) and any(c is helper for c, _ in _discounts(model, trading.colour)):
             return trading, target, helper
     for trading in (card for card in model.cards if card.trading):
-        targets = [card for card in model.cards if can_displace(trading, card)]
+        targets = [card for card in model.cards if trading.can_displace(card)]
         if targets:
             helpers = _discounts(model, trading.colour)
             return trading, targets[0], helpers[0][0] if helpers else None
@@ -273,7 +266,7 @@ def _floor_example(model: RulesModel) -> list[Block]:
     """A trading card that is not dearer than the card it displaces: it costs the minimum."""
     game = model.game
     for trading in sorted((c for c in model.cards if c.trading), key=lambda c: c.cost):
-        targets = [c for c in model.cards if can_displace(trading, c) and (c.displace_value or 0) >= trading.cost]
+        targets = [c for c in model.cards if trading.can_displace(c) and (c.displace_value or 0) >= trading.cost]
         if targets:
             target = max(targets, key=lambda c: c.displace_value or 0)
             value = target.displace_value or 0

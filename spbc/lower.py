@@ -213,18 +213,8 @@ def _abilities(model: RulesModel, kind: type[Effect]) -> list[tuple[int, Card, E
 
 
 def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
-    """Which cards a trading card may displace: same colour, not trading, symbols matching."""
-    if not card.trading:
-        return ()
-    found = []
-    for index, other in enumerate(model.cards):
-        if other.trading or other.colour != card.displaces:
-            continue
-        if card.symbol is not None and other.symbol != "any" and card.symbol != "any":
-            if other.symbol != card.symbol:
-                continue
-        found.append(index)
-    return tuple(found)
+    """The indices of the cards a trading card may displace (see Card.can_displace)."""
+    return tuple(index for index, other in enumerate(model.cards) if card.can_displace(other))
 
 
 def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Field, ...], int]:

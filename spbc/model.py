@@ -160,6 +160,13 @@ class Card:
     def trading(self) -> bool:
         return self.displaces is not None
 
+    def can_displace(self, target: Card) -> bool:
+        """Whether this trading card may displace target: its colour, never a trading card,
+        and where this card has a symbol, the same symbol or the wildcard "any" on either."""
+        if not self.trading or target.trading or target.colour != self.displaces:
+            return False
+        return self.symbol is None or "any" in (self.symbol, target.symbol) or target.symbol == self.symbol
+
 
 @dataclass(frozen=True)
 class GameParams:
