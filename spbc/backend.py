@@ -13,8 +13,10 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import types
 from pathlib import Path
 
@@ -82,37 +84,43 @@ def _cache_folder(model: RulesModel) -> Path:
     for filename, text in emit_engine(model).items():
         path = folder / filename
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(path)
     return folder
 
 
 _BUILD = """
-import sys
 from setuptools import Distribution, Extension
 from Cython.Build import cythonize
 ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2"])],
                 language_level=3, quiet=True)
-dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "build"]})
+dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "tmp"]})
 dist.parse_command_line()
 dist.run_commands()
 """
 
 
 def build_extension(folder: Path) -> Path:
-    """Compile folder/engine.pyx in place; the path of the built module. BackendError on failure."""
+    """Compile folder/engine.pyx; the path of the built module. BackendError on failure.
+
+    The build runs in a private subfolder and its module is moved into place in one
+    step, so processes that build the same rules at once never load a half-written file.
+    """
     existing = _extension(folder)
     if existing is not None:
         return existing
-    done = subprocess.run(
-        [sys.executable, "-c", _BUILD], cwd=folder, capture_output=True, text=True, check=False
-    )
-    built = _extension(folder)
-    if done.returncode != 0 or built is None:
-        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
-        raise BackendError(f"could not compile the engine in {folder}:\n{tail}")
-    return built
+    with tempfile.TemporaryDirectory(prefix="build-", dir=folder) as private:
+        shutil.copy(folder / "engine.pyx", private)
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD], cwd=private, capture_output=True, text=True, check=False
+        )
+        built = _extension(Path(private))
+        if done.returncode != 0 or built is None:
+            tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
+            raise BackendError(f"could not compile the engine in {folder}:\n{tail}")
+        os.replace(built, folder / built.name)
+    return folder / built.name
 
 
 def load_engine(model: RulesModel, backend: str = "auto") -> tuple[types.ModuleType, str]:

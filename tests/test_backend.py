@@ -84,3 +84,22 @@ def test_a_variant_changes_what_a_move_costs(tmp_path, monkeypatch):
     printed = rules.model.card(card).cost
     assert game.cost(Move(MoveKind.BUY, card=card, row="upper")) == printed
     assert game.cost(Move(MoveKind.BUY, card=card, row="lower")) == max(1, printed - 3)
+
+
+def test_processes_building_the_same_rules_at_once_both_get_a_whole_engine(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    main = variant(tmp_path, "board_size         = 8", "board_size         = 7")
+    env = {**os.environ, "SPBC_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("SPBC_BACKEND", None)
+    code = ("import spbc; r = spbc.load_rules({path!r}, backend='compiled'); "
+            "print(r.backend, r.engine.random_games(2, 50, 1))").format(path=str(main))
+    runs = [subprocess.Popen([sys.executable, "-P", "-c", code], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    assert outputs[0][0] == outputs[1][0] and outputs[0][0].startswith("compiled ")
+    leftovers = [p.name for p in (tmp_path / "cache").rglob("*") if "build-" in p.name or p.suffix == ".tmp"]
+    assert leftovers == []
