@@ -91,7 +91,7 @@ def test_processes_building_the_same_rules_at_once_both_get_a_whole_engine(tmp_p
     import subprocess
     import sys
 
-    main = variant(tmp_path, "board_size         = 8", "board_size         = 7")
+    main = variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 30")
     env = {**os.environ, "SPBC_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("SPBC_BACKEND", None)
     code = ("import spbc; r = spbc.load_rules({path!r}, backend='compiled'); "
