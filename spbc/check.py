@@ -227,7 +227,7 @@ class Checker:
             return INVALID  # the list of names is itself wrong, and already reported
         if value.name in known:
             return value.name
-        plural = {"colour": "colours", "deck": "decks", "phase": "phases", "symbol": "symbols"}
+        plural = {"colour": "colours", "deck": "decks", "phase": "phases", "symbol": "symbols", "card": "cards"}
         listing = f"the {plural[value.namespace]} are: {', '.join(known)}" if known else \
             f"no {value.namespace} is declared"
         hint = did_you_mean(value.name, known) or listing
@@ -292,6 +292,7 @@ def build_model(checker: Checker) -> RulesModel:
         name=ruleset.id,
         title=ruleset.get("title"),
         edition=ruleset.get("edition", ""),
+        cost_example=tuple(ruleset.get("cost_example", ())),
         files=tuple(file.name for file in program.files),
         digest=program.digest,
         game=_game(checker.single["game"]),

@@ -175,6 +175,36 @@ def _check_verbs(checker: Checker) -> None:
                 used[verb] = (card.id, ability.spans["verb"])
 
 
+def _check_cost_example(checker: Checker) -> None:
+    """cost_example names a trading card, a card it may displace, and optionally a card whose
+    discount applies to the trading card's colour."""
+    ruleset = checker.single.get("ruleset")
+    if ruleset is None or not ruleset.valid("cost_example") or ruleset.get("cost_example") is None:
+        return
+    example, at = ruleset.get("cost_example"), ruleset.spans["cost_example"]
+    cards = checker.decls["card"]
+    usage = "cost_example = [TRADING CARD, CARD IT DISPLACES, DISCOUNT CARD (optional)]"
+    if len(example) not in (2, 3):
+        checker.report("SPB410", f"cost_example names {len(example)} cards; it takes 2 or 3", at, hint=usage)
+        return
+    trading, target = cards[example[0]], cards[example[1]]
+    colour, target_colour = card_colour(checker, trading), card_colour(checker, target)
+    if trading.get("displaces") is None:
+        checker.report("SPB410", f"cost_example: '{trading.id}' is not a trading card", at, hint=usage)
+        return
+    if target.get("displaces") is not None or target_colour != trading.get("displaces"):
+        checker.report("SPB410", f"cost_example: '{trading.id}' cannot displace '{target.id}'", at,
+                       hint=f"a trading card displaces a card of its colour ({trading.get('displaces')}) "
+                            "that is not a trading card")
+        return
+    if len(example) == 3:
+        discounts = [a for a in cards[example[2]].abilities
+                     if a.id == "discount" and a.get("colour") == colour]
+        if not discounts:
+            checker.report("SPB410", f"cost_example: '{example[2]}' has no discount on {colour} cards",
+                           at, hint=usage)
+
+
 def check_consistency(checker: Checker) -> None:
     """Run every consistency check, reporting through ``checker``."""
     _check_cards(checker)
@@ -183,3 +213,4 @@ def check_consistency(checker: Checker) -> None:
     _check_opening(checker)
     _check_card_names(checker)
     _check_verbs(checker)
+    _check_cost_example(checker)

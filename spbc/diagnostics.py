@@ -77,6 +77,7 @@ CODES: dict[str, str] = {
     "SPB407": "the opening display needs more cards than the opening deck holds",
     "SPB408": "the opening display is larger than the board",
     "SPB409": "two cards' abilities use the same verb",
+    "SPB410": "cost_example does not name a trading card, a card it displaces and a discount card",
 }
 
 

@@ -216,21 +216,15 @@ def _actions(model: RulesModel) -> Section:
     return Section("Actions", "actions", tuple(blocks))
 
 
-# The worked example of the printed rulebook; a ruleset without these cards gets one picked from its own.
-RULEBOOK_EXAMPLE = ("st_isaacs_cathedral", "market", "carpenter_workshop")
-
-
 def _discounts(model: RulesModel, colour: str) -> list[tuple[Card, Discount]]:
     return [(c, e) for c, e in _cards_with(model, Discount) if e.colour == colour]
 
 
 def _pick_example(model: RulesModel) -> tuple[Card, Card, Card | None] | None:
     """(trading card, displaced card, discount card) for the worked cost example, or None."""
-    by_id = {card.id: card for card in model.cards}
-    if all(card_id in by_id for card_id in RULEBOOK_EXAMPLE):
-        trading, target, helper = (by_id[card_id] for card_id in RULEBOOK_EXAMPLE)
-        if trading.can_displace(target) and any(c is helper for c, _ in _discounts(model, trading.colour)):
-            return trading, target, helper
+    if model.cost_example:  # the rules name it (the checker vouches for its cards)
+        named = [model.card(card_id) for card_id in model.cost_example]
+        return named[0], named[1], named[2] if len(named) > 2 else None
     for trading in (card for card in model.cards if card.trading):
         targets = [card for card in model.cards if trading.can_displace(card)]
         if targets:

@@ -206,6 +206,7 @@ class RulesModel:
     decks: tuple[Deck, ...]
     phases: tuple[Phase, ...]
     cards: tuple[Card, ...]
+    cost_example: tuple[str, ...] = ()  # card ids: a trading card, the card it displaces, a discount card
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

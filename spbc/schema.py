@@ -24,7 +24,7 @@ from spbc.model import EFFECT_KINDS, Span
 class Ref:
     """A name that must resolve to a declaration: ``deck = worker``."""
 
-    namespace: str  # "deck", "colour", "phase" or "symbol"
+    namespace: str  # "deck", "colour", "phase", "symbol" or "card"
     name: str
     span: Span
 
@@ -111,7 +111,12 @@ def _opt(vtype: ValueType) -> SettingSpec:
 MAX_PLAYERS_LIMIT = 8
 
 BLOCKS: dict[str, BlockSpec] = {
-    "ruleset": BlockSpec("ruleset", True, {"title": _req(_TEXT), "edition": _opt(_TEXT)}, single=True),
+    "ruleset": BlockSpec("ruleset", True, {
+        "title": _req(_TEXT),
+        "edition": _opt(_TEXT),
+        # the reference's worked cost example: a trading card, the card it displaces, a discount card
+        "cost_example": _opt(ValueType("list", item=_ref("card"), non_empty=True, unique=True)),
+    }, single=True),
     "game": BlockSpec("game", False, {
         "players": _req(ValueType("range", minimum=2, maximum=MAX_PLAYERS_LIMIT)),
         "starting_rubles": _req(_int()),
