@@ -19,28 +19,29 @@ def sim(
     rules: Annotated[str, typer.Option(help="Shipped ruleset name or rules file.")] = "base",
     backend: Annotated[str, typer.Option(help="auto, compiled or python.")] = "auto",
     records: Annotated[Optional[Path], typer.Option(help="Write a game record of each game into this folder.")] = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to play on; the results do not depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results."""
-    from spbc.sim import play_game
+    from spbc.agents import make_agent
+    from spbc.sim import simulate
 
     ruleset = load_ruleset(rules, backend)
     levels = [s.strip() for s in seats.split(",") if s.strip()]
+    model = ruleset.model.game
+    if not model.min_players <= len(levels) <= model.max_players:
+        fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}", code=2)
+    try:
+        for level in levels:
+            make_agent(level, 0)
+    except ValueError as error:
+        fail(str(error), code=2)
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-    results = []
-    for i in range(games):
-        game_seed = seed + i
         try:
-            if records is None:
-                _, result = play_game(ruleset, levels, game_seed)
-            else:
-                from spbc.record import record_game
-
-                result = record_game(ruleset, levels, game_seed, records)
-        except ValueError as error:
-            fail(str(error), code=2)
-        results.append(result)
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot write records into {records}: {error.strerror or error}")
+    results = simulate(ruleset, levels, games, seed, jobs, records)
     if as_json:
         typer.echo(json.dumps({
             "ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,

@@ -50,8 +50,10 @@ class Standing:
 class Ruleset:
     """A checked ruleset with its engine. Create with :func:`load_rules`."""
 
-    def __init__(self, model: RulesModel, engine: types.ModuleType, backend: str) -> None:
+    def __init__(self, model: RulesModel, engine: types.ModuleType, backend: str,
+                 source: str | Path | None = None) -> None:
         self.model = model
+        self.source = source if source is not None else model.name  # what load_rules was given
         self.engine = engine
         self.backend = backend
         self.name = model.name
@@ -320,5 +322,5 @@ def load_rules(name_or_path: str | Path, backend: str = "auto") -> Ruleset:
 
     model = load_model(name_or_path)
     engine, used = load_engine(model, backend)
-    return Ruleset(model, engine, used)
+    return Ruleset(model, engine, used, name_or_path)
 

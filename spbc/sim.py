@@ -6,6 +6,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from spbc.agents import make_agent
 from spbc.game import Game, Ruleset
@@ -37,9 +38,38 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
     return game, GameResult(seed, moves, [s.final for s in by_seat], [s.rank for s in by_seat], game.round)
 
 
-def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int) -> list[GameResult]:
-    """games games from seeds seed, seed + 1, ..."""
-    return [play_game(ruleset, seats, seed + i)[1] for i in range(games)]
+def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: list[int],
+                records: Path | None) -> list[GameResult]:
+    if records is None:
+        return [play_game(ruleset, seats, seed)[1] for seed in seeds]
+    from spbc.record import record_game
+
+    return [record_game(ruleset, seats, seed, records) for seed in seeds]
+
+
+def _worker(source: str, backend: str, seats: list[str], seeds: list[int],
+            records: Path | None) -> list[GameResult]:
+    """One process's share of a simulation: it loads the rules itself (modules do not pickle)."""
+    from spbc.game import load_rules
+
+    return _play_seeds(load_rules(source, backend), seats, seeds, records)
+
+
+def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: int = 1,
+             records: Path | None = None) -> list[GameResult]:
+    """games games from seeds seed, seed + 1, ..., on jobs processes; with records, each game's
+    record is written into that folder. The results, in seed order, do not depend on jobs."""
+    seeds = [seed + i for i in range(games)]
+    if jobs <= 1 or games < 2:
+        return _play_seeds(ruleset, seats, seeds, records)
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [seeds[i::jobs] for i in range(jobs) if seeds[i::jobs]]
+    with ProcessPoolExecutor(max_workers=len(shares)) as pool:
+        parts = pool.map(_worker, [str(ruleset.source)] * len(shares), [ruleset.backend] * len(shares),
+                         [seats] * len(shares), shares, [records] * len(shares))
+        results = [result for part in parts for result in part]
+    return sorted(results, key=lambda result: result.seed)
 
 
 @dataclass(frozen=True)
