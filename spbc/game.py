@@ -14,6 +14,7 @@ between moves as values and the engine's move codes.
 from __future__ import annotations
 
 import types
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,27 @@ _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
 _ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
 _KIND_CODES = {MoveKind(kind): code for code, kind in enumerate(MOVE_KINDS)}
 SAVE_FORMAT = "spbc-game"
+
+
+def names_problem(names: Sequence[str]) -> str | None:
+    """Why these player names cannot be used, or None.
+
+    Records name the player of every move at the start of its line, and screens print
+    names as text, so a name must be unique, not blank, and without spaces at its ends
+    or control characters.
+    """
+    for name in names:
+        if not isinstance(name, str):
+            return f"a player's name must be text, not {name!r}"
+        if not name.strip():
+            return "a player's name must not be empty"
+        if name != name.strip():
+            return f"{name!r} has spaces at its start or end"
+        if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in name):
+            return f"{name!r} holds a control character"
+        if names.count(name) > 1:
+            return f"{name!r} is the name of two players"
+    return None
 
 
 class GameFileError(ValueError):
@@ -68,18 +90,23 @@ class Ruleset:
     def new_game(self, players: int | Sequence[str], seed: int) -> Game:
         """A new game for a number of players (named "Player 1"...) or a list of names.
 
-        Raises ValueError when the number of players is outside the ruleset's range.
+        Raises ValueError when the number of players is outside the ruleset's range, or
+        for names a game record could not tell apart (see :func:`names_problem`).
         """
+        game = self.model.game
+        count = players if isinstance(players, int) else len(players)
+        if not game.min_players <= count <= game.max_players:
+            raise ValueError(
+                f"{self.name} is for {game.min_players} to {game.max_players} players, not {count}"
+            )
         names = (
-            tuple(f"Player {i + 1}" for i in range(players))
+            tuple(f"Player {i + 1}" for i in range(count))
             if isinstance(players, int)
             else tuple(players)
         )
-        game = self.model.game
-        if not game.min_players <= len(names) <= game.max_players:
-            raise ValueError(
-                f"{self.name} is for {game.min_players} to {game.max_players} players, not {len(names)}"
-            )
+        problem = names_problem(names)
+        if problem:
+            raise ValueError(f"player names: {problem}")
         return Game(self, self.engine.Engine.new(len(names), seed), names, seed)
 
     def game_from_json(self, text: str) -> Game:

@@ -207,9 +207,23 @@ class _Reader:
         """A problem that leaves nothing to replay, in either mode."""
         return RecordError(self.path, RecordProblem(line, column, message), self.problems)
 
+    def is_move(self, line: str, names: list[str]) -> bool:
+        """Whether a stripped line is a move of one of the players (whose name may start with # or [)."""
+        return any(line.startswith(name + ":") for name in names)
+
+    def names_so_far(self) -> list[str]:
+        """The player names of the headers read so far."""
+        names = [value for name, value in self.headers.items() if _PLAYER.match(name)]
+        if "Players" in self.headers:
+            names += [name.strip() for name in self.headers["Players"].split(",")]
+        return names
+
     def read_headers(self) -> None:
         for index, raw in enumerate(self.lines):
             line = raw.strip()
+            if line and self.is_move(line, self.names_so_far()) and not _HEADER.match(line):
+                self.first_move = index
+                return
             if not line or line.startswith("#"):
                 continue
             if not line.startswith("["):
@@ -240,10 +254,23 @@ class _Reader:
             if sorted(seats) != list(range(1, len(seats) + 1)):
                 where = self.where(f"Player{max(seats)}")
                 raise self.fatal(*where, "the Player headers must number the seats 1, 2, 3... without gaps")
-            return [seats[seat] for seat in sorted(seats)]
+            names = [seats[seat] for seat in sorted(seats)]
+            self.check_names(names, [f"Player{seat}" for seat in sorted(seats)])
+            return names
         if "Players" in self.headers:
-            return [name.strip() for name in self.headers["Players"].split(",")]
+            names = [name.strip() for name in self.headers["Players"].split(",")]
+            self.check_names(names, ["Players"] * len(names))
+            return names
         raise self.fatal(1, 1, "no players: the record needs a Player1, Player2... header for each seat")
+
+    def check_names(self, names: list[str], headers: list[str]) -> None:
+        """Names the moves could not be told apart by (the same twice, empty) end the replay at their header."""
+        from spbc.game import names_problem
+
+        for seat in range(len(names)):
+            problem = names_problem(names[:seat + 1])
+            if problem:
+                raise self.fatal(*self.where(headers[seat]), f"bad player name: {problem}")
 
     def ruleset(self, given: Ruleset | None) -> Ruleset:
         """The given ruleset, or the one the Ruleset header names; refused if the digests differ."""
@@ -298,10 +325,11 @@ class _Reader:
         for index in range(self.first_move, len(self.lines)):
             raw = self.lines[index]
             line = raw.strip()
-            if not line or line.startswith("#"):
+            move = self.is_move(line, players)
+            if not line or (line.startswith("#") and not move):
                 continue
             number, indent = index + 1, len(raw) - len(raw.lstrip()) + 1
-            if line.startswith("["):
+            if line.startswith("[") and not move:
                 self.problem(number, indent, "a header must come before the moves")
                 continue
             name = next((p for p in players if line.startswith(p + ":")), None)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from spbc.model import Discount
+from spbc.lower import STAGES
+from spbc.model import BuyPoints, Discount
 
 if TYPE_CHECKING:
     from spbc.game import Game, Ruleset
@@ -54,16 +55,20 @@ def write_game(game: Game) -> str:
 
 def read_game(ruleset: Ruleset, text: str) -> Game:
     """A Game from JSON text; GameFileError with the reason for anything malformed or inconsistent."""
-    from spbc.game import Game, GameFileError
+    from spbc.game import Game, GameFileError, names_problem
 
     try:
-        saved = SavedGame.model_validate(json.loads(text))
+        # strict: true, 3.0 or "3" where a number belongs is a damaged file, not a number
+        saved = SavedGame.model_validate(json.loads(text), strict=True)
     except json.JSONDecodeError as error:
         raise GameFileError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the top level"
         raise GameFileError(f"not a saved game: {where}: {first['msg']}") from None
+    except (ValueError, RecursionError) as error:  # a number of thousands of digits, nesting too deep
+        reason = "a number too long" if isinstance(error, ValueError) else "nested too deeply"
+        raise GameFileError(f"not a saved game: {reason}") from None
     if saved.format != FORMAT or saved.version != VERSION:
         raise GameFileError(f"not a saved game of this version: format {saved.format!r} {saved.version}")
     if saved.ruleset != ruleset.name or saved.digest != ruleset.model.digest:
@@ -71,6 +76,9 @@ def read_game(ruleset: Ruleset, text: str) -> Game:
             f"this game was saved with other rules ({saved.ruleset}, digest {saved.digest[:12]}); "
             f"these are {ruleset.name}, digest {ruleset.model.digest[:12]}"
         )
+    names = names_problem(saved.players)
+    if names:
+        raise GameFileError(f"not a saved game: players: {names}")
     values = _flatten(ruleset, saved.state)
     problem = check_state(ruleset, values, len(saved.players))
     if problem:
@@ -124,14 +132,21 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     ]
     bounds += [("markers", m, 0, players - 1) for m in fields["markers"]]
     bounds += [("rubles", r, 0, 1_000_000) for r in fields["rubles"]]
+    bounds += [("points", r, 0, 1_000_000) for r in fields["points"]]
     bounds += [("hand_size", h, 0, hand_max) for h in fields["hand_size"]]
     bounds += [("deck_size", d, 0, deck_max) for d in fields["deck_size"]]
     bounds += [("owned", n, 0, 1_000) for n in fields["owned"] + fields["used"] + fields["discard"]]
+    # every other value (the unused places of hands, rows and decks too) must fit the engine's ints
+    bounds += [(name, value, -1, 1_000_000) for name, part in fields.items() for value in part]
     for name, value, low, high in bounds:
         if not low <= value <= high:
             return f"{name} is {value}, outside {low}..{high}"
-    if (one["stage"] == 1) != (one["drawn"] >= 0):
+    if (one["stage"] == STAGES.index("drawn")) != (one["drawn"] >= 0):
         return "a drawn card must be pending exactly while the stage is 'drawn'"
+    if one["stage"] == STAGES.index("points"):
+        problem = _check_offer(model, fields, one)
+        if problem:
+            return problem
     places: list[int] = []
     for seat in range(model.game.max_players):
         size = fields["hand_size"][seat] if seat < players else 0
@@ -144,6 +159,24 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     if any(not 0 <= card < ncards for card in places):
         return "a card id is out of range"
     return _check_cards(model, fields, places, players)
+
+
+def _check_offer(model, fields: dict[str, list[int]], one: dict[str, int]) -> str | None:
+    """A buy-points decision: on an offer of the current phase, by the seat whose turn it is, who owns the card."""
+    offers = [  # (phase, card) of every offer, in the engine's order: by phase, then in rules order
+        (p, c) for p, phase in enumerate(model.phases) for c, card in enumerate(model.cards)
+        for effect in card.abilities if isinstance(effect, BuyPoints) and effect.after == phase.id
+    ]
+    offer, players, current = one["offer"], one["players"], one["current"]
+    if offer >= len(offers) or offers[offer][0] != one["phase"]:
+        return "a buy-points decision must be on an offer made after the current phase"
+    turn = one["offer_turn"]
+    if turn >= players or current != (fields["markers"][one["phase"]] + turn) % players:
+        return "the buy-points decision must be the turn of the seat to move"
+    card = offers[offer][1]
+    if not fields["owned"][current * len(model.cards) + card]:
+        return f"seat {current + 1} is to buy points with a {model.cards[card].name} it does not own"
+    return None
 
 
 def _check_cards(model, fields: dict[str, list[int]], places: list[int], players: int) -> str | None:

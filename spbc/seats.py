@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spbc.agents import LEVELS
+from spbc.game import names_problem
 
 AI_PREFIX = "ai:"
 
@@ -55,6 +56,9 @@ def parse_seats(spec: str) -> list[Seat]:
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise SeatError(f"seat names must be unique; {', '.join(twice)} is given more than once")
+    problem = names_problem(names)
+    if problem:
+        raise SeatError(f"bad seat name: {problem}")
     return seats
 
 
