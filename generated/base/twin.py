@@ -298,27 +298,26 @@ def displaceable(s, p, card):
     return n
 
 
-def purchase_moves(s, p, card, kind, row, out, n):
+def purchase_moves(s, p, card, kind, row, money, out, n):
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
     # int code, cost
     code = kind | (card << 4) | (row << 12)
     cost = base_cost(s, p, card, row)
     if CARD_TRADING[card]:
-        return displacement_moves(s, p, card, code, cost, out, n)
+        return displacement_moves(s, p, card, code, cost, money, out, n)
     if cost < MINIMUM_COST:
         cost = MINIMUM_COST
-    if cost <= s[O_RUBLES + p]:
+    if cost <= money:
         out[n] = code
         n += 1
     return n
 
 
-def displacement_moves(s, p, card, code, cost, out, n):
+def displacement_moves(s, p, card, code, cost, money, out, n):
     """Append a trading card's moves, one per card it may displace; cost is before the displaced card's value."""
-    # int i, t, price, money
+    # int i, t, price
     if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
         return n  # nothing of its colour to displace
-    money = s[O_RUBLES + p]
     for i in range(TARGET_START[card], TARGET_START[card + 1]):
         t = TARGETS[i]
         if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
@@ -333,13 +332,14 @@ def displacement_moves(s, p, card, code, cost, out, n):
 
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    # int p, n, row, base, size, i, j, card, room, w
+    # int p, n, row, base, size, i, j, card, room, w, money
     seen = [0] * SEEN_WORDS
     p = s[O_CURRENT]
     n = 0
     out[n] = KIND_PASS
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
+    money = s[O_RUBLES + p]
     for row in range(2):
         base = O_UPPER_SIZE if row == ROW_UPPER else O_LOWER_SIZE
         size = s[base]
@@ -353,14 +353,14 @@ def action_moves(s, out):
             if room:
                 out[n] = KIND_TAKE | (card << 4) | (row << 12)
                 n += 1
-            n = purchase_moves(s, p, card, KIND_BUY, row, out, n)
+            n = purchase_moves(s, p, card, KIND_BUY, row, money, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
         if not seen[card >> 6] & BIT[card & 63]:
             seen[card >> 6] |= BIT[card & 63]
-            n = purchase_moves(s, p, card, KIND_PLAY, ROW_HAND, out, n)
+            n = purchase_moves(s, p, card, KIND_PLAY, ROW_HAND, money, out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -383,7 +383,7 @@ def drawn_moves(s, out):
     # int p, n, card
     p = s[O_CURRENT]
     card = s[O_DRAWN]
-    n = purchase_moves(s, p, card, KIND_BUY, ROW_DRAWN, out, 0)
+    n = purchase_moves(s, p, card, KIND_BUY, ROW_DRAWN, s[O_RUBLES + p], out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
         out[n] = KIND_TAKE | (card << 4) | (ROW_DRAWN << 12)
         n += 1
