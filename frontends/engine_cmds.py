@@ -27,7 +27,9 @@ def sim(
     from spbc.sim import simulate
 
     ruleset = load_ruleset(rules, backend)
-    levels = [s.strip() for s in seats.split(",") if s.strip()]
+    levels = [s.strip() for s in seats.split(",")]
+    if not all(levels):
+        fail(f"bad seat list {seats!r}: give computer levels separated by commas, e.g. random,random", code=2)
     model = ruleset.model.game
     if not model.min_players <= len(levels) <= model.max_players:
         fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}", code=2)
@@ -41,7 +43,10 @@ def sim(
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             fail(f"cannot write records into {records}: {error.strerror or error}")
-    results = simulate(ruleset, levels, games, seed, jobs, records)
+    try:
+        results = simulate(ruleset, levels, games, seed, jobs, records)
+    except OSError as error:  # a record that cannot be written
+        fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
     if as_json:
         typer.echo(json.dumps({
             "ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
@@ -66,8 +71,12 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Random full games on the compiled engine and on its pure-Python twin, in one run."""
+    import math
+
     from spbc.sim import bench as run_bench
 
+    if not (math.isfinite(seconds) and seconds > 0):
+        fail(f"--seconds must be a number of seconds above 0, not {seconds}", code=2)
     compiled = load_ruleset(rules, "compiled")
     python = load_ruleset(rules, "python")
     try:

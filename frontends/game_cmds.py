@@ -42,7 +42,10 @@ def play(
                 fail("--load continues a saved game with its own players and seed; "
                      "leave out --players and --seed", code=2)
             game = _load_game(ruleset, load)
-            seats = seats_of(game.players)
+            try:
+                seats = seats_of(game.players)
+            except SeatError as error:
+                fail(f"{load}: {error}")
         else:
             seats = parse_seats(players or "you,ai:random")
             game = ruleset.new_game([seat.name for seat in seats], _seed(seed))
@@ -56,6 +59,8 @@ def play(
             fail(str(error))
     if record is not None and not record.parent.is_dir():
         fail(f"cannot write the record to {record}: there is no folder {record.parent}")
+    if record is not None and record.is_dir():
+        fail(f"cannot write the record to {record}: it is a folder; give a file name such as {record / 'game.spbr'}")
     console = make_console()
     interactive = sys.stdin.isatty()
 
@@ -68,7 +73,7 @@ def play(
             return None
         if not line:
             return None
-        console.print(prompt + line.rstrip("\n"), markup=False, highlight=False)
+        console.print(prompt + _printable(line.rstrip("\n")), markup=False, highlight=False)
         return line
 
     session = Session(game, seats, agent_seed=game.seed, interactive=interactive,
@@ -78,6 +83,13 @@ def play(
     except KeyboardInterrupt:
         console.print("interrupted: the game was not finished")
         raise typer.Exit(130) from None
+
+
+def _printable(text: str) -> str:
+    """Text with its control characters written as escapes, so typed input cannot drive the terminal."""
+    import unicodedata
+
+    return "".join(repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in text)
 
 
 def _seed(seed: int | None) -> int:
@@ -94,9 +106,11 @@ def _load_game(ruleset, path: Path):
     from spbc.game import GameFileError
 
     try:
-        return ruleset.game_from_json(path.read_text(encoding="utf-8"))
+        return ruleset.game_from_json(path.read_text(encoding="utf-8-sig"))
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not a saved game (not UTF-8 text)")
     except GameFileError as error:
         fail(f"{path}: {error}")
 
@@ -120,16 +134,16 @@ def replay(
     import json
 
     from spbc.frontends.common import fail, load_ruleset
-    from spbc.record import RecordError, read_record, record_ruleset
+    from spbc.record import RecordError, read_record
 
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # a byte order mark, as some editors write, is no header
     except OSError as error:
         fail(f"cannot read {file}: {error.strerror or error}")
     except UnicodeDecodeError:
         fail(f"{file}: not a game record (not UTF-8 text)")
-    name = rules or record_ruleset(text)
-    ruleset = load_ruleset(name) if name else None
+    # rules the record names are loaded by read_record, which points at the header when they cannot be
+    ruleset = load_ruleset(rules) if rules else None
     path = str(file)
     try:
         result = read_record(text, ruleset, lenient=lenient, path=path)

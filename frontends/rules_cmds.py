@@ -147,8 +147,23 @@ def docs(
         raise _fail(str(error)) from None
     if output is None:
         typer.echo(text, nl=False)
-    else:
+        return
+    try:
         output.write_text(text, encoding="utf-8", newline="")
+    except OSError as error:
+        raise _fail(_cannot_write(output, error)) from None
+
+
+def _cannot_write(path: Path, error: OSError) -> str:
+    """``error: cannot write reference.md: No such file or directory`` with a hint for the usual causes."""
+    reason = error.strerror or str(error)
+    if path.is_dir():
+        hint = "; give a file name, not a folder"
+    elif not path.parent.is_dir():
+        hint = f"; there is no folder {path.parent.as_posix()}"
+    else:
+        hint = ""
+    return f"error: cannot write {path.as_posix()}: {reason}{hint}"
 
 
 def _compile_folders(rules_dir: Path | None, out: Path | None) -> tuple[Path, Path]:
@@ -162,6 +177,11 @@ def _compile_folders(rules_dir: Path | None, out: Path | None) -> tuple[Path, Pa
                 2,
             )
         rules_dir = here
+    elif not rules_dir.is_dir():
+        raise _fail(f"error: spb compile: the rules folder {rules_dir.as_posix()} "
+                    f"{'is a file' if rules_dir.exists() else 'does not exist'}; give the folder that holds the .spb files", 2)
+    elif not any(rules_dir.glob("*.spb")):
+        raise _fail(f"error: spb compile: no .spb files in {rules_dir.as_posix()}", 1)
     if out is None:
         out = rules_dir.parent / "generated"
     return rules_dir, out
@@ -189,7 +209,12 @@ def compile_rules(
             raise _fail("\n".join(lines + ["run spb compile to regenerate"]))
         typer.echo(f"{len(files)} generated files up to date")
         return
-    result = write_generated(out, files)
+    try:
+        result = write_generated(out, files)
+    except OSError as error:
+        where = Path(error.filename) if error.filename else out
+        raise _fail(f"error: spb compile: cannot write into {out.as_posix()}: "
+                    f"{error.strerror or error} ({where.as_posix()})") from None
     for key in result.written:
         typer.echo(f"wrote {key}")
     for key in result.removed:

@@ -146,3 +146,119 @@ def test_a_buy_points_decision_must_be_on_an_offer_of_this_phase(ruleset):
     changed["state"]["stage"][0] = 2
     changed["state"]["phase"][0] = 0
     assert _refused(ruleset, changed).startswith("inconsistent game state: a buy-points decision")
+
+
+# --- the spb command ---------------------------------------------------------------------
+
+from typer.testing import CliRunner  # noqa: E402
+
+from spbc.frontends.cli import app  # noqa: E402
+
+runner = CliRunner()
+
+
+def spb(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def ended(result, code: int) -> bool:
+    """The command ended with this exit code and no Python exception (a traceback)."""
+    return result.exit_code == code and (result.exception is None or isinstance(result.exception, SystemExit))
+
+
+@pytest.mark.parametrize("where, reason", [
+    ("no-such-folder/ref.md", "No such file or directory; there is no folder"),
+    (".", "Is a directory; give a file name, not a folder"),
+])
+def test_docs_into_a_place_that_cannot_be_written(tmp_path, monkeypatch, where, reason):
+    monkeypatch.chdir(tmp_path)
+    result = spb("docs", "-o", where)
+    assert ended(result, 1), result.output
+    assert f"error: cannot write {where}: {reason}" in result.output
+
+
+def test_compile_with_a_rules_folder_that_is_missing_empty_or_a_file(tmp_path):
+    missing = spb("compile", "--rules-dir", str(tmp_path / "nope"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    (tmp_path / "a.spb").write_text("", encoding="utf-8")
+    a_file = spb("compile", "--rules-dir", str(tmp_path / "a.spb"))
+    assert a_file.exit_code == 2 and "is a file" in a_file.output
+    (tmp_path / "empty").mkdir()
+    empty = spb("compile", "--rules-dir", str(tmp_path / "empty"))
+    assert empty.exit_code == 1 and "no .spb files in" in empty.output
+
+
+def test_compile_into_a_folder_that_cannot_be_made(tmp_path):
+    from spbc import locate
+
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    result = spb("compile", "--rules-dir", str(locate.rules_dir()), "--out", str(blocker / "generated"))
+    assert ended(result, 1), result.output
+    assert f"error: spb compile: cannot write into {(blocker / 'generated').as_posix()}: Not a directory" in result.output
+
+
+def test_sim_with_an_empty_seat_or_a_record_that_cannot_be_written(tmp_path):
+    empty = spb("sim", "--seats", "random,,random", "--games", "1")
+    assert empty.exit_code == 2 and "bad seat list 'random,,random'" in empty.output
+    (tmp_path / "game-1.spbr").mkdir()
+    blocked = spb("sim", "--games", "1", "--records", str(tmp_path))
+    assert ended(blocked, 1), blocked.output
+    assert "cannot write the record" in blocked.output and "Is a directory" in blocked.output
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "0", "-1"])
+def test_bench_refuses_seconds_that_are_not_a_positive_number(seconds):
+    result = spb("bench", "--seconds", seconds, "--repeats", "1")
+    assert result.exit_code == 2, result.output
+    assert "--seconds must be a number of seconds above 0" in result.output
+
+
+def test_play_refuses_a_record_path_that_is_a_folder(tmp_path):
+    result = spb("play", "--record", str(tmp_path), input="quit\n")
+    assert result.exit_code == 1 and "it is a folder" in result.output
+
+
+def _saved_file(tmp_path, ruleset, **changes):
+    data = json.loads(ruleset.new_game(["Anna", "ai:random"], seed=4).to_json())
+    data.update(changes)
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, data
+
+
+def test_play_load_of_utf16_a_byte_order_mark_or_an_unknown_level(tmp_path, compiled):
+    path, data = _saved_file(tmp_path, compiled)
+    path.write_text(json.dumps(data), encoding="utf-16")
+    result = spb("play", "--load", str(path), input="quit\n")
+    assert result.exit_code == 1 and f"{path}: not a saved game (not UTF-8 text)" in result.output
+    path.write_text(json.dumps(data), encoding="utf-8-sig")
+    assert spb("play", "--load", str(path), input="quit\n").exit_code == 0
+    path, _ = _saved_file(tmp_path, compiled, players=["Anna", "ai:genius"])
+    result = spb("play", "--load", str(path), input="quit\n")
+    assert result.exit_code == 1
+    assert f"{path}: the saved seat 'ai:genius' is a computer of an unknown level" in result.output
+
+
+def test_play_echoes_control_characters_of_scripted_input_as_escapes():
+    result = spb("play", "--seed", "2", input="bu\x1b[2Jy\x07\nquit\n")
+    assert "you> bu\\x1b[2Jy\\x07" in result.stdout
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+
+
+def test_replay_of_a_record_with_a_byte_order_mark(tmp_path, compiled):
+    game = compiled.new_game(["Anna", "Boris"], seed=3)
+    text = write_record(compiled, ["Anna", "Boris"], 3, [game.legal_moves()[0]])
+    path = tmp_path / "game.spbr"
+    path.write_text(text, encoding="utf-8-sig")
+    result = spb("replay", str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_replay_of_a_record_naming_unknown_rules_points_at_its_header(tmp_path, compiled):
+    text = write_record(compiled, ["Anna", "Boris"], 3, [])
+    path = tmp_path / "game.spbr"
+    path.write_text(text.replace('[Ruleset "base"]', '[Ruleset "basic"]'), encoding="utf-8")
+    result = spb("replay", str(path))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"{path}:1:10: error: cannot load the rules 'basic'")
