@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import stat
 from pathlib import Path, PurePosixPath
 
 from spbc import locate, syntax
@@ -23,13 +24,46 @@ from spbc.model import RulesModel, Span
 from spbc.parse import find_includes, parse_text
 
 
+#: Includes nest at most this deep; a deeper chain is refused at the include that goes too far.
+MAX_INCLUDE_DEPTH = 64
+#: A rules file is text written by a person; anything larger is refused unread.
+MAX_RULES_BYTES = 10_000_000
+
+
+def _resolve(path: Path) -> Path:
+    """path.resolve(), or the absolute path when the name cannot be resolved (too long, a NUL)."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError):
+        return path.absolute()
+
+
 def display_path(path: Path) -> str:
     """How diagnostics name a file: relative to the working directory when it is below
     it, else as given; always with forward slashes."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return _resolve(path).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def _read_rules_text(path: Path) -> str:
+    """The text of a rules file, newlines translated as by ``Path.read_text``.
+
+    Raises OSError (IsADirectoryError for a folder; a device, a pipe or a file over
+    MAX_RULES_BYTES with its reason), ValueError for a name holding a NUL character
+    and UnicodeDecodeError for bytes that are not UTF-8.
+    """
+    mode = path.stat().st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(path)
+    if not stat.S_ISREG(mode):
+        raise OSError(0, "not a regular file")
+    with path.open("rb") as stream:
+        data = stream.read(MAX_RULES_BYTES + 1)
+    if len(data) > MAX_RULES_BYTES:
+        raise OSError(0, f"larger than {MAX_RULES_BYTES // 1_000_000} MB, too large for a rules file")
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def shipped_names() -> list[str]:
@@ -44,18 +78,35 @@ def resolve_rules(name_or_path: str | Path) -> Path:
     shipped rulesets; anything else is taken as a path (which may not exist).
     """
     path = Path(name_or_path)
-    if isinstance(name_or_path, str) and not path.suffix and len(path.parts) == 1 and not path.exists():
-        shipped = locate.shipped_rules(name_or_path)
+    if isinstance(name_or_path, str) and not path.suffix and len(path.parts) == 1 and not _is_file(path):
+        try:
+            shipped = locate.shipped_rules(name_or_path)
+        except (OSError, ValueError):  # a name too long for a file, or holding a NUL
+            shipped = None
         if shipped is not None:
             return shipped
     return path
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 class _Loader:
     """Reads files depth first in include order, collecting files, blocks and problems."""
 
     def __init__(self, main: Path) -> None:
-        self.root = main.resolve().parent
+        self.root = _resolve(main).parent
         self.files: list[syntax.File] = []
         self.blocks: list[syntax.Block] = []
         self.diagnostics: list[Diagnostic] = []
@@ -64,7 +115,7 @@ class _Loader:
 
     def _name(self, path: Path, display: str) -> str:
         try:
-            return path.resolve().relative_to(self.root).as_posix()
+            return _resolve(path).relative_to(self.root).as_posix()
         except ValueError:
             return display
 
@@ -77,7 +128,8 @@ class _Loader:
             self.diagnostics.append(Diagnostic("SPB100", message, file_span(display_path(path)), hint))
             return
         code = "SPB120" if reason == "no such file" else "SPB100"
-        siblings = [p.name for p in path.parent.glob("*.spb")] if path.parent.is_dir() else []
+        missing = code == "SPB120"  # only a missing file may be a misspelt one
+        siblings = [p.name for p in path.parent.glob("*.spb")] if missing and _is_dir(path.parent) else []
         close = difflib.get_close_matches(path.name, sorted(siblings), n=1)
         written = PurePosixPath(via.path.value)
         hint = f"did you mean '{written.with_name(close[0])}'?" if close else None
@@ -100,11 +152,13 @@ class _Loader:
         return False
 
     def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
-        resolved = path.resolve()
+        resolved = _resolve(path)
         if via is not None and self._refuse_again(resolved, via, stack):
             return
+        if via is not None and len(stack) >= MAX_INCLUDE_DEPTH:
+            return self._unreadable(path, via, f"includes are nested more than {MAX_INCLUDE_DEPTH} files deep")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _read_rules_text(path)
         except FileNotFoundError:
             return self._unreadable(path, via, "no such file")
         except IsADirectoryError:
@@ -113,6 +167,8 @@ class _Loader:
             return self._unreadable(path, via, "not UTF-8 text")
         except OSError as error:
             return self._unreadable(path, via, error.strerror or "cannot be read")
+        except ValueError:
+            return self._unreadable(path, via, "the file name holds a NUL character")
         self.included_at[resolved] = via.span if via is not None else None
         display = display_path(path)
         self.sources[display] = text
@@ -145,6 +201,10 @@ def load_program(name_or_path: str | Path) -> syntax.Program:
     Raises :class:`RulesError` with every file, include and syntax problem found
     (SPB1xx); does not check meaning (see :func:`load_model`).
     """
+    if isinstance(name_or_path, str) and not name_or_path.strip():
+        message = "no rules file given: name a shipped ruleset (" + ", ".join(shipped_names()) + \
+            ") or the path of a rules file"
+        raise RulesError([Diagnostic("SPB100", message, file_span("<rules>"))])
     path = resolve_rules(name_or_path)
     loader = _Loader(path)
     loader.read(path, None, ())

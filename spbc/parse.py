@@ -24,7 +24,7 @@ from lark import (
     UnexpectedToken,
     v_args,
 )
-from lark.tree import Meta
+from lark.tree import Meta, Tree
 
 from spbc import syntax
 from spbc.diagnostics import Diagnostic, RulesError
@@ -223,6 +223,44 @@ def translate_error(error: UnexpectedInput, text: str, path: str) -> Diagnostic:
     raise error  # UnexpectedEOF does not occur with LALR: a bug if it does
 
 
+# --- limits ------------------------------------------------------------------------------
+
+#: Blocks and lists nest at most this deep (the language itself needs 2); a number has at
+#: most this many digits (no setting takes more than a few). Beyond them a file is refused
+#: before syntax nodes are built, which recurses once per level and converts every number.
+MAX_NESTING = 32
+MAX_DIGITS = 30
+
+
+def _beyond_limits(tree: Tree, path: str) -> list[Diagnostic]:
+    """Every number with too many digits, and the first block or list nested too deep."""
+    found: list[Diagnostic] = []
+    deep: list[Tree] = []
+    stack: list[tuple[Tree | Token, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            digits = node.lstrip("-")
+            if node.type == "INT" and len(digits) > MAX_DIGITS:
+                shown = f"{node[:12]}...{node[-4:]} ({len(digits)} digits)"
+                found.append(Diagnostic("SPB301", f"the number {shown} is far too large for any setting",
+                                        _token_span(path, node)))
+            continue
+        if node is None:
+            continue
+        if node.data in ("block", "list"):
+            depth += 1
+            if depth > MAX_NESTING:
+                deep.append(node)
+                continue
+        stack.extend((child, depth) for child in node.children)
+    if deep:
+        first = min(deep, key=lambda node: (node.meta.line, node.meta.column))
+        span = Span(path, first.meta.line, first.meta.column, first.meta.line, first.meta.column + 1)
+        found.append(Diagnostic("SPB113", f"blocks and lists nest more than {MAX_NESTING} deep here", span))
+    return sorted(found, key=lambda d: (d.span.line, d.span.column))
+
+
 # --- public entry points -----------------------------------------------------------------
 
 
@@ -239,6 +277,9 @@ def parse_text(text: str, path: str, name: str | None = None) -> syntax.File:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise RulesError([translate_error(error, text, path)], {path: text}) from None
+    beyond = _beyond_limits(tree, path)
+    if beyond:
+        raise RulesError(beyond, {path: text})
     items = _Builder(path).transform(tree)
     lines = text.splitlines() or [""]
     span = Span(path, 1, 1, len(lines), len(lines[-1]) + 1)

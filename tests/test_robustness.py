@@ -262,3 +262,69 @@ def test_replay_of_a_record_naming_unknown_rules_points_at_its_header(tmp_path, 
     result = spb("replay", str(path))
     assert result.exit_code == 1
     assert result.output.startswith(f"{path}:1:10: error: cannot load the rules 'basic'")
+
+
+# --- rules files -------------------------------------------------------------------------
+
+from spbc.diagnostics import RulesError  # noqa: E402
+from spbc.load import load_model  # noqa: E402
+
+
+def _rules_error(name) -> RulesError:
+    with pytest.raises(RulesError) as caught:
+        load_model(name)
+    return caught.value
+
+
+def test_a_rules_file_that_is_a_pipe_is_refused_unread(tmp_path):
+    import os
+
+    fifo = tmp_path / "rules.spb"
+    os.mkfifo(fifo)
+    error = _rules_error(fifo)
+    assert error.codes == ["SPB100"] and "not a regular file" in str(error)
+
+
+def test_names_that_cannot_be_files_are_rules_errors(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert "no rules file given" in str(_rules_error(""))
+    assert _rules_error("a" * 5000).codes == ["SPB100"]
+    assert _rules_error("a\x00b").codes == ["SPB100"]
+    (tmp_path / "main.spb").write_text('include "a\x00b.spb"\n', encoding="utf-8")
+    error = _rules_error("main.spb")
+    assert error.codes == ["SPB100"] and "the file name holds a NUL character" in str(error)
+
+
+def test_a_folder_named_like_a_shipped_ruleset_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "base").mkdir()  # as after copying rules/ next to a file of one's own
+    assert load_model("base").name == "base"
+
+
+def test_includes_nested_too_deep_are_refused_at_the_include(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for i in range(1200):
+        (tmp_path / f"n{i}.spb").write_text(f'include "n{i + 1}.spb"\n', encoding="utf-8")
+    error = _rules_error("n0.spb")
+    assert error.codes == ["SPB100"]
+    assert error.diagnostics[0].span.path == "n63.spb"
+    assert "cannot include 'n64.spb': includes are nested more than 64 files deep" in str(error)
+
+
+def test_a_number_of_thousands_of_digits_is_a_diagnostic(tmp_path):
+    path = tmp_path / "big.spb"
+    path.write_text("game {\n  starting_rubles = " + "9" * 5000 + "\n}\n", encoding="utf-8")
+    error = _rules_error(path)
+    assert error.codes == ["SPB301"] and (error.diagnostics[0].span.line, error.diagnostics[0].span.column) == (2, 21)
+    assert "(5000 digits) is far too large for any setting" in str(error)
+
+
+@pytest.mark.parametrize("text", [
+    "a { " * 5000 + "}" * 5000,
+    "game { x = " + "[" * 5000 + "]" * 5000 + " }",
+])
+def test_blocks_or_lists_nested_thousands_deep_are_a_diagnostic(tmp_path, text):
+    path = tmp_path / "deep.spb"
+    path.write_text(text, encoding="utf-8")
+    error = _rules_error(path)
+    assert error.codes == ["SPB113"] and "nest more than 32 deep" in str(error)
