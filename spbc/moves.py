@@ -38,6 +38,13 @@ class Move:
 PASS = Move(MoveKind.PASS)
 
 
+def _quoted(text: str, most: int = 60) -> str:
+    """The text as a quoted literal for messages, shortened in its middle past most characters."""
+    if len(text) <= most:
+        return repr(text)
+    return repr(text[:most - 20]) + "..." + repr(text[-12:])
+
+
 class MoveError(ValueError):
     """A move a player typed or sent cannot be played. ``text`` is what they wrote, if anything."""
 
@@ -45,7 +52,7 @@ class MoveError(ValueError):
         self.reason = message
         self.text = text
         self.context = context  # who, which round and phase: "Anna, round 3, building phase"
-        parts = [f"{text!r}: " if text is not None else "", message]
+        parts = [f"{_quoted(text)}: " if text is not None else "", message]
         if context:
             parts.append(f" ({context})")
         super().__init__("".join(parts))

@@ -126,8 +126,9 @@ class _Reader:
         self.tokens = [normalize(word) for word in typed]
 
     def shown(self, phrase: str) -> str:
-        """A normalized phrase in the words the player typed, for messages."""
-        return " ".join(self.typed.get(word, word) for word in phrase.split())
+        """A normalized phrase in the words the player typed, for messages (shortened when very long)."""
+        shown = " ".join(self.typed.get(word, word) for word in phrase.split())
+        return shown if len(shown) <= 40 else shown[:28] + "..." + shown[-8:]
 
     def malformed(self, message: str) -> MalformedMoveError:
         return MalformedMoveError(message, self.text, self.game.context())
@@ -188,11 +189,14 @@ class _Reader:
                 raise self.malformed(f"expected a deck after {verb!r}: {', '.join(effect.decks)}")
             deck = self.find_deck(" ".join(rest), verb, effect)
             return self.settle(_Wanted(MoveKind.USE, card=card_id, deck=deck))
-        if len(rest) != 1 or not rest[0].isdigit():
+        # isdecimal: the digits int() reads ("²" is a digit, but no number)
+        if len(rest) != 1 or not rest[0].isdecimal():
             raise self.malformed(
                 f"expected a number of points after {verb!r}, e.g. '{verb} 3' (or '{verb} 0' to buy none)"
             )
-        return self.settle(_Wanted(MoveKind.POINTS, card=card_id, amount=int(rest[0])))
+        # more points than any offer allows; thousands of digits would not even convert
+        amount = int(rest[0]) if len(rest[0]) <= 9 else 10**9
+        return self.settle(_Wanted(MoveKind.POINTS, card=card_id, amount=amount))
 
     def find_deck(self, phrase: str, verb: str, effect: DrawAction) -> str:
         decks = self.words.decks

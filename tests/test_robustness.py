@@ -328,3 +328,30 @@ def test_blocks_or_lists_nested_thousands_deep_are_a_diagnostic(tmp_path, text):
     path.write_text(text, encoding="utf-8")
     error = _rules_error(path)
     assert error.codes == ["SPB113"] and "nest more than 32 deep" in str(error)
+
+
+# --- typed moves -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("amount", ["²", "½", "Ⅻ", "9" * 5000], ids=["square", "half", "roman", "5000 digits"])
+def test_odd_numbers_after_pub_are_move_errors(ruleset, amount):
+    from spbc.moves import IllegalMoveError, MalformedMoveError, MoveError
+    from spbc.notation import parse_move
+
+    game = ruleset.game_from_json(json.dumps(_saved(ruleset, "points")))
+    with pytest.raises(MoveError) as caught:
+        parse_move(f"pub {amount}", game)
+    expected = IllegalMoveError if amount.isascii() else MalformedMoveError
+    assert isinstance(caught.value, expected), caught.value
+
+
+def test_a_very_long_move_is_quoted_shortened_in_its_error(ruleset):
+    from spbc.moves import MoveError
+    from spbc.notation import parse_move
+
+    game = ruleset.new_game(2, seed=1)
+    with pytest.raises(MoveError) as caught:
+        parse_move("buy " + "x" * 100_000, game)
+    message = str(caught.value)
+    assert message.startswith("'buy xxxxxxxx") and len(message) < 400, message[:500]
+    assert caught.value.text == "buy " + "x" * 100_000  # the whole text stays on the error
