@@ -205,6 +205,46 @@ def _check_cost_example(checker: Checker) -> None:
                            at, hint=usage)
 
 
+#: What the engine's move codes and state hold: a move packs a card into 8 bits and a deck
+#: or an amount of points into 6; the state keeps every deck at the size of the largest.
+MAX_CARDS = 255
+MAX_DECKS = 63
+MAX_COPIES_IN_ALL = 2000
+MAX_POINTS_PER_OFFER = 63
+
+
+def _check_engine_limits(checker: Checker) -> None:
+    cards, decks = list(checker.decls["card"].values()), list(checker.decls["deck"].values())
+    if len(cards) > MAX_CARDS:
+        checker.report("SPB411", f"{len(cards)} cards; the engine holds at most {MAX_CARDS} different cards",
+                       cards[MAX_CARDS].block.anchor, hint="give a card more copies instead of a twin")
+    if len(decks) > MAX_DECKS:
+        checker.report("SPB411", f"{len(decks)} decks; the engine holds at most {MAX_DECKS}",
+                       decks[MAX_DECKS].block.anchor)
+    total = 0
+    for card in cards:
+        copies = card.get("copies") if card.valid("copies") else None
+        if copies is None:
+            continue
+        total += copies
+        if total > MAX_COPIES_IN_ALL:
+            checker.report("SPB411", f"with card '{card.id}' the decks hold {total} cards; the engine holds "
+                           f"at most {MAX_COPIES_IN_ALL} in all", card.spans["copies"])
+            break
+    for card in cards:
+        copies = card.get("copies") if card.valid("copies") else None
+        for ability in card.abilities:
+            most = ability.get("max_points")
+            if ability.id != "buy_points" or most is None or copies is None or not ability.valid("max_points", "per"):
+                continue
+            points = most * copies if ability.get("per", "card") == "card" else most
+            if points > MAX_POINTS_PER_OFFER:
+                checker.report("SPB411", f"card '{card.id}' lets a player buy {points} points at once "
+                               f"({most} for each of its {copies} copies); the engine allows at most "
+                               f"{MAX_POINTS_PER_OFFER}", ability.spans["max_points"],
+                               hint="lower max_points or copies, or write per = player")
+
+
 def check_consistency(checker: Checker) -> None:
     """Run every consistency check, reporting through ``checker``."""
     _check_cards(checker)
@@ -214,3 +254,4 @@ def check_consistency(checker: Checker) -> None:
     _check_card_names(checker)
     _check_verbs(checker)
     _check_cost_example(checker)
+    _check_engine_limits(checker)

@@ -229,9 +229,26 @@ def _mismatch(vtype: ValueType, node: syntax.Value, key: str) -> ValueProblem:
     return ValueProblem(Diagnostic("SPB300", message, node.span, hint=hint))
 
 
+#: The largest number a setting takes: the engine counts rubles and points in C ints,
+#: and sums of these must stay far inside them.
+MAX_NUMBER = 10_000
+#: Settings the engine keeps arrays or move-code bits of, with their own caps: places on
+#: the board and in a hand, copies of a card, the points of one buy-points offer.
+_PLACES = "the engine keeps this many places in every game state"
+ENGINE_MAXIMUM = {
+    "board_size": (64, _PLACES), "hand_limit": (64, _PLACES), "limit": (64, _PLACES),
+    "opening_per_player": (64, _PLACES), "copies": (100, "the engine keeps every copy in the game state"),
+    "max_points": (63, "a move holds at most 63 points"),
+}
+
+
 def _check_bounds(vtype: ValueType, number: syntax.Int, key: str) -> None:
     low, high = vtype.minimum, vtype.maximum
     if (low is None or number.value >= low) and (high is None or number.value <= high):
+        cap, hint = ENGINE_MAXIMUM.get(key, (MAX_NUMBER, "the engine counts in whole numbers far below this"))
+        if number.value > cap:
+            message = f"'{key}' must be at most {cap}, not {number.value}"
+            raise ValueProblem(Diagnostic("SPB301", message, number.span, hint=hint))
         return
     if high is None:
         limit = f"at least {low}"
