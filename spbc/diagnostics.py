@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,15 +155,41 @@ def _source_line(span: Span, sources: Mapping[str, str] | None) -> str | None:
             text = Path(span.path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-    lines = text.splitlines()
+    # lines as the parser counts them: at "\n" only (a form feed or U+2028 inside a line stays in it)
+    lines = text.split("\n")
     if not 1 <= span.line <= len(lines):
         return None
-    return lines[span.line - 1].replace("\t", " ")
+    return lines[span.line - 1].removesuffix("\r")
+
+
+#: Source lines longer than this are shown as a window around the span.
+LONG_LINE = 150
+
+
+def _cell(char: str) -> tuple[str, int]:
+    """How one source character is drawn and how many terminal columns it takes: a tab as one
+    space (columns count it as one), control and invisible format characters as escapes, wide
+    (East Asian) characters as two columns, combining marks as none."""
+    if char == "\t":
+        return " ", 1
+    category = unicodedata.category(char)
+    if category in ("Cc", "Cf", "Zl", "Zp"):
+        shown = repr(char)[1:-1] if category == "Cc" else f"\\u{ord(char):04x}"
+        return shown, len(shown)
+    if unicodedata.combining(char) or category in ("Mn", "Me"):
+        return char, 0
+    return char, 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _draw(text: str) -> tuple[str, int]:
+    cells = [_cell(char) for char in text]
+    return "".join(shown for shown, _ in cells), sum(width for _, width in cells)
 
 
 def _snippet(span: Span, sources: Mapping[str, str] | None) -> list[str]:
     """The gutter, the source line and a caret line under the span (to the line's end
-    when the span runs over several lines)."""
+    when the span runs over several lines). The caret is placed by terminal columns, so
+    it stays under its text after wide characters, combining marks and tabs."""
     if span.line == 0:
         return []
     line = _source_line(span, sources)
@@ -170,10 +197,19 @@ def _snippet(span: Span, sources: Mapping[str, str] | None) -> list[str]:
         return []
     number = str(span.line)
     blank = " " * len(number)
-    end = span.end_column if span.end_line == span.line else len(line) + 1
-    width = max(1, end - span.column)
-    carets = " " * (span.column - 1) + "^" * width
-    return [f"{blank} |", f"{number} | {line}".rstrip(), f"{blank} | {carets}"]
+    start = min(span.column - 1, len(line))
+    stop = span.end_column - 1 if span.end_line == span.line else len(line)
+    stop = max(stop, start + 1)
+    first, last, before, after = 0, len(line), "", ""
+    if len(line) > LONG_LINE:  # a window around the span, its ends marked
+        stop = min(stop, start + LONG_LINE // 2)
+        first, last = max(0, start - 40), min(len(line), stop + 40)
+        before, after = ("..." if first > 0 else ""), ("..." if last < len(line) else "")
+    shown, _ = _draw(line[first:last])
+    _, offset = _draw(line[first:start])
+    _, width = _draw(line[start:stop])
+    carets = " " * (len(before) + offset) + "^" * max(1, width)
+    return [f"{blank} |", f"{number} | {before}{shown}{after}".rstrip(), f"{blank} | {carets}"]
 
 
 def render_all(diagnostics: Sequence[Diagnostic], sources: Mapping[str, str] | None = None) -> str:

@@ -199,7 +199,7 @@ def _translate_token(error: UnexpectedToken, path: str) -> Diagnostic:
 
 
 def _translate_characters(error: UnexpectedCharacters, text: str, path: str) -> Diagnostic:
-    line_text = text.splitlines()[error.line - 1]
+    line_text = text.split("\n")[error.line - 1].removesuffix("\r")  # lines as Lark counts them
     char = error.char
     if char == '"':
         end = len(line_text) + 1

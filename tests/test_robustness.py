@@ -436,3 +436,47 @@ def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(
     assert ids == [card.id for card in twin.cards]
     assert game_t.forecast(0, "worker")[0] == 2 * 100 * 1700 * 10000
     assert game_c.forecast(0, "worker") == game_t.forecast(0, "worker")
+
+
+# --- where the caret goes ----------------------------------------------------------------
+
+
+def _rendered(tmp_path, text: str) -> list[str]:
+    path = tmp_path / "r.spb"
+    path.write_text(text, encoding="utf-8")
+    return str(_rules_error(path)).splitlines()
+
+
+def _caret_under(lines: list[str], source_index: int) -> str:
+    """The terminal columns (East Asian wide characters count two) of the source line before
+    the first caret, and the text drawn from there on: what the caret points at on screen."""
+    source, carets = lines[source_index], lines[source_index + 1]
+    at = carets.index("^")
+    columns = 0
+    for index, char in enumerate(source):
+        if columns == at:
+            return source[index:]
+        columns += 2 if char in "日本語" else 0 if char == "\u0301" else 1
+    return ""
+
+
+@pytest.mark.parametrize("before", ['"日本語"', '"Pe\u0301tersburg"', '"\ttab\t"', '"a\x01b"', '"\u202eevil"'])
+def test_the_caret_stays_under_its_text_after_wide_combining_tab_and_control_characters(tmp_path, before):
+    lines = _rendered(tmp_path, f"ruleset x {{ title = {before} wroker 1 }}\n")
+    assert "r.spb:1:" in lines[0] and "error[SPB103]" in lines[0]
+    assert _caret_under(lines, 2) == "1 }"
+    assert "\x01" not in "\n".join(lines) and "\u202e" not in "\n".join(lines)
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x85"])
+def test_the_source_line_is_the_line_the_parser_counted(tmp_path, separator):
+    lines = _rendered(tmp_path, f'ruleset x {{ title = "a{separator}b"\n  wroker 1 }}\n')
+    assert ":2:" in lines[0]
+    assert lines[2] == "2 |   wroker 1 }"
+
+
+def test_a_very_long_source_line_is_shown_as_a_window_around_the_fault(tmp_path):
+    lines = _rendered(tmp_path, 'ruleset x { title = "' + "x" * 100_000 + '" wroker 1 }\n')
+    assert all(len(line) < 300 for line in lines), max(len(line) for line in lines)
+    assert _caret_under(lines, 2).startswith("1 }")
+    assert lines[2].startswith("1 | ...") and "wroker 1 }" in lines[2]
