@@ -13,6 +13,7 @@ from spbc.model import RulesModel
 from spbc.render import render
 
 Constant = tuple[str, int]
+VALUE_MAX = 1_000_000_000  # rubles and points stop growing here: far beyond any game, within a C int
 Table = tuple[str, str, tuple[int, ...]]
 
 _RNG_DOC = (
@@ -168,6 +169,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
         ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
         ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
+        ("VALUE_MAX", VALUE_MAX),
     ]
     constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
     constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]

@@ -43,6 +43,7 @@ cdef enum:
     NBONUS = 11
     SEEN_WORDS = 1
     POOL_MAX = 47
+    VALUE_MAX = 1000000000
     KIND_PASS = 0
     KIND_BUY = 1
     KIND_TAKE = 2
@@ -498,8 +499,13 @@ cdef void refill(int* s, int deck) noexcept nogil:
 
 
 cdef void score_phase(int* s, int phase) noexcept nogil:
-    """Pay every player for the cards the phase scores and for its income-per-card abilities."""
-    cdef int p, r, v, k
+    """Pay every player for the cards the phase scores and for its income-per-card abilities.
+
+    Sums are taken in 64 bits and a total never passes VALUE_MAX, so no rules file
+    can make a C int overflow (the twin caps at the same value).
+    """
+    cdef int p
+    cdef long long r, v, k
     # worker scoring (base.spb:46)
     if phase == PHASE_WORKER:
         for p in range(s[O_PLAYERS]):
@@ -529,8 +535,10 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             k = s[O_OWNED + p * NCARDS + CARD_WHARF]
             r += k * 6
             v += k * 1
-            s[O_RUBLES + p] += r
-            s[O_POINTS + p] += v
+            r += s[O_RUBLES + p]
+            v += s[O_POINTS + p]
+            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
+            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
         return
     # building scoring (base.spb:47)
     if phase == PHASE_BUILDING:
@@ -583,8 +591,10 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             # Mariinskij Theater: per orange card (base/trading.spb:83)
             k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_ORANGE]
             r += k * 1
-            s[O_RUBLES + p] += r
-            s[O_POINTS + p] += v
+            r += s[O_RUBLES + p]
+            v += s[O_POINTS + p]
+            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
+            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
         return
     # aristocrat scoring (base.spb:48)
     if phase == PHASE_ARISTOCRAT:
@@ -633,8 +643,10 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             # Tax Man: per green card (base/trading.spb:266)
             k = s[O_OWNED + p * NCARDS + CARD_TAX_MAN] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_GREEN]
             r += k * 1
-            s[O_RUBLES + p] += r
-            s[O_POINTS + p] += v
+            r += s[O_RUBLES + p]
+            v += s[O_POINTS + p]
+            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
+            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
         return
 
 
