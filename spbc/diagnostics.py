@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "SPB304": "a word that is not one of the allowed choices",
     "SPB305": "an empty string or list where something is needed",
     "SPB306": "the same item twice in a list",
+    "SPB307": "a string with a line break or another control character",
     "SPB400": "a card names a colour different from its deck's colour",
     "SPB401": "a card of a colourless deck does not name its colour",
     "SPB402": "a trading card displaces a colour other than its own",

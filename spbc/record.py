@@ -280,9 +280,12 @@ class _Reader:
             self.problem(1, 1, "no RulesDigest header: cannot tell which version of the rules this record used")
         elif digest != ruleset.model.digest:
             name = self.headers.get("Ruleset", "?")
+            hint = "" if given is not None else (
+                f"; a record of a rules file of your own names its ruleset ({name}), not the file: "
+                "give the file (spb replay --rules FILE)")
             raise self.fatal(*self.where("RulesDigest"),
                              f"this record was played with other rules ({name}, digest {digest[:12]}); "
-                             f"these are {ruleset.name}, digest {ruleset.model.digest[:12]}")
+                             f"these are {ruleset.name}, digest {ruleset.model.digest[:12]}{hint}")
         return ruleset
 
     def load(self, name: str | None) -> Ruleset:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -294,6 +295,10 @@ def read_value(vtype: ValueType, node: syntax.Value, key: str) -> Any:
     if kind == "str" and isinstance(node, syntax.Str):
         if vtype.non_empty and not node.value.strip():
             raise ValueProblem(Diagnostic("SPB305", f"'{key}' must not be empty", node.span))
+        if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in node.value):
+            # names end up on one line of a game record and of the screen
+            raise ValueProblem(Diagnostic("SPB307", f"'{key}' must not hold a line break or a control character",
+                                          node.span, hint="write it on one line, without \\n or \\t"))
         return node.value
     if kind == "bool" and isinstance(node, syntax.Bool):
         return node.value

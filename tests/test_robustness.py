@@ -480,3 +480,16 @@ def test_a_very_long_source_line_is_shown_as_a_window_around_the_fault(tmp_path)
     assert all(len(line) < 300 for line in lines), max(len(line) for line in lines)
     assert _caret_under(lines, 2).startswith("1 }")
     assert lines[2].startswith("1 | ...") and "wroker 1 }" in lines[2]
+
+
+def test_a_record_of_other_rules_says_how_to_give_the_rules_file(compiled):
+    text = write_record(compiled, ["Anna", "Boris"], 3, []).replace(compiled.model.digest, "0" * 64)
+    with pytest.raises(RecordError) as caught:
+        read_record(text)  # the rules the Ruleset header names
+    assert caught.value.reason.endswith("give the file (spb replay --rules FILE)")
+
+
+def test_a_card_name_with_a_line_break_is_refused(tmp_path):
+    # it passed the check, and every record of a game with the card broke the move line in two
+    error = _rules_error(_variant(tmp_path, 'name = "Market"', 'name = "Mar\\nket"'))
+    assert error.codes == ["SPB307"]
