@@ -275,8 +275,16 @@ class Game:
         """Play a move. IllegalMoveError (with the reason) if the rules do not allow it now."""
         try:
             code = self.ruleset.encode(move)
-        except KeyError:
-            code = -1
+            formed = self.ruleset.decode(code) == move
+        except (KeyError, IndexError, TypeError, ValueError):
+            code, formed = -1, False
+        known = all(card is None or card in self.ruleset._card_index for card in (move.card, move.target)) \
+            and (move.deck is None or move.deck in self.ruleset._deck_index)
+        points = (move.kind is MoveKind.POINTS and move.card is not None and isinstance(move.amount, int)
+                  and move.amount >= 0 and (move.row, move.target, move.deck) == (None, None, None))
+        if known and not formed and not points:  # a field missing, extra or out of range: read as another move
+            raise IllegalMoveError(f"not a whole move: {move!r}; moves are as legal_moves() gives them",
+                                   context=self.context())
         if code not in self._engine.legal_moves():
             from spbc.explain import explain_illegal
 

@@ -51,8 +51,9 @@ class GameView(BaseModel):
 
 def view_of(game: Game, viewer: int | None) -> GameView:
     """The view of one seat (or of a spectator, viewer None)."""
-    if viewer is not None and not 0 <= viewer < len(game.players):
-        raise ValueError(f"there is no seat {viewer} in a game of {len(game.players)}")
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < len(game.players)):
+        raise ValueError(f"there is no seat {viewer!r} in a game of {len(game.players)}")
     open_rubles = game.ruleset.model.game.open_rubles
     scoring = [phase.id for phase in game.ruleset.model.phases if phase.scores]
     markers = game.markers()

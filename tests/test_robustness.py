@@ -493,3 +493,34 @@ def test_a_card_name_with_a_line_break_is_refused(tmp_path):
     # it passed the check, and every record of a game with the card broke the move line in two
     error = _rules_error(_variant(tmp_path, 'name = "Market"', 'name = "Mar\\nket"'))
     assert error.codes == ["SPB307"]
+
+
+# --- the game API with values it was not meant for ----------------------------------------
+
+from spbc.moves import IllegalMoveError, Move, MoveKind  # noqa: E402
+
+
+@pytest.mark.parametrize("move", [
+    Move(MoveKind.BUY, card=None, row="upper"),  # a KeyError came out of the explanation
+    Move(MoveKind.TAKE, card="shepherd", row="sideways"),  # a KeyError too
+    Move(MoveKind.USE, card="observatory"),  # no deck: would have drawn from the first deck
+    Move(MoveKind.PASS, card="market"),  # explained as a refusal to pass
+    Move(MoveKind.POINTS, card="pub", amount=-1),
+], ids=["buy without card", "row sideways", "use without deck", "pass with a card", "minus one point"])
+def test_a_move_with_a_field_missing_or_extra_is_refused_as_such(ruleset, move):
+    game = ruleset.new_game(2, seed=1)
+    with pytest.raises(IllegalMoveError, match="not a whole move"):
+        game.play(move)
+
+
+def test_a_pub_amount_beyond_the_move_code_is_explained(ruleset):
+    game = ruleset.game_from_json(json.dumps(_saved(ruleset, "points")))
+    with pytest.raises(IllegalMoveError, match="you can buy at most"):
+        game.play(Move(MoveKind.POINTS, card="pub", amount=70))
+
+
+@pytest.mark.parametrize("seat", [True, "0", 1.5])
+def test_a_view_for_a_seat_that_is_no_number_is_refused(ruleset, seat):
+    game = ruleset.new_game(2, seed=1)
+    with pytest.raises(ValueError, match=f"there is no seat {seat!r}"):
+        game.view(seat)
