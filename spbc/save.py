@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from spbc.codegen import VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.lower import STAGES
 from spbc.model import BuyPoints, Discount
 
@@ -131,13 +132,13 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         ("lower_size", one["lower_size"], 0, model.game.board_size),
     ]
     bounds += [("markers", m, 0, players - 1) for m in fields["markers"]]
-    bounds += [("rubles", r, 0, 1_000_000) for r in fields["rubles"]]
-    bounds += [("points", r, 0, 1_000_000) for r in fields["points"]]
+    bounds += [("rubles", r, 0, VALUE_MAX) for r in fields["rubles"]]
+    bounds += [("points", r, 0, VALUE_MAX) for r in fields["points"]]
     bounds += [("hand_size", h, 0, hand_max) for h in fields["hand_size"]]
     bounds += [("deck_size", d, 0, deck_max) for d in fields["deck_size"]]
     bounds += [("owned", n, 0, 1_000) for n in fields["owned"] + fields["used"] + fields["discard"]]
     # every other value (the unused places of hands, rows and decks too) must fit the engine's ints
-    bounds += [(name, value, -1, 1_000_000) for name, part in fields.items() for value in part]
+    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() for value in part]
     for name, value, low, high in bounds:
         if not low <= value <= high:
             return f"{name} is {value}, outside {low}..{high}"

@@ -264,7 +264,7 @@ def test_caches_that_do_not_match_the_cards_are_refused(ruleset):
 
 
 @pytest.mark.parametrize("field, index, value, message", [
-    ("rubles", 0, -1, "rubles is -1, outside 0..1000000"),
+    ("rubles", 0, -1, "rubles is -1, outside 0..1000000000"),
     ("players", 0, 3, "players is 3, outside 2..2"),
     ("phase", 0, 4, "phase is 4, outside 0..3"),
     ("current", 0, 2, "current is 2, outside 0..1"),

@@ -409,10 +409,10 @@ def _rich_rules(tmp_path):
     return _variant(tmp_path, "card market", tax.format(n=1) + tax.format(n=2) + greens + "\ncard market", "rich.spb")
 
 
-@pytest.mark.xfail(strict=True, reason="engine templates: rubles are C ints that overflow silently "
-                   "(the twin's Python ints do not); incomes allowed by the check reach 3.4e9")
 def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(tmp_path, monkeypatch):
+    # found as an overflow (the compiled forecast was -894967296); the engine now caps at VALUE_MAX
     import spbc
+    from spbc.codegen import VALUE_MAX
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     path = _rich_rules(tmp_path)
@@ -434,8 +434,16 @@ def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(
     game_c = compiled.game_from_json(json.dumps(data))
     game_t = twin.game_from_json(json.dumps(data).replace(compiled.model.digest, twin.model.digest))
     assert ids == [card.id for card in twin.cards]
-    assert game_t.forecast(0, "worker")[0] == 2 * 100 * 1700 * 10000
+    income = min(2 * 100 * 1700 * 10000, VALUE_MAX - game_t.rubles(0))
+    assert game_t.forecast(0, "worker")[0] == income
     assert game_c.forecast(0, "worker") == game_t.forecast(0, "worker")
+    for _ in range(8):  # everyone passes: the worker phase scores
+        if game_c.rubles(0) > 10**6:
+            break
+        game_c.play(Move(MoveKind.PASS))
+    assert game_c.rubles(0) == VALUE_MAX
+    loaded = compiled.game_from_json(game_c.to_json())  # a state the engine reaches loads back
+    assert loaded.state_values() == game_c.state_values()
 
 
 # --- where the caret goes ----------------------------------------------------------------
