@@ -532,3 +532,20 @@ def test_a_view_for_a_seat_that_is_no_number_is_refused(ruleset, seat):
     game = ruleset.new_game(2, seed=1)
     with pytest.raises(ValueError, match=f"there is no seat {seat!r}"):
         game.view(seat)
+
+
+@pytest.mark.xfail(strict=True, reason="engine templates: Engine.load takes any ints; the compiled engine "
+                   "then reads OFFERS[offer] past its end (the twin raises IndexError); spbc.save checks "
+                   "states before they reach it, but the engine module itself does not")
+def test_the_compiled_engine_refuses_a_state_that_indexes_past_its_tables(compiled, twin):
+    data = _saved(compiled, "points")
+    data["state"]["offer"] = [1]  # one past the Pub's offer, the only one
+    values = [v for name, _offset, _size in compiled.engine.FIELDS for v in data["state"][name]]
+    with pytest.raises(IndexError):
+        engine = twin.engine.Engine()
+        engine.load(values)
+        engine.legal_moves()
+    with pytest.raises((IndexError, ValueError)):
+        engine = compiled.engine.Engine()
+        engine.load(values)
+        engine.legal_moves()
