@@ -73,7 +73,10 @@ def play(
             return None
         if not line:
             return None
-        console.print(prompt + _printable(line.rstrip("\n")), markup=False, highlight=False)
+        echo = line.rstrip("\n")
+        if len(echo) > 200:  # a runaway line is not drawn whole (10 MB took rich 18 s)
+            echo = f"{echo[:160]}... ({len(echo)} characters)"
+        console.print(prompt + _printable(echo), markup=False, highlight=False)
         return line
 
     session = Session(game, seats, agent_seed=game.seed, interactive=interactive,

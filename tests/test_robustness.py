@@ -549,3 +549,9 @@ def test_the_compiled_engine_refuses_a_state_that_indexes_past_its_tables(compil
         engine = compiled.engine.Engine()
         engine.load(values)
         engine.legal_moves()
+
+
+def test_play_echoes_a_runaway_line_shortened():
+    result = spb("play", "--seed", "2", input="x" * 1_000_000 + "\nquit\n")
+    assert ended(result, 0)
+    assert "... (1000000 characters)" in result.stdout and len(result.stdout) < 20_000
