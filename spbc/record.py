@@ -305,10 +305,12 @@ class _Reader:
         seed_text = self.headers.get("Seed")
         if seed_text is None:
             raise self.fatal(1, 1, "no Seed header: the deck order cannot be known")
-        try:
-            seed = int(seed_text)
-        except ValueError:
-            raise self.fatal(*self.where("Seed"), f"the seed must be a whole number, not {seed_text!r}") from None
+        # digits as the writer writes them: int() would also read "5_0" as 50 and "٥" as 5
+        if not re.fullmatch(r"-?[0-9]{1,1000}", seed_text):
+            shown = seed_text if len(seed_text) <= 40 else seed_text[:30] + "..."
+            raise self.fatal(*self.where("Seed"), f"the seed must be a whole number, not {shown!r}: "
+                             "a minus sign at most, then up to 1000 digits 0-9")
+        seed = int(seed_text)
         try:
             return ruleset.new_game(players, seed)
         except ValueError as error:

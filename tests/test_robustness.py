@@ -555,3 +555,12 @@ def test_play_echoes_a_runaway_line_shortened():
     result = spb("play", "--seed", "2", input="x" * 1_000_000 + "\nquit\n")
     assert ended(result, 0)
     assert "... (1000000 characters)" in result.stdout and len(result.stdout) < 20_000
+
+
+@pytest.mark.parametrize("seed", ["5_0", "\u0665", " 5", "9" * 5000])
+def test_a_seed_header_must_be_plain_digits(compiled, seed):
+    text = write_record(compiled, ["Anna", "Boris"], 3, []).replace('[Seed "3"]', f'[Seed "{seed}"]')
+    with pytest.raises(RecordError) as caught:
+        read_record(text, compiled)
+    assert caught.value.reason.startswith("the seed must be a whole number, not ")
+    assert len(caught.value.reason) < 200
