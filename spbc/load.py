@@ -48,7 +48,7 @@ def display_path(path: Path) -> str:
 
 
 def _read_rules_text(path: Path) -> str:
-    """The text of a rules file, newlines translated as by ``Path.read_text``.
+    """The text of a rules file, newlines translated as by ``Path.read_text``, without a byte order mark.
 
     Raises OSError (IsADirectoryError for a folder; a device, a pipe or a file over
     MAX_RULES_BYTES with its reason), ValueError for a name holding a NUL character
@@ -63,7 +63,8 @@ def _read_rules_text(path: Path) -> str:
         data = stream.read(MAX_RULES_BYTES + 1)
     if len(data) > MAX_RULES_BYTES:
         raise OSError(0, f"larger than {MAX_RULES_BYTES // 1_000_000} MB, too large for a rules file")
-    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    # utf-8-sig: a byte order mark, as some editors write, is no character of the rules
+    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def shipped_names() -> list[str]:

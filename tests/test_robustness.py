@@ -564,3 +564,10 @@ def test_a_seed_header_must_be_plain_digits(compiled, seed):
         read_record(text, compiled)
     assert caught.value.reason.startswith("the seed must be a whole number, not ")
     assert len(caught.value.reason) < 200
+
+
+def test_a_rules_file_with_a_byte_order_mark_loads_like_one_without(tmp_path):
+    plain = _variant(tmp_path, "board_size = 8", "board_size = 8", "plain.spb")
+    marked = tmp_path / "marked.spb"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())  # as Notepad writes UTF-8
+    assert load_model(marked).cards == load_model(plain).cards
