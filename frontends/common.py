@@ -24,9 +24,12 @@ def load_ruleset(rules: str, backend: str = "auto"):
     except RulesError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(1) from None
-    except FileNotFoundError as error:
-        fail(str(error))
     except BackendError as error:
         fail(str(error))
+    except OSError as error:  # the cache folder of a rules file's engine cannot be made or written
+        from spbc.backend import cache_dir
+
+        fail(f"cannot prepare the engine of {rules} in {cache_dir()}: {error.strerror or error}; "
+             "set SPBC_CACHE_DIR to a folder you can write")
     except ValueError as error:
         fail(str(error), code=2)

@@ -36,7 +36,8 @@ def cache_dir() -> Path:
     root = os.environ.get("SPBC_CACHE_DIR")
     if root:
         return Path(root)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "spbc"
+    # an empty XDG_CACHE_HOME counts as unset (the XDG spec), not as the working directory
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spbc"
 
 
 def _load(name: str, path: Path) -> types.ModuleType:

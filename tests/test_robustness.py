@@ -571,3 +571,22 @@ def test_a_rules_file_with_a_byte_order_mark_loads_like_one_without(tmp_path):
     marked = tmp_path / "marked.spb"
     marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())  # as Notepad writes UTF-8
     assert load_model(marked).cards == load_model(plain).cards
+
+
+def test_an_engine_cache_that_cannot_be_made_is_a_message(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(blocker / "cache"))
+    rules = _variant(tmp_path, "board_size = 8", "board_size = 9", "mine.spb")
+    result = spb("sim", "--rules", str(rules), "--games", "1")
+    assert ended(result, 1), result.output
+    assert "cannot prepare the engine of" in result.output and "set SPBC_CACHE_DIR" in result.output
+
+
+def test_an_empty_xdg_cache_home_is_not_the_working_folder(monkeypatch, tmp_path):
+    from spbc.backend import cache_dir
+
+    monkeypatch.delenv("SPBC_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / ".cache" / "spbc"
