@@ -214,12 +214,45 @@ def _translate_characters(error: UnexpectedCharacters, text: str, path: str) -> 
     return Diagnostic("SPB101", f"unexpected character {char!r}", span)
 
 
+def _glued_number(error: UnexpectedToken, text: str, path: str) -> Diagnostic | None:
+    """A number with letters stuck to it (``25x``, ``1e5``, ``0x10``, ``1_000``) before the error.
+
+    The grammar reads the letters as the name of a next setting and fails a token later,
+    often on the next line; the fault is the number, so that is where the caret goes.
+    """
+    previous: Token | None = None
+    try:
+        for token in _parser().lex(text):
+            if token.start_pos > error.token.start_pos:
+                break
+            if previous is not None and previous.type == "INT" and token.type == "NAME" \
+                    and token.start_pos == previous.end_pos:
+                written = f"{previous}{token}"
+                hint = None
+                if written.lstrip("-").replace("_", "").isdigit():
+                    hint = f"write it without '_': {written.replace('_', '')}"
+                elif token[0] in "eE" and token[1:].isdigit() and len(token) < 6:
+                    hint = f"write it in full: {int(previous) * 10 ** int(token[1:])}"
+                elif previous in ("0", "-0") and token[0] in "xX":
+                    try:
+                        hint = f"write it in decimal: {int(written, 16)}"
+                    except ValueError:
+                        hint = None
+                span = Span(path, previous.line, previous.column, token.end_line, token.end_column)
+                return Diagnostic("SPB113", f"'{written}' is not a number: numbers are written in digits only",
+                                  span, hint=hint)
+            previous = token
+    except UnexpectedInput:
+        return None
+    return None
+
+
 def translate_error(error: UnexpectedInput, text: str, path: str) -> Diagnostic:
     """The diagnostic for a Lark parse error of ``text`` (the file at ``path``)."""
     if isinstance(error, UnexpectedCharacters):
         return _translate_characters(error, text, path)
     if isinstance(error, UnexpectedToken):
-        return _translate_token(error, path)
+        return _glued_number(error, text, path) or _translate_token(error, path)
     raise error  # UnexpectedEOF does not occur with LALR: a bug if it does
 
 

@@ -590,3 +590,16 @@ def test_an_empty_xdg_cache_home_is_not_the_working_folder(monkeypatch, tmp_path
     monkeypatch.setenv("XDG_CACHE_HOME", "")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert cache_dir() == tmp_path / ".cache" / "spbc"
+
+
+@pytest.mark.parametrize("written, hint", [
+    ("25x", None), ("1e5", "write it in full: 100000"), ("0x10", "write it in decimal: 16"),
+    ("1_000", "write it without '_': 1000"),
+])
+def test_a_number_with_letters_stuck_to_it_is_pointed_at(tmp_path, written, hint):
+    # the letters read as the next setting's name: "expected '=' after setting name 'x'" on the next line
+    error = _rules_error(_variant(tmp_path, "starting_rubles = 25", f"starting_rubles = {written}\n   "))
+    diagnostic = error.diagnostics[0]
+    assert error.codes == ["SPB113"] and diagnostic.message.startswith(f"'{written}' is not a number")
+    assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_column) == (6, 39, 39 + len(written))
+    assert diagnostic.hint == hint
