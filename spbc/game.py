@@ -266,6 +266,9 @@ class Game:
         if move.kind not in (MoveKind.BUY, MoveKind.PLAY) or move.card is None:
             return None
         index = self.ruleset._card_index
+        if move.card not in index or (move.target is not None and move.target not in index) \
+                or (move.kind is MoveKind.BUY and (move.row or "upper") not in _ROW_CODES):
+            raise ValueError(f"not a move of the rules of {self.ruleset.name}: {move!r}")
         row = ROW_HAND if move.kind is MoveKind.PLAY else _ROW_CODES[move.row or "upper"]
         target = index[move.target] if move.target is not None else -1
         player = self.current_player if seat is None else seat

@@ -603,3 +603,12 @@ def test_a_number_with_letters_stuck_to_it_is_pointed_at(tmp_path, written, hint
     assert error.codes == ["SPB113"] and diagnostic.message.startswith(f"'{written}' is not a number")
     assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_column) == (6, 39, 39 + len(written))
     assert diagnostic.hint == hint
+
+
+@pytest.mark.parametrize("move", [
+    Move(MoveKind.BUY, card="nope", row="upper"), Move(MoveKind.BUY, card="market", row="sideways"),
+    Move(MoveKind.BUY, card="wharf", row="upper", target="nope"),
+])
+def test_the_cost_of_a_move_the_rules_do_not_have_is_a_value_error(ruleset, move):
+    with pytest.raises(ValueError, match="not a move of the rules of base"):
+        ruleset.new_game(2, seed=1).cost(move)  # was a bare KeyError
