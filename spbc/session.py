@@ -336,7 +336,7 @@ class Session:
             return False
         # not named after the seed: the seed would tell the order of the decks
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path(args[0]) if args else self.save_dir / f"spb-{stamp}.json"
+        path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
         try:
             path.write_text(self.game.to_json(), encoding="utf-8")
             record = self._write_record()

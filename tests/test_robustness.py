@@ -612,3 +612,10 @@ def test_a_number_with_letters_stuck_to_it_is_pointed_at(tmp_path, written, hint
 def test_the_cost_of_a_move_the_rules_do_not_have_is_a_value_error(ruleset, move):
     with pytest.raises(ValueError, match="not a move of the rules of base"):
         ruleset.new_game(2, seed=1).cost(move)  # was a bare KeyError
+
+
+def test_save_expands_a_tilde_as_a_shell_would(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    result = spb("play", "--seed", "2", input="save ~/kept.json\nquit\n")
+    assert ended(result, 0) and (tmp_path / "kept.json").is_file(), result.stdout[-300:]
