@@ -339,10 +339,14 @@ class Session:
         path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
         try:
             path.write_text(self.game.to_json(), encoding="utf-8")
-            record = self._write_record()
         except OSError as error:
             emit(Problem(f"could not save to {path}: {error.strerror or error}"))
             return False
+        try:
+            record = self._write_record()
+        except OSError as error:  # the game is saved all the same
+            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
+            record = None
         extra = f" and the record so far to {record}" if record is not None else ""
         emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}"))
         return False

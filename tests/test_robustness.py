@@ -619,3 +619,18 @@ def test_save_expands_a_tilde_as_a_shell_would(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = spb("play", "--seed", "2", input="save ~/kept.json\nquit\n")
     assert ended(result, 0) and (tmp_path / "kept.json").is_file(), result.stdout[-300:]
+
+
+def test_save_tells_apart_a_record_it_could_not_write_from_the_game_it_saved(tmp_path, compiled):
+    from spbc.seats import parse_seats
+    from spbc.session import Note, Problem, Session
+
+    game = compiled.new_game(["you", "ai:random"], seed=2)
+    gone = tmp_path / "gone" / "game.spbr"  # the record's folder went away during the game
+    session = Session(game, parse_seats("you,ai:random"), agent_seed=2, record=gone)
+    events = []
+    session.save([str(tmp_path / "kept.json")], events.append)
+    assert (tmp_path / "kept.json").is_file()
+    assert [type(e) for e in events] == [Problem, Note]
+    assert events[0].message.startswith(f"could not write the record to {gone}")
+    assert events[1].text.startswith(f"saved the game to {tmp_path / 'kept.json'};")
