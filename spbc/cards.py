@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -176,12 +177,18 @@ def format_card_table(model: RulesModel) -> str:
     """Every card in plain text, one line each, columns aligned with spaces; ends in a newline."""
     columns, rows = card_table(model, deck=True)
     lines = [[column.title for column in columns], *rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(columns))]
+    widths = [max(_width(line[i]) for line in lines) for i in range(len(columns))]
     out = []
     for line in lines:
         parts = [
-            text.rjust(width) if column.numeric else text.ljust(width)
+            " " * (width - _width(text)) + text if column.numeric else text + " " * (width - _width(text))
             for text, width, column in zip(line, widths, columns)
         ]
         out.append("  ".join(parts).rstrip())
     return "\n".join(out) + "\n"
+
+
+def _width(text: str) -> int:
+    """Terminal columns of a text: East Asian wide characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+               for char in text)

@@ -634,3 +634,13 @@ def test_save_tells_apart_a_record_it_could_not_write_from_the_game_it_saved(tmp
     assert [type(e) for e in events] == [Problem, Note]
     assert events[0].message.startswith(f"could not write the record to {gone}")
     assert events[1].text.startswith(f"saved the game to {tmp_path / 'kept.json'};")
+
+
+def test_the_plain_card_table_aligns_wide_names(tmp_path):
+    from spbc.cards import format_card_table
+
+    model = load_model(_variant(tmp_path, 'name = "Market"', 'name = "市場 Märkte"'))
+    lines = format_card_table(model).splitlines()
+    cells = [2 if "\u3000" <= char <= "\u9fff" else 1 for char in lines[2]]
+    deck_at = [sum(cells[:i]) for i in range(len(lines[2])) if lines[2].startswith("Buildings", i)]
+    assert deck_at == [lines[0].index("Deck")], lines[:3]
