@@ -534,21 +534,23 @@ def test_a_view_for_a_seat_that_is_no_number_is_refused(ruleset, seat):
         game.view(seat)
 
 
-@pytest.mark.xfail(strict=True, reason="engine templates: Engine.load takes any ints; the compiled engine "
-                   "then reads OFFERS[offer] past its end (the twin raises IndexError); spbc.save checks "
-                   "states before they reach it, but the engine module itself does not")
-def test_the_compiled_engine_refuses_a_state_that_indexes_past_its_tables(compiled, twin):
+@pytest.mark.parametrize("field, value", [
+    ("offer", [1]),  # one past the Pub's offer, the only one
+    ("players", [9]),
+    ("upper_size", [99]),
+    ("markers", [0, 0, 0, 5]),
+    ("rubles", [10**12, 0, 0, 0]),
+])
+def test_the_engine_itself_refuses_a_state_that_indexes_past_its_tables(compiled, twin, field, value):
     data = _saved(compiled, "points")
-    data["state"]["offer"] = [1]  # one past the Pub's offer, the only one
+    data["state"][field] = value
     values = [v for name, _offset, _size in compiled.engine.FIELDS for v in data["state"][name]]
-    with pytest.raises(IndexError):
-        engine = twin.engine.Engine()
-        engine.load(values)
-        engine.legal_moves()
-    with pytest.raises((IndexError, ValueError)):
-        engine = compiled.engine.Engine()
-        engine.load(values)
-        engine.legal_moves()
+    for ruleset in (compiled, twin):
+        engine = ruleset.engine.Engine.new(2, 1)
+        before = engine.state()
+        with pytest.raises(ValueError, match="outside"):
+            engine.load(values)
+        assert engine.state() == before  # a refused state leaves the engine as it was
 
 
 def test_play_echoes_a_runaway_line_shortened():

@@ -885,6 +885,57 @@ cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil:
                         n += 1
 
 
+cdef int in_range(const int* s, int offset, int count, int low, int high) noexcept nogil:
+    """Whether count values from offset all lie in low..high."""
+    cdef int i
+    for i in range(count):
+        if s[offset + i] < low or s[offset + i] > high:
+            return 0
+    return 1
+
+
+cdef int state_is_safe(const int* s) noexcept nogil:
+    """Whether every value the engine uses as an index or a size lies within its tables.
+
+    Engine.load refuses a state that fails this, so no state, however garbled, makes the
+    compiled engine read or write past an array. (spbc.save checks far more: that every
+    card is in exactly one place, that caches match; this is the engine's last line.)
+    """
+    cdef int players, p, d
+    players = s[O_PLAYERS]
+    if players < MIN_PLAYERS or players > MAX_PLAYERS:
+        return 0
+    if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
+            and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
+            and in_range(s, O_DRAWN, 2, -1, NCARDS - 1) and in_range(s, O_OFFER_TURN, 1, 0, players)
+            and in_range(s, O_MARKERS, NPHASES, 0, players - 1)
+            and in_range(s, O_RUBLES, MAX_PLAYERS, 0, VALUE_MAX)
+            and in_range(s, O_POINTS, MAX_PLAYERS, -VALUE_MAX, VALUE_MAX)
+            and in_range(s, O_HAND_SIZE, MAX_PLAYERS, 0, HAND_MAX)
+            and in_range(s, O_OWNED, 2 * MAX_PLAYERS * NCARDS, 0, VALUE_MAX)
+            and in_range(s, O_COLOUR_COUNT, 2 * MAX_PLAYERS * NCOLOURS, 0, VALUE_MAX)
+            and in_range(s, O_UPPER_SIZE, 1, 0, BOARD_SIZE) and in_range(s, O_LOWER_SIZE, 1, 0, BOARD_SIZE)
+            and in_range(s, O_DECK_SIZE, NDECKS, 0, DECK_MAX) and in_range(s, O_DISCARD, NCARDS, 0, VALUE_MAX)):
+        return 0
+    if s[O_STAGE] == STAGE_POINTS and not in_range(s, O_OFFER, 1, OFFER_START[s[O_PHASE]],
+                                                    OFFER_START[s[O_PHASE] + 1] - 1):
+        return 0
+    if s[O_STAGE] != STAGE_POINTS and not in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES]):
+        return 0
+    if s[O_STAGE] == STAGE_DRAWN and s[O_DRAWN] < 0:
+        return 0
+    for p in range(MAX_PLAYERS):
+        if not in_range(s, O_HAND + p * HAND_MAX, s[O_HAND_SIZE + p], 0, NCARDS - 1):
+            return 0
+    if not (in_range(s, O_UPPER, s[O_UPPER_SIZE], 0, NCARDS - 1)
+            and in_range(s, O_LOWER, s[O_LOWER_SIZE], 0, NCARDS - 1)):
+        return 0
+    for d in range(NDECKS):
+        if not in_range(s, O_DECKS + d * DECK_MAX, s[O_DECK_SIZE + d], 0, NCARDS - 1):
+            return 0
+    return 1
+
+
 cdef class Engine:
     """One game's state and the operations on it. Create with Engine.new(players, seed)."""
 
@@ -936,12 +987,21 @@ cdef class Engine:
         return [self.s[i] for i in range(STATE_SIZE)]
 
     def load(self, values):
-        """Replace the state by a list of STATE_SIZE ints (from state())."""
+        """Replace the state by a list of STATE_SIZE ints (from state()); ValueError for a list the
+        engine cannot use safely, which leaves the state as it was."""
+        cdef Engine other
         cdef int i
         if len(values) != STATE_SIZE:
             raise ValueError(f"a state has {STATE_SIZE} values, not {len(values)}")
+        other = Engine()
         for i in range(STATE_SIZE):
-            self.s[i] = values[i]
+            if not -VALUE_MAX <= values[i] <= VALUE_MAX:
+                raise ValueError(f"state value {i} is {values[i]}, outside what the engine holds")
+            other.s[i] = values[i]
+        if not state_is_safe(other.s):
+            raise ValueError("this state has a value the engine would use outside its tables")
+        for i in range(STATE_SIZE):
+            self.s[i] = other.s[i]
 
     def get(self, offset):
         """One value of the state array."""
