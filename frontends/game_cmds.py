@@ -157,15 +157,27 @@ def replay(
     for problem in result.problems:
         typer.echo(problem.describe(path), err=True)
     game = result.game
+    # Until the game is over, secret rubles stay secret: an unfinished record shows what
+    # every player could see at the table (points, hand sizes), no final scores.
+    secret = not game.is_over and not game.ruleset.model.game.open_rubles
     standings = game.standings()
     if as_json:
         typer.echo(json.dumps({
             "file": path, "ruleset": game.ruleset.name, "moves": len(result.moves), "over": game.is_over,
             "round": game.round,
-            "standings": [{"rank": s.rank, "seat": s.seat + 1, "name": s.name, "final": s.final,
-                           "rubles": s.rubles} for s in standings],
+            "standings": None if secret else [
+                {"rank": s.rank, "seat": s.seat + 1, "name": s.name, "final": s.final, "rubles": s.rubles}
+                for s in standings],
+            "points": [{"seat": seat + 1, "name": name, "points": game.points(seat),
+                        "hand_size": len(game.hand(seat))} for seat, name in enumerate(game.players)],
             "problems": [{"line": p.line, "column": p.column, "message": p.message} for p in result.problems],
         }, indent=1, ensure_ascii=False))
+    elif secret:
+        typer.echo(f"{path}: {len(result.moves)} moves, not over ({game.context()}); "
+                   "points so far (rubles stay secret until the end)")
+        width = max(len(name) for name in game.players)
+        for seat, name in enumerate(game.players):
+            typer.echo(f"  {name:<{width}}  {game.points(seat):>4} points  {len(game.hand(seat))} cards in hand")
     else:
         state = (f"game over after round {game.round}" if game.is_over
                  else f"not over ({game.context()}); standings as if it ended now")

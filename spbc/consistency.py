@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from spbc import syntax
 from spbc.diagnostics import Note
 from spbc.model import Span
+from spbc.lower import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_POINTS_PER_OFFER  # the engine's limits
 
 if TYPE_CHECKING:
     from spbc.check import Checker, Decl
@@ -205,12 +206,6 @@ def _check_cost_example(checker: Checker) -> None:
                            at, hint=usage)
 
 
-#: What the engine's move codes and state hold: a move packs a card into 8 bits and a deck
-#: or an amount of points into 6; the state keeps every deck at the size of the largest.
-MAX_CARDS = 255
-MAX_DECKS = 63
-MAX_COPIES_IN_ALL = 2000
-MAX_POINTS_PER_OFFER = 63
 
 
 def _check_engine_limits(checker: Checker) -> None:

@@ -32,6 +32,12 @@ NO_SYMBOL = -1
 MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
 ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
 STAGES = ("actions", "drawn", "points", "over")
+# What move codes and the state can hold: a card in 8 bits, a deck or an amount of points in 6,
+# every deck kept at the size of the largest. The checker refuses rules beyond these (SPB411).
+MAX_CARDS = 255
+MAX_DECKS = 63
+MAX_COPIES_IN_ALL = 2000
+MAX_POINTS_PER_OFFER = 63
 LOWERED = (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)  # the effects the engine implements
 
 
@@ -245,6 +251,9 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Fiel
 def lower(model: RulesModel) -> EngineIR:
     """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
     game = model.game
+    if (len(model.cards) > MAX_CARDS or len(model.decks) > MAX_DECKS
+            or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL):
+        raise ValueError(f"{model.name} is beyond what the engine holds; the checker should have said so")
     for card in model.cards:
         for effect in card.abilities:
             if not isinstance(effect, LOWERED):

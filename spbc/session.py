@@ -337,6 +337,10 @@ class Session:
         # not named after the seed: the seed would tell the order of the decks
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
+        for again in range(2, 1000):  # a second save within the same second gets a name of its own
+            if args or not path.exists():
+                break
+            path = self.save_dir / f"spb-{stamp}-{again}.json"
         try:
             path.write_text(self.game.to_json(), encoding="utf-8")
         except OSError as error:

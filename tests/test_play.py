@@ -318,6 +318,9 @@ def test_save_without_a_name_uses_the_time_not_the_seed(tmp_path):
     events = run_session(session, ["save"])
     saved = list(tmp_path.glob("spb-*.json"))
     assert len(saved) == 1 and re.fullmatch(r"spb-\d{8}-\d{6}\.json", saved[0].name)
+    run_session(session, ["save"])
+    run_session(session, ["save"])
+    assert len(list(tmp_path.glob("spb-*.json"))) == 3  # saves in the same second do not overwrite
     assert Note(f"saved the game to {saved[0]}; continue it with spb play --load {saved[0]}") in events
 
 

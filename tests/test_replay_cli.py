@@ -95,8 +95,24 @@ def test_lenient_prints_every_problem_then_the_standings(recorded, tmp_path):
     assert "unknown verb 'bye'; did you mean 'buy'?" in problems[1]
     assert all(p.startswith(f"{bad}:") and ": error: " in p for p in problems)
     assert result.stdout.startswith(f"{bad}: ")
-    assert "standings as if it ended now" in result.stdout.splitlines()[0]
+    assert "points so far (rubles stay secret until the end)" in result.stdout.splitlines()[0]
     assert len(result.stdout.splitlines()) == 4
+    assert "rubles\n" not in result.stdout and "ruble " not in result.stdout
+
+
+def test_an_unfinished_record_keeps_rubles_secret(recorded, tmp_path):
+    folder, _ = recorded
+    cut = tmp_path / "cut.spbr"
+    lines = (folder / f"game-{SEEDS[0]}.spbr").read_text(encoding="utf-8").splitlines()
+    moves = [i for i, line in enumerate(lines) if line and not line.startswith(("[", "#"))]
+    kept = [line for i, line in enumerate(lines[:moves[40]]) if not line.startswith("[Result")]
+    cut.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    plain = replay(str(cut))
+    assert plain.exit_code == 0, plain.output
+    assert "not over" in plain.stdout and " rubles" not in plain.stdout.replace("rubles stay", "")
+    as_json = json.loads(replay(str(cut), "--json").stdout)
+    assert as_json["over"] is False and as_json["standings"] is None
+    assert all("rubles" not in row for row in as_json["points"])
 
 
 def test_lenient_json_carries_the_problems(recorded, tmp_path):
