@@ -8,7 +8,10 @@ random generator. Every game-logic line is therefore the same in both engines.
 from __future__ import annotations
 
 from spbc import __version__
-from spbc.lower import MOVE_KINDS, ROW_DRAWN, ROW_HAND, ROW_LOWER, ROW_UPPER, STAGES, EngineIR, lower
+from spbc.lower import (
+    CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
+    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, EngineIR, lower,
+)
 from spbc.model import RulesModel
 from spbc.render import render
 
@@ -172,6 +175,8 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("VALUE_MAX", VALUE_MAX),
     ]
     constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
+    constants += [("KIND_MASK", KIND_MASK), ("CARD_SHIFT", CARD_SHIFT), ("CARD_MASK", CARD_MASK),
+                  ("MIDDLE_SHIFT", MIDDLE_SHIFT), ("MIDDLE_MASK", MIDDLE_MASK), ("TARGET_SHIFT", TARGET_SHIFT)]
     constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
     constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(STAGES)]
     constants += [(field.const, field.offset) for field in ir.layout]

@@ -20,7 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spbc.backend import load_engine
-from spbc.lower import MOVE_KINDS, ROW_DRAWN, ROW_HAND, ROW_LOWER, ROW_UPPER, STAGES
+from spbc.lower import (
+    CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
+    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
+)
 from spbc.model import Card, RulesModel
 from spbc.moves import IllegalMoveError, Move, MoveKind
 
@@ -132,14 +135,14 @@ class Ruleset:
             middle = move.amount or 0
         else:
             middle = 0
-        return kind | (card << 4) | (middle << 12) | (target << 18)
+        return kind | (card << CARD_SHIFT) | (middle << MIDDLE_SHIFT) | (target << TARGET_SHIFT)
 
     def decode(self, code: int) -> Move:
         """The move of an engine code."""
-        kind = MoveKind(MOVE_KINDS[code & 15])
-        card = self.engine.CARD_IDS[(code >> 4) & 255]
-        middle = (code >> 12) & 63
-        target_code = (code >> 18) & 255
+        kind = MoveKind(MOVE_KINDS[code & KIND_MASK])
+        card = self.engine.CARD_IDS[(code >> CARD_SHIFT) & CARD_MASK]
+        middle = (code >> MIDDLE_SHIFT) & MIDDLE_MASK
+        target_code = (code >> TARGET_SHIFT) & CARD_MASK
         target = self.engine.CARD_IDS[target_code - 1] if target_code else None
         if kind is MoveKind.PASS:
             return Move(kind)

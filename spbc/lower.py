@@ -28,16 +28,18 @@ ANY_SYMBOL = -2  # symbol index of a wildcard ("any")
 NO_SYMBOL = -1
 
 # Move codes: kind in bits 0-3, card in bits 4-11, row / deck / amount in bits 12-17,
-# displaced card + 1 in bits 18-25. The same numbers appear in the engine templates.
+# displaced card + 1 in bits 18-25. The engine templates and spbc.game use these names.
+KIND_MASK, CARD_SHIFT, CARD_MASK = 15, 4, 255
+MIDDLE_SHIFT, MIDDLE_MASK, TARGET_SHIFT = 12, 63, 18
 MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
 ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
 STAGES = ("actions", "drawn", "points", "over")
 # What move codes and the state can hold: a card in 8 bits, a deck or an amount of points in 6,
 # every deck kept at the size of the largest. The checker refuses rules beyond these (SPB411).
-MAX_CARDS = 255
-MAX_DECKS = 63
+MAX_CARDS = CARD_MASK  # a displaced card is stored + 1, so indices stop one short of the mask
+MAX_DECKS = MIDDLE_MASK
 MAX_COPIES_IN_ALL = 2000
-MAX_POINTS_PER_OFFER = 63
+MAX_POINTS_PER_OFFER = MIDDLE_MASK
 LOWERED = (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)  # the effects the engine implements
 
 

@@ -51,6 +51,12 @@ cdef enum:
     KIND_USE = 4
     KIND_DISCARD = 5
     KIND_POINTS = 6
+    KIND_MASK = 15
+    CARD_SHIFT = 4
+    CARD_MASK = 255
+    MIDDLE_SHIFT = 12
+    MIDDLE_MASK = 63
+    TARGET_SHIFT = 18
     ROW_UPPER = 0
     ROW_LOWER = 1
     ROW_DRAWN = 2
@@ -325,7 +331,7 @@ cdef inline int displaceable(const int* s, int p, int card) noexcept nogil:
 cdef inline int purchase_moves(const int* s, int p, int card, int kind, int row, int money, int* out, int n) noexcept nogil:
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
     cdef int code, cost
-    code = kind | (card << 4) | (row << 12)
+    code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
     cost = base_cost(s, p, card, row)
     if CARD_TRADING[card]:
         return displacement_moves(s, p, card, code, cost, money, out, n)
@@ -349,7 +355,7 @@ cdef int displacement_moves(const int* s, int p, int card, int code, int cost, i
             if price < MINIMUM_COST:
                 price = MINIMUM_COST
             if price <= money:
-                out[n] = code | ((t + 1) << 18)
+                out[n] = code | ((t + 1) << TARGET_SHIFT)
                 n += 1
     return n
 
@@ -375,7 +381,7 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
                 continue  # the same card twice in a row is one move
             seen[card >> 6] |= BIT[card & 63]
             if room:
-                out[n] = KIND_TAKE | (card << 4) | (row << 12)
+                out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
                 n += 1
             n = purchase_moves(s, p, card, KIND_BUY, row, money, out, n)
     for w in range(SEEN_WORDS):
@@ -388,16 +394,16 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_WORKER << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_WORKER << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_BUILDING] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_BUILDING << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_BUILDING << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_ARISTOCRAT] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_ARISTOCRAT << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_ARISTOCRAT << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_TRADING] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_TRADING << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
     return n
 
@@ -409,9 +415,9 @@ cdef int drawn_moves(const int* s, int* out) noexcept nogil:
     card = s[O_DRAWN]
     n = purchase_moves(s, p, card, KIND_BUY, ROW_DRAWN, s[O_RUBLES + p], out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
-        out[n] = KIND_TAKE | (card << 4) | (ROW_DRAWN << 12)
+        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
         n += 1
-    out[n] = KIND_DISCARD | (card << 4) | (ROW_DRAWN << 12)
+    out[n] = KIND_DISCARD | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
     return n + 1
 
 
@@ -427,7 +433,7 @@ cdef int points_moves(const int* s, int* out) noexcept nogil:
     if s[O_RUBLES + p] // OFFER_PRICE[offer] < cap:
         cap = s[O_RUBLES + p] // OFFER_PRICE[offer]
     for k in range(cap + 1):
-        out[k] = KIND_POINTS | (card << 4) | (k << 12)
+        out[k] = KIND_POINTS | (card << CARD_SHIFT) | (k << MIDDLE_SHIFT)
     return cap + 1
 
 
@@ -715,10 +721,10 @@ cdef void end_phase(int* s) noexcept nogil:
 cdef void apply_move(int* s, int move) noexcept nogil:
     """Play a move that legal_moves listed; the caller has checked that it did."""
     cdef int kind, card, row, target, p, deck, size
-    kind = move & 15
-    card = (move >> 4) & 255
-    row = (move >> 12) & 63
-    target = ((move >> 18) & 255) - 1
+    kind = move & KIND_MASK
+    card = (move >> CARD_SHIFT) & CARD_MASK
+    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
+    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
     p = s[O_CURRENT]
     if kind == KIND_PASS:
         s[O_PASSES] += 1

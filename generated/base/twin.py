@@ -49,6 +49,12 @@ KIND_PLAY = 3
 KIND_USE = 4
 KIND_DISCARD = 5
 KIND_POINTS = 6
+KIND_MASK = 15
+CARD_SHIFT = 4
+CARD_MASK = 255
+MIDDLE_SHIFT = 12
+MIDDLE_MASK = 63
+TARGET_SHIFT = 18
 ROW_UPPER = 0
 ROW_LOWER = 1
 ROW_DRAWN = 2
@@ -302,7 +308,7 @@ def displaceable(s, p, card):
 def purchase_moves(s, p, card, kind, row, money, out, n):
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
     # int code, cost
-    code = kind | (card << 4) | (row << 12)
+    code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
     cost = base_cost(s, p, card, row)
     if CARD_TRADING[card]:
         return displacement_moves(s, p, card, code, cost, money, out, n)
@@ -326,7 +332,7 @@ def displacement_moves(s, p, card, code, cost, money, out, n):
             if price < MINIMUM_COST:
                 price = MINIMUM_COST
             if price <= money:
-                out[n] = code | ((t + 1) << 18)
+                out[n] = code | ((t + 1) << TARGET_SHIFT)
                 n += 1
     return n
 
@@ -352,7 +358,7 @@ def action_moves(s, out):
                 continue  # the same card twice in a row is one move
             seen[card >> 6] |= BIT[card & 63]
             if room:
-                out[n] = KIND_TAKE | (card << 4) | (row << 12)
+                out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
                 n += 1
             n = purchase_moves(s, p, card, KIND_BUY, row, money, out, n)
     for w in range(SEEN_WORDS):
@@ -365,16 +371,16 @@ def action_moves(s, out):
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_WORKER << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_WORKER << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_BUILDING] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_BUILDING << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_BUILDING << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_ARISTOCRAT] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_ARISTOCRAT << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_ARISTOCRAT << MIDDLE_SHIFT)
             n += 1
         if s[O_DECK_SIZE + DECK_TRADING] > 1:
-            out[n] = KIND_USE | (CARD_OBSERVATORY << 4) | (DECK_TRADING << 12)
+            out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
     return n
 
@@ -386,9 +392,9 @@ def drawn_moves(s, out):
     card = s[O_DRAWN]
     n = purchase_moves(s, p, card, KIND_BUY, ROW_DRAWN, s[O_RUBLES + p], out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
-        out[n] = KIND_TAKE | (card << 4) | (ROW_DRAWN << 12)
+        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
         n += 1
-    out[n] = KIND_DISCARD | (card << 4) | (ROW_DRAWN << 12)
+    out[n] = KIND_DISCARD | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
     return n + 1
 
 
@@ -404,7 +410,7 @@ def points_moves(s, out):
     if s[O_RUBLES + p] // OFFER_PRICE[offer] < cap:
         cap = s[O_RUBLES + p] // OFFER_PRICE[offer]
     for k in range(cap + 1):
-        out[k] = KIND_POINTS | (card << 4) | (k << 12)
+        out[k] = KIND_POINTS | (card << CARD_SHIFT) | (k << MIDDLE_SHIFT)
     return cap + 1
 
 
@@ -692,10 +698,10 @@ def end_phase(s):
 def apply_move(s, move):
     """Play a move that legal_moves listed; the caller has checked that it did."""
     # int kind, card, row, target, p, deck, size
-    kind = move & 15
-    card = (move >> 4) & 255
-    row = (move >> 12) & 63
-    target = ((move >> 18) & 255) - 1
+    kind = move & KIND_MASK
+    card = (move >> CARD_SHIFT) & CARD_MASK
+    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
+    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
     p = s[O_CURRENT]
     if kind == KIND_PASS:
         s[O_PASSES] += 1
