@@ -105,15 +105,15 @@ def _seed(seed: int | None) -> int:
 
 def _load_game(ruleset, path: Path):
     """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
+    from spbc.files import FileReadError
     from spbc.frontends.common import fail
     from spbc.game import GameFileError
+    from spbc.save import read_game_file
 
     try:
-        return ruleset.game_from_json(path.read_text(encoding="utf-8-sig"))
-    except OSError as error:
-        fail(f"cannot read {path}: {error.strerror or error}")
-    except UnicodeDecodeError:
-        fail(f"{path}: not a saved game (not UTF-8 text)")
+        return read_game_file(ruleset, path)
+    except FileReadError as error:
+        fail(str(error))
     except GameFileError as error:
         fail(f"{path}: {error}")
 
@@ -136,15 +136,14 @@ def replay(
     """
     import json
 
+    from spbc.files import FileReadError
     from spbc.frontends.common import fail, load_ruleset
-    from spbc.record import RecordError, read_record
+    from spbc.record import RecordError, read_record, read_record_text
 
     try:
-        text = file.read_text(encoding="utf-8-sig")  # a byte order mark, as some editors write, is no header
-    except OSError as error:
-        fail(f"cannot read {file}: {error.strerror or error}")
-    except UnicodeDecodeError:
-        fail(f"{file}: not a game record (not UTF-8 text)")
+        text = read_record_text(file)
+    except FileReadError as error:
+        fail(str(error))
     # rules the record names are loaded by read_record, which points at the header when they cannot be
     ruleset = load_ruleset(rules) if rules else None
     path = str(file)

@@ -148,8 +148,10 @@ def docs(
     if output is None:
         typer.echo(text, nl=False)
         return
+    from spbc.files import write_text_atomic
+
     try:
-        output.write_text(text, encoding="utf-8", newline="")
+        write_text_atomic(output, text)
     except OSError as error:
         raise _fail(_cannot_write(output, error)) from None
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from spbc import locate
 from spbc.codegen import emit_engine
+from spbc.files import write_text_atomic
 from spbc.model import RulesModel
 
 BACKENDS = ("auto", "compiled", "python")
@@ -85,9 +86,7 @@ def _cache_folder(model: RulesModel) -> Path:
     for filename, text in emit_engine(model).items():
         path = folder / filename
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_text_atomic(path, text)
     return folder
 
 

@@ -15,14 +15,13 @@ file) are left alone.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from spbc import codegen, docs
 from spbc.diagnostics import Diagnostic, RulesError
+from spbc.files import write_text_atomic
 from spbc.load import load_model
 from spbc.model import RulesModel
 
@@ -106,20 +105,6 @@ def _owned_files(out_dir: Path, ruleset: str) -> list[str]:
     return found
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` in one step: a temporary file beside it, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 @dataclass(frozen=True)
 class WriteResult:
     """What :func:`write_generated` did, as relative keys."""
@@ -144,7 +129,8 @@ def write_generated(out_dir: Path, files: Mapping[str, str]) -> WriteResult:
         if path.is_file() and path.read_bytes() == data:
             unchanged.append(key)
             continue
-        _write_atomic(path, data)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, files[key])
         written.append(key)
     removed = []
     for ruleset in _rulesets(files):

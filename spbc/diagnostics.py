@@ -22,7 +22,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from spbc.files import read_text
 from spbc.model import Span
+
+_SOURCE_BYTES = 10_000_000  # as spbc.load.MAX_RULES_BYTES, which imports this module
 
 #: Every diagnostic code with a one-line summary, for the reference docs.
 #: SPB1xx files and syntax, SPB2xx names and references, SPB3xx types and ranges,
@@ -152,9 +155,9 @@ def _gutter_width(span: Span) -> int:
 def _source_line(span: Span, sources: Mapping[str, str] | None) -> str | None:
     text = sources.get(span.path) if sources is not None else None
     if text is None:
-        try:
-            text = Path(span.path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # a file read again to show its line: with the limits of the first read
+            text = read_text(Path(span.path), _SOURCE_BYTES, "rules file")
+        except OSError:
             return None
     # lines as the parser counts them: at "\n" only (a form feed or U+2028 inside a line stays in it)
     lines = text.split("\n")

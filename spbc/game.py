@@ -38,11 +38,19 @@ def names_problem(names: Sequence[str]) -> str | None:
 
     Records name the player of every move at the start of its line, and screens print
     names as text, so a name must be unique, not blank, and without spaces at its ends
-    or control characters.
+    or control characters. Saves and records are UTF-8 files, so a name must also be
+    writable as UTF-8: a lone surrogate (a JSON escape such as ``\\ud800``, or a byte of
+    the command line that is not UTF-8, which Python reads as one) is refused here,
+    before a game is played that could not be saved.
     """
     for name in names:
         if not isinstance(name, str):
             return f"a player's name must be text, not {name!r}"
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            return (f"{ascii(name)} cannot be written as UTF-8 text "
+                    "(it holds a lone surrogate, or a byte that is not UTF-8)")
         if not name.strip():
             return "a player's name must not be empty"
         if name != name.strip():

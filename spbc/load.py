@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import stat
 from pathlib import Path, PurePosixPath
 
 from spbc import locate, syntax
 from spbc.check import check_program
 from spbc.diagnostics import Diagnostic, Note, RulesError, file_span
+from spbc.files import FileReadError, read_text
 from spbc.model import RulesModel, Span
 from spbc.parse import find_includes, parse_text
 
@@ -50,21 +50,10 @@ def display_path(path: Path) -> str:
 def _read_rules_text(path: Path) -> str:
     """The text of a rules file, newlines translated as by ``Path.read_text``, without a byte order mark.
 
-    Raises OSError (IsADirectoryError for a folder; a device, a pipe or a file over
-    MAX_RULES_BYTES with its reason), ValueError for a name holding a NUL character
-    and UnicodeDecodeError for bytes that are not UTF-8.
+    Raises :class:`spbc.files.FileReadError` with its reason: no such file, a folder,
+    a device or a pipe, a file over MAX_RULES_BYTES, a name holding a NUL, not UTF-8.
     """
-    mode = path.stat().st_mode
-    if stat.S_ISDIR(mode):
-        raise IsADirectoryError(path)
-    if not stat.S_ISREG(mode):
-        raise OSError(0, "not a regular file")
-    with path.open("rb") as stream:
-        data = stream.read(MAX_RULES_BYTES + 1)
-    if len(data) > MAX_RULES_BYTES:
-        raise OSError(0, f"larger than {MAX_RULES_BYTES // 1_000_000} MB, too large for a rules file")
-    # utf-8-sig: a byte order mark, as some editors write, is no character of the rules
-    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    return read_text(path, MAX_RULES_BYTES, "rules file")
 
 
 def shipped_names() -> list[str]:
@@ -160,16 +149,8 @@ class _Loader:
             return self._unreadable(path, via, f"includes are nested more than {MAX_INCLUDE_DEPTH} files deep")
         try:
             text = _read_rules_text(path)
-        except FileNotFoundError:
-            return self._unreadable(path, via, "no such file")
-        except IsADirectoryError:
-            return self._unreadable(path, via, "it is a folder")
-        except UnicodeDecodeError:
-            return self._unreadable(path, via, "not UTF-8 text")
-        except OSError as error:
-            return self._unreadable(path, via, error.strerror or "cannot be read")
-        except ValueError:
-            return self._unreadable(path, via, "the file name holds a NUL character")
+        except FileReadError as error:
+            return self._unreadable(path, via, error.reason)
         self.included_at[resolved] = via.span if via is not None else None
         display = display_path(path)
         self.sources[display] = text

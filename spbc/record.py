@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spbc.files import read_text, write_text_atomic
 from spbc.moves import MalformedMoveError, Move, MoveError
 from spbc.notation import format_move, parse_move
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from spbc.sim import GameResult
 
 RECORD_EXTENSION = ".spbr"
+#: A record is a few kilobytes of text; anything larger is refused unread.
+MAX_RECORD_BYTES = 10_000_000
 _HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _PLAYER = re.compile(r"Player([1-9][0-9]*)$")
 
@@ -165,7 +168,11 @@ def write_record(ruleset: Ruleset, players: Sequence[str], seed: int, moves: Seq
 
 
 def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) -> GameResult:
-    """Play one game between computer levels and write its record to ``folder/game-<seed>.spbr``."""
+    """Play one game between computer levels and write its record to ``folder/game-<seed>.spbr``.
+
+    The record is written in one step (:func:`spbc.files.write_text_atomic`);
+    :class:`spbc.files.FileWriteError` when it cannot be.
+    """
     from spbc.sim import play_game
 
     writers: list[RecordWriter] = []
@@ -176,7 +183,7 @@ def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) ->
         writers[0].add(ruleset.decode(code))
 
     _, result = play_game(ruleset, levels, seed, on_move=note)
-    (Path(folder) / f"game-{seed}{RECORD_EXTENSION}").write_text(writers[0].text(), encoding="utf-8")
+    write_text_atomic(Path(folder) / f"game-{seed}{RECORD_EXTENSION}", writers[0].text())
     return result
 
 
@@ -409,6 +416,15 @@ def read_record(text: str, ruleset: Ruleset | None = None, lenient: bool = False
     reader.check_result(game)
     replay.problems = sorted(reader.problems, key=lambda p: (p.line, p.column))
     return replay
+
+
+def read_record_text(path: Path) -> str:
+    """The text of a record file, read with the limits of :func:`spbc.files.read_text`.
+
+    Raises :class:`spbc.files.FileReadError` for a file that cannot be read: missing,
+    no regular file, larger than MAX_RECORD_BYTES, not UTF-8.
+    """
+    return read_text(path, MAX_RECORD_BYTES, "game record")
 
 
 def record_ruleset(text: str) -> str | None:

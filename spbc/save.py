@@ -9,11 +9,13 @@ garbled or edited file is refused with the reason, never half-loaded.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from spbc.codegen import VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.files import read_text, write_text_atomic
 from spbc.lower import STAGES
 from spbc.model import BuyPoints, Discount
 
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 
 FORMAT = "spbc-game"
 VERSION = 1
+#: A saved game is a few kilobytes; anything larger is refused unread.
+MAX_SAVE_BYTES = 10_000_000
 
 
 class SavedGame(BaseModel):
@@ -87,6 +91,21 @@ def read_game(ruleset: Ruleset, text: str) -> Game:
     engine = ruleset.engine.Engine()
     engine.load(values)
     return Game(ruleset, engine, tuple(saved.players), saved.seed)
+
+
+def read_game_file(ruleset: Ruleset, path: Path) -> Game:
+    """The game saved in a file, read with the limits of :func:`spbc.files.read_text`.
+
+    Raises :class:`spbc.files.FileReadError` for a file that cannot be read (missing,
+    no regular file, over MAX_SAVE_BYTES, not UTF-8) and GameFileError for a bad game.
+    """
+    return read_game(ruleset, read_text(path, MAX_SAVE_BYTES, "saved game"))
+
+
+def write_game_file(game: Game, path: Path) -> None:
+    """Save a game to a file in one step (:func:`spbc.files.write_text_atomic`): the old file
+    stays whole if writing fails. Raises :class:`spbc.files.FileWriteError`."""
+    write_text_atomic(path, write_game(game))
 
 
 def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:

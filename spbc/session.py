@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.agents import Agent, make_agent
+from spbc.files import write_text_atomic
 from spbc.game import Game, Standing
 from spbc.moves import Move, MoveError, MoveKind
+from spbc.save import write_game_file
 from spbc.screen import Screen, build_screen
 from spbc.seats import Seat, SeatError
 
@@ -342,7 +344,7 @@ class Session:
                 break
             path = self.save_dir / f"spb-{stamp}-{again}.json"
         try:
-            path.write_text(self.game.to_json(), encoding="utf-8")
+            write_game_file(self.game, path)
         except OSError as error:
             emit(Problem(f"could not save to {path}: {error.strerror or error}"))
             return False
@@ -365,7 +367,7 @@ class Session:
         writer = RecordWriter(dealt, datetime.date.today().isoformat())
         for move in self.earlier + [move for _, move, _ in self.history.moves]:
             writer.add(move)
-        self.record.write_text(writer.text(), encoding="utf-8")
+        write_text_atomic(self.record, writer.text())
         return self.record
 
 
@@ -376,10 +378,10 @@ def resume_record(game: Game, path: Path) -> list[Move]:
     with it. Raises ValueError naming the problem: no such file, a record that
     does not replay, or one that leads somewhere else.
     """
-    from spbc.record import RecordError, read_record
+    from spbc.record import RecordError, read_record, read_record_text
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_record_text(path)
     except OSError as error:
         raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
                          "recorded by continuing the record written with it") from None
