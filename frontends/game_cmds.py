@@ -96,11 +96,16 @@ def _printable(text: str) -> str:
 
 
 def _seed(seed: int | None) -> int:
+    """The seed given, or a new one from the whole 64 bits the engine deals by.
+
+    Drawn from a small space (it was one of a million), the seed of a game could be
+    found from its opening display by dealing every seed, and with it every deck's order.
+    """
     if seed is not None:
         return seed
     import secrets
 
-    return secrets.randbelow(1_000_000)
+    return secrets.randbits(64)
 
 
 def _load_game(ruleset, path: Path):
