@@ -3,18 +3,41 @@
 Called only after the engine has refused a move, so every message here explains a
 refusal the engine made; the rules themselves are never re-implemented here beyond
 reading costs, hand limits and card data from the engine and the model.
+
+An explanation is told to a reader and uses only what that reader may know: the
+player on turn is told their own rubles and hand; anyone else (another seat, or a
+spectator such as the replay of a record) learns only what the table sees, as in
+:func:`spbc.view.view_of`. A refusal that rests on a secret then says so without it:
+"Observatory costs 6 after reductions, more than Anna has".
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from spbc.lower import displace_targets
 from spbc.model import BuyPoints, DrawAction
 from spbc.moves import Move, MoveKind
+from spbc.view import view_of
 
 if TYPE_CHECKING:
     from spbc.game import Game
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the reader of an explanation may know of the player on turn."""
+
+    name: str
+    rubles: int | None  # None: secret from the reader
+    hand: list[str] | None  # None: secret from the reader
+
+
+def _known(game: Game, reader: int | None) -> _Known:
+    seat = game.current_player
+    mover = view_of(game, reader).players[seat]
+    return _Known(game.players[seat], mover.rubles, mover.hand)
 
 
 def _either(names: list[str]) -> str:
@@ -28,8 +51,15 @@ def _a(name: str) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
-def explain_illegal(game: Game, move: Move) -> str:
-    """One sentence: why the current player may not make this move now."""
+def explain_illegal(game: Game, move: Move, *, reader: int | None) -> str:
+    """One sentence: why the current player may not make this move now, told to ``reader``.
+
+    ``reader`` is the seat that reads it (the player on turn, who typed the move, is
+    told their rubles and hand) or None for a spectator (the replay of a record), who
+    is told nothing that is secret at the table. Raises ValueError for a reader that
+    is no seat of the game.
+    """
+    known = _known(game, reader)
     model = game.ruleset.model
     ids = {card.id for card in model.cards}
     for card_id in (move.card, move.target):
@@ -37,7 +67,7 @@ def explain_illegal(game: Game, move: Move) -> str:
             return f"there is no card {card_id!r} in the rules of {model.name}"
     if game.is_over:
         return "the game is over"
-    refusal = _stage_refusal(game, move)
+    refusal = _stage_refusal(game, move, known)
     if refusal:
         return refusal
     if move.kind is MoveKind.PASS:
@@ -45,9 +75,9 @@ def explain_illegal(game: Game, move: Move) -> str:
     if move.kind is MoveKind.USE:
         return _use_refusal(game, move)
     if move.kind is MoveKind.TAKE:
-        return _where_refusal(game, move) or _hand_refusal(game) or "you may not take that card now"
+        return _where_refusal(game, move, known) or _hand_refusal(game) or "you may not take that card now"
     if move.kind in (MoveKind.BUY, MoveKind.PLAY):
-        return _where_refusal(game, move) or _purchase_refusal(game, move)
+        return _where_refusal(game, move, known) or _purchase_refusal(game, move, known)
     return "that move is not allowed now"
 
 
@@ -55,7 +85,7 @@ def _name(game: Game, card_id: str) -> str:
     return game.ruleset.model.card(card_id).name
 
 
-def _stage_refusal(game: Game, move: Move) -> str | None:
+def _stage_refusal(game: Game, move: Move, known: _Known) -> str | None:
     stage = game.stage
     if stage == "drawn":
         if move.row != "drawn":
@@ -66,9 +96,11 @@ def _stage_refusal(game: Game, move: Move) -> str | None:
         amounts = [m.amount or 0 for m in game.legal_moves()]
         offer = _name(game, game.legal_moves()[0].card or "")
         if move.kind is not MoveKind.POINTS:
+            if known.rubles is None:  # how many points are on offer tells the rubles
+                return f"first {known.name} decides how many points to buy with the {offer}"
             return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
         if move.amount is not None and move.amount > max(amounts):
-            return _points_refusal(game, move, max(amounts))
+            return _points_refusal(game, move, max(amounts), known)
         return None
     if move.kind is MoveKind.POINTS:
         return "there is no offer to buy points now"
@@ -77,17 +109,28 @@ def _stage_refusal(game: Game, move: Move) -> str | None:
     return None
 
 
-def _points_refusal(game: Game, move: Move, most: int) -> str:
-    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles."""
+def _points_refusal(game: Game, move: Move, most: int, known: _Known) -> str:
+    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles.
+
+    A reader who may not know the rubles is told the card's cap when the move is over
+    it, and else only that the points cost more than the player has.
+    """
     effect = model_effects(game, move.card, BuyPoints)[0]
     seat = game.current_player
-    rubles = game.rubles(seat)
-    if rubles // effect.rubles_per_point == most:
-        return (f"you can buy at most {most} points now: each costs {effect.rubles_per_point} rubles "
-                f"and you have {rubles} rubles")
+    price = effect.rubles_per_point
     card = _name(game, move.card or "")
+    copies = game.play_area(seat).get(move.card or "", 0)
+    cap = effect.max_points * copies if effect.per == "card" else effect.max_points
+    wanted = move.amount or 0
+    if game.rubles(seat) // price == most and (known.rubles is not None or wanted <= cap):
+        if known.rubles is None:
+            return (f"{known.name} cannot pay for {wanted} points: at {price} rubles each they cost "
+                    f"{wanted * price}, more than {known.name} has")
+        return (f"you can buy at most {most} points now: each costs {price} rubles "
+                f"and you have {known.rubles} rubles")
+    if known.rubles is None:
+        most = cap  # the card's limit, which everyone can see
     if effect.per == "card":
-        copies = game.play_area(seat).get(move.card or "", 0)
         return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
     return f"you can buy at most {most} points now with your {card}"
 
@@ -123,13 +166,12 @@ def _use_refusal(game: Game, move: Move) -> str:
     return f"{card} cannot be used now"
 
 
-def _where_refusal(game: Game, move: Move) -> str | None:
-    seat = game.current_player
+def _where_refusal(game: Game, move: Move, known: _Known) -> str | None:
     card = _name(game, move.card or "")
     if move.kind is MoveKind.PLAY:
-        if move.card not in game.hand(seat):
+        if known.hand is not None and move.card not in known.hand:
             return f"you have no {card} in your hand"
-        return None
+        return None  # a secret hand: _purchase_refusal says what it may
     if move.row == "drawn":
         return None
     row = move.row or "upper"
@@ -149,7 +191,7 @@ def _hand_refusal(game: Game) -> str | None:
     return None
 
 
-def _purchase_refusal(game: Game, move: Move) -> str:
+def _purchase_refusal(game: Game, move: Move, known: _Known) -> str:
     seat = game.current_player
     model = game.ruleset.model
     card = model.card(move.card or "")
@@ -176,7 +218,15 @@ def _purchase_refusal(game: Game, move: Move) -> str:
         if game.used(seat).get(target.id, 0) >= area[target.id]:
             return f"your {target.name} was used this round and cannot be displaced"
     price = game.cost(move)
-    rubles = game.rubles(seat)
-    if price is not None and price > rubles:
-        return f"{card.name} costs {price} after reductions, you have {rubles} rubles"
+    # the secrets decide which reason is true; only what the reader may know is told
+    short = price is not None and price > game.rubles(seat)
+    if move.kind is MoveKind.PLAY and known.hand is None:
+        if short or move.card not in game.hand(seat):
+            return (f"{known.name} cannot play {card.name} now: it is not in their hand, "
+                    f"or it costs {price} after reductions, more than {known.name} has")
+        return "that move is not allowed now"
+    if short and known.rubles is None:
+        return f"{card.name} costs {price} after reductions, more than {known.name} has"
+    if short:
+        return f"{card.name} costs {price} after reductions, you have {known.rubles} rubles"
     return "that move is not allowed now"

@@ -302,7 +302,7 @@ class Game:
         if code not in self._engine.legal_moves():
             from spbc.explain import explain_illegal
 
-            raise IllegalMoveError(explain_illegal(self, move), context=self.context())
+            raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
         self._engine.play(code)
 
     def play_code(self, code: int) -> None:

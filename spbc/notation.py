@@ -114,9 +114,10 @@ class _Wanted:
 class _Reader:
     """Reads one text against one game state; each method raises the fitting MoveError."""
 
-    def __init__(self, text: str, game: Game) -> None:
+    def __init__(self, text: str, game: Game, reader: int | None) -> None:
         self.text = text
         self.game = game
+        self.reader = reader  # who reads the errors: the seat on turn, or None for a spectator
         self.ruleset = game.ruleset
         self.words = vocabulary_of(game.ruleset)
         self.legal = game.legal_moves()
@@ -138,7 +139,8 @@ class _Reader:
         return AmbiguousMoveError(f"{message}: {listed}", moves, self.text, self.game.context())
 
     def illegal(self, move: Move) -> IllegalMoveError:
-        return IllegalMoveError(explain_illegal(self.game, move), self.text, self.game.context())
+        reason = explain_illegal(self.game, move, reader=self.reader)
+        return IllegalMoveError(reason, self.text, self.game.context())
 
     # --- the parts of a move
 
@@ -290,13 +292,16 @@ class _Reader:
         near = [c for c in found if c in at_hand]
         if len(near) == 1:
             return near[0]
-        choices = near or found
+        # which of them are in the hand and which the player can pay tell a spectator the
+        # secrets: they are shown every card the words fit, in the plain form
+        secret = self.reader != self.game.current_player
+        choices = found if secret else near or found
         names = [self.words.names[c] for c in choices]
         moves = []
         for choice in choices:
             wanted = (_Wanted(kind, card=card, row=row, target=choice) if card
                       else _Wanted(kind, card=choice, row=row))
-            fitting = [format_move(m, self.ruleset) for m in self.legal if wanted.fits(m)]
+            fitting = [] if secret else [format_move(m, self.ruleset) for m in self.legal if wanted.fits(m)]
             moves += fitting or [f"{kind.value} {self.words.names[choice]}"]
         what = "the displaced card" if card else "the card"
         raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name {what} in full", moves)
@@ -354,17 +359,20 @@ def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def parse_move(text: str, game: Game) -> Move:
+def parse_move(text: str, game: Game, *, spectator: bool = False) -> Move:
     """The move a text means in the game's current state; always one of ``game.legal_moves()``.
 
     Raises MalformedMoveError when the text does not read as a move, AmbiguousMoveError
     (with ``candidates`` in notation) when several legal moves fit it, and
     IllegalMoveError when the one move it names is not allowed now (with the reason).
+    The errors are for the player on turn, who typed the text; with ``spectator`` they
+    are for anyone else (the replay of a record) and tell none of that player's
+    secrets: not their rubles, not what their hand holds (see :mod:`spbc.explain`).
 
     >>> parse_move("buy obs", game)
     Move(kind=<MoveKind.BUY: 'buy'>, card='observatory', row='upper', ...)
     """
-    return _Reader(text, game).read()
+    return _Reader(text, game, None if spectator else game.current_player).read()
 
 
 # --- the notation, described for players -------------------------------------------------

@@ -374,8 +374,8 @@ class _Reader:
         to_move = game.players[game.current_player]
         if not game.is_over and name != to_move:
             return f"it is {to_move}'s turn, not {name}'s ({game.context()})", False
-        try:
-            move = parse_move(text, game)
+        try:  # the reader of a record is no player: it is told none of their secrets
+            move = parse_move(text, game, spectator=True)
         except MoveError as error:
             return str(error), isinstance(error, MalformedMoveError)
         game.play(move)

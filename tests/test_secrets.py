@@ -9,10 +9,15 @@ tell them to anyone but that player.
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
+from scenario import Scenario, buy, points, play
+from spbc.explain import explain_illegal
 from spbc.frontends.cli import app
 from spbc.game import Ruleset
+from spbc.moves import AmbiguousMoveError, IllegalMoveError, MoveKind
+from spbc.notation import parse_move
 from spbc.record import read_record, write_record
 
 runner = CliRunner()
@@ -86,3 +91,109 @@ def test_a_64_bit_seed_deals_by_all_its_bits_and_survives_saves_and_records(rule
     text = write_record(ruleset, ["Anna", "Boris"], big, [ruleset.new_game(["Anna", "Boris"], big).legal_moves()[0]])
     assert f'[Seed "{big}"]' in text
     assert read_record(text, ruleset).game.state_values() == game.state_values()
+
+
+# --- rubles and hands in explanations ------------------------------------------------------------
+
+
+def poor(ruleset):
+    """Player 1 on turn in the building phase with 4 rubles; an Observatory (6) in the upper row."""
+    return Scenario(ruleset).upper(["observatory"]).lower([]).rubles(0, 4).phase("building").current(0).build()
+
+
+def test_the_player_is_told_their_rubles_a_spectator_is_not(ruleset):
+    game = poor(ruleset)
+    move = buy("observatory", "upper")
+    assert explain_illegal(game, move, reader=0) == "Observatory costs 6 after reductions, you have 4 rubles"
+    told = explain_illegal(game, move, reader=None)
+    assert told == "Observatory costs 6 after reductions, more than Player 1 has"
+    assert explain_illegal(game, move, reader=1) == told  # another player at the table
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move("buy obs", game, spectator=True)
+    assert caught.value.reason == told and "4" not in str(caught.value)
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play(move)  # the player on turn plays it: they are told
+    assert caught.value.reason == "Observatory costs 6 after reductions, you have 4 rubles"
+
+
+def test_a_spectator_is_not_told_the_rubles_that_limit_bought_points(ruleset):
+    game = (Scenario(ruleset).give(0, "pub").rubles(0, 5).phase("building").current(0).build())
+    while game.stage != "points":
+        game.play(game.legal_moves()[0])
+    seat = game.current_player
+    rubles = game.rubles(seat)
+    most = min(rubles // 2, 5)
+    name = game.players[seat]
+    mine = explain_illegal(game, points("pub", most + 1), reader=seat)
+    assert mine == f"you can buy at most {most} points now: each costs 2 rubles and you have {rubles} rubles"
+    theirs = explain_illegal(game, points("pub", most + 1), reader=None)
+    assert theirs == f"{name} cannot pay for {most + 1} points: at 2 rubles each they cost {2 * (most + 1)}, more than {name} has"
+    waiting = explain_illegal(game, buy("observatory", "upper"), reader=None)
+    assert waiting == f"first {name} decides how many points to buy with the Pub"
+    assert str(rubles) not in theirs.replace(str(2 * (most + 1)), "") and str(most) not in waiting
+    assert explain_illegal(game, points("pub", 6), reader=None) == "you can buy at most 5 points now: 5 for each Pub you own (1)"
+
+
+def test_a_spectator_is_not_told_what_a_hand_holds(ruleset):
+    game = (Scenario(ruleset).hand(0, ["academy"]).rubles(0, 30).upper(["market"]).lower([])
+            .phase("building").current(0).build())
+    assert explain_illegal(game, play("library"), reader=0) == "you have no Library in your hand"
+    told = explain_illegal(game, play("library"), reader=None)
+    price = game.cost(play("library"))
+    assert told == (f"Player 1 cannot play Library now: it is not in their hand, "
+                    f"or it costs {price} after reductions, more than Player 1 has")
+    assert "Academy" not in told
+
+
+def test_ambiguity_shown_to_a_spectator_does_not_list_what_the_hand_or_rubles_allow(ruleset):
+    game = (Scenario(ruleset).hand(0, ["gold_miner", "gold_smelter"]).give(0, "gold_miner").rubles(0, 30)
+            .upper(["market"]).lower([]).phase("worker").current(0).build())
+    with pytest.raises(AmbiguousMoveError) as caught:
+        parse_move("play gold", game)  # the player is shown what their hand and rubles allow
+    assert caught.value.candidates == ["play Gold Miner", "play Gold Smelter over Gold Miner"]
+    with pytest.raises(AmbiguousMoveError) as caught:
+        parse_move("play gold", game, spectator=True)
+    assert caught.value.candidates == ["play Gold Miner", "play Gold Smelter"]
+    assert caught.value.reason == "'gold' could be Gold Miner or Gold Smelter; name the card in full: " \
+        "play Gold Miner or play Gold Smelter"
+
+
+def unfinished_record_with_an_unaffordable_buy(ruleset) -> tuple[str, int, str]:
+    """A real game played until the player on turn cannot pay for a card on the board;
+    the record of it with that buy as its last line, the player's rubles and the card."""
+    game = ruleset.new_game(["Anna", "Boris"], seed=5)
+    moves = []
+    while not game.is_over:
+        seat = game.current_player
+        for row in ("upper", "lower"):
+            for card in game.row(row):
+                move = buy(card, row)
+                cost = game.cost(move)
+                if game.stage == "actions" and not ruleset.model.card(card).trading and cost > game.rubles(seat):
+                    from spbc.notation import format_move
+
+                    text = write_record(ruleset, list(game.players), 5, moves)
+                    line = f"{game.players[seat]}: {format_move(move, ruleset)}\n"
+                    return text + line, game.rubles(seat), ruleset.model.card(card).name
+        purchases = [m for m in game.legal_moves() if m.kind is MoveKind.BUY]
+        move = max(purchases, key=game.cost) if purchases else game.legal_moves()[0]
+        game.play(move)
+        moves.append(move)
+    raise AssertionError("no position with an unaffordable card")
+
+
+def test_replay_of_an_unfinished_record_keeps_the_rubles_of_a_refused_buy_secret(compiled, tmp_path):
+    text, rubles, card = unfinished_record_with_an_unaffordable_buy(compiled)
+    path = tmp_path / "game.spbr"
+    path.write_text(text, encoding="utf-8")
+    for extra in ([], ["--lenient"], ["--json"]):
+        result = runner.invoke(app, ["replay", str(path), *extra])
+        assert result.exit_code == 1
+        assert f"{card} costs" in result.output and "after reductions, more than" in result.output
+        assert "you have" not in result.output and f"{rubles} rubles" not in result.output
+
+
+def test_record_problems_name_no_rubles(compiled):
+    text, rubles, _ = unfinished_record_with_an_unaffordable_buy(compiled)
+    replay = read_record(text, compiled, lenient=True)
+    assert replay.problems and all(f"{rubles} rubles" not in p.message for p in replay.problems)
