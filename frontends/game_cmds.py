@@ -61,6 +61,8 @@ def play(
         fail(f"cannot write the record to {record}: there is no folder {record.parent}")
     if record is not None and record.is_dir():
         fail(f"cannot write the record to {record}: it is a folder; give a file name such as {record / 'game.spbr'}")
+    if record is not None and record.exists() and not record.is_file():  # a device or a pipe is never replaced
+        fail(f"cannot write the record to {record}: not a regular file")
     console = make_console()
     interactive = sys.stdin.isatty()
 

@@ -13,7 +13,8 @@ from spbc.lower import (
     ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, EngineIR, lower,
 )
 from spbc.model import RulesModel
-from spbc.render import render
+from spbc.quote import Code, code_literal, identifier
+from spbc.render import render_code
 
 Constant = tuple[str, int]
 VALUE_MAX = 1_000_000_000  # rubles and points stop growing here: far beyond any game, within a C int
@@ -27,7 +28,8 @@ _RNG_DOC = (
 
 
 def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
-    return [", ".join(str(v) for v in values[i:i + width]) for i in range(0, len(values), width)]
+    """The rows of a table, ``width`` literals each."""
+    return [", ".join(code_literal(v) for v in values[i:i + width]) for i in range(0, len(values), width)]
 
 
 def _python_params(params: str) -> str:
@@ -36,26 +38,29 @@ def _python_params(params: str) -> str:
 
 
 class CythonDialect:
+    """Prints the Cython side of the engine templates. Every method returns Code: names go
+    through quote.identifier and values through quote.code_literal."""
+
     label = "compiled"
 
-    def preamble(self) -> str:
-        return ("# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True\n"
-                "# cython: initializedcheck=False, nonecheck=False")
+    def preamble(self) -> Code:
+        return Code("# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True\n"
+                    "# cython: initializedcheck=False, nonecheck=False")
 
-    def imports(self) -> str:
-        return "from libc.stdint cimport uint64_t"
+    def imports(self) -> Code:
+        return Code("from libc.stdint cimport uint64_t")
 
-    def constants(self, constants: list[Constant]) -> str:
-        lines = ["cdef enum:"] + [f"    {name} = {value}" for name, value in constants]
+    def constants(self, constants: list[Constant]) -> Code:
+        lines = ["cdef enum:"] + [f"    {identifier(name)} = {code_literal(value)}" for name, value in constants]
         # The Python-visible copies of the sizes the wrapper needs.
         lines.append("")
         lines += [f"{name}_ = {name}" for name in ("STATE_SIZE", "MAX_MOVES", "NCARDS")]
-        return "\n".join(lines)
+        return Code("\n".join(lines))
 
-    def tables(self, tables: list[Table]) -> str:
+    def tables(self, tables: list[Table]) -> Code:
         out = []
         for name, ctype, values in tables:
-            out.append(f"cdef {ctype} {name}[{len(values)}]")
+            out.append(f"cdef {identifier(ctype)} {identifier(name)}[{code_literal(len(values))}]")
             rows = _chunks(values)
             if len(rows) == 1:
                 out.append(f"{name}[:] = [{rows[0]}]")
@@ -63,28 +68,28 @@ class CythonDialect:
                 out.append(f"{name}[:] = [")
                 out += [f"    {row}," for row in rows]
                 out.append("]")
-        return "\n".join(out)
+        return Code("\n".join(out))
 
-    def function(self, ret: str, name: str, params: str, inline: bool = False) -> str:
+    def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
         inline_ = "inline " if inline else ""
-        return f"cdef {inline_}{ret} {name}({params}) noexcept nogil:"
+        return Code(f"cdef {inline_}{ret} {identifier(name)}({params}) noexcept nogil:")
 
-    def locals(self, ctype: str, names: str) -> str:
-        return f"cdef {ctype} {names}"
+    def locals(self, ctype: str, names: str) -> Code:
+        return Code(f"cdef {ctype} {names}")
 
-    def array(self, ctype: str, name: str, size: str) -> str:
-        return f"cdef {ctype} {name}[{size}]"
+    def array(self, ctype: str, name: str, size: str) -> Code:
+        return Code(f"cdef {ctype} {identifier(name)}[{size}]")
 
-    def class_header(self, name: str) -> str:
-        return f"cdef class {name}:"
+    def class_header(self, name: str) -> Code:
+        return Code(f"cdef class {identifier(name)}:")
 
-    def state_field(self) -> str:
-        return ("    cdef int s[STATE_SIZE]\n\n"
-                "    def __init__(self):\n"
-                "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
+    def state_field(self) -> Code:
+        return Code("    cdef int s[STATE_SIZE]\n\n"
+                    "    def __init__(self):\n"
+                    "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
 
-    def rng_functions(self) -> str:
-        return (
+    def rng_functions(self) -> Code:
+        return Code(
             "cdef inline uint64_t rng_next(uint64_t* x) noexcept nogil:\n"
             f'    """{_RNG_DOC}"""\n'
             "    cdef uint64_t z\n"
@@ -100,51 +105,53 @@ class CythonDialect:
 
 
 class PythonDialect:
+    """Prints the Python side of the engine templates; see CythonDialect."""
+
     label = "pure-Python twin"
 
-    def preamble(self) -> str:
-        return "# The pure-Python twin of engine.pyx: the same functions, line for line."
+    def preamble(self) -> Code:
+        return Code("# The pure-Python twin of engine.pyx: the same functions, line for line.")
 
-    def imports(self) -> str:
-        return "from __future__ import annotations"
+    def imports(self) -> Code:
+        return Code("from __future__ import annotations")
 
-    def constants(self, constants: list[Constant]) -> str:
-        lines = [f"{name} = {value}" for name, value in constants]
+    def constants(self, constants: list[Constant]) -> Code:
+        lines = [f"{identifier(name)} = {code_literal(value)}" for name, value in constants]
         lines.append("")
         lines += [f"{name}_ = {name}" for name in ("STATE_SIZE", "MAX_MOVES", "NCARDS")]
-        return "\n".join(lines)
+        return Code("\n".join(lines))
 
-    def tables(self, tables: list[Table]) -> str:
+    def tables(self, tables: list[Table]) -> Code:
         out = []
         for name, _ctype, values in tables:
             rows = _chunks(values)
             if len(rows) == 1:
-                out.append(f"{name} = ({rows[0]},)")
+                out.append(f"{identifier(name)} = ({rows[0]},)")
             else:
-                out.append(f"{name} = (")
+                out.append(f"{identifier(name)} = (")
                 out += [f"    {row}," for row in rows]
                 out.append(")")
-        return "\n".join(out)
+        return Code("\n".join(out))
 
-    def function(self, ret: str, name: str, params: str, inline: bool = False) -> str:
-        return f"def {name}({_python_params(params)}):"
+    def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
+        return Code(f"def {identifier(name)}({_python_params(params)}):")
 
-    def locals(self, ctype: str, names: str) -> str:
-        return f"# {ctype} {names}"
+    def locals(self, ctype: str, names: str) -> Code:
+        return Code(f"# {ctype} {names}")
 
-    def array(self, ctype: str, name: str, size: str) -> str:
-        return f"{name} = [0] * {size}"
+    def array(self, ctype: str, name: str, size: str) -> Code:
+        return Code(f"{identifier(name)} = [0] * {size}")
 
-    def class_header(self, name: str) -> str:
-        return f"class {name}:"
+    def class_header(self, name: str) -> Code:
+        return Code(f"class {identifier(name)}:")
 
-    def state_field(self) -> str:
-        return ("    def __init__(self):\n"
-                "        self.s = [0] * STATE_SIZE\n"
-                "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
+    def state_field(self) -> Code:
+        return Code("    def __init__(self):\n"
+                    "        self.s = [0] * STATE_SIZE\n"
+                    "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
 
-    def rng_functions(self) -> str:
-        return (
+    def rng_functions(self) -> Code:
+        return Code(
             "def rng_next(x):\n"
             f'    """{_RNG_DOC}"""\n'
             "    x[0] = (x[0] + 0x9E3779B97F4A7C15) & MASK64\n"
@@ -244,8 +251,8 @@ def emit_engine_ir(ir: EngineIR) -> dict[str, str]:
         limits=(("max_moves", ir.max_moves), ("state_size", ir.state_size), ("hand_max", ir.hand_max)),
     )
     return {
-        "engine.pyx": render("engine/module.j2", d=CythonDialect(), **context),
-        "twin.py": render("engine/module.j2", d=PythonDialect(), **context),
+        "engine.pyx": render_code("engine/module.j2", d=CythonDialect(), **context),
+        "twin.py": render_code("engine/module.j2", d=PythonDialect(), **context),
     }
 
 

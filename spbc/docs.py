@@ -468,6 +468,6 @@ def emit_reference(model: RulesModel, notation: Section | None = None) -> dict[s
     """
     document = lower_reference(model)
     return {
-        "reference.md": render.render("reference.md.j2", doc=document, notation=notation),
-        "reference.html": render.render("reference.html.j2", doc=document, notation=notation),
+        "reference.md": render.render_markdown("reference.md.j2", doc=document, notation=notation),
+        "reference.html": render.render_html("reference.html.j2", doc=document, notation=notation),
     }

@@ -298,3 +298,10 @@ def test_the_engine_cache_is_written_atomically(tmp_path, monkeypatch):
     with pytest.raises(FileWriteError):
         backend._cache_folder(load_model("base"))
     assert tried and all(path.parent.parent == tmp_path for path in tried)
+
+
+def test_play_refuses_a_record_that_is_no_regular_file_before_the_game():
+    result = spb("play", "--seed", "3", "--record", "/dev/null", input="pass\n" * 400)
+    assert result.exit_code == 1
+    assert "cannot write the record to /dev/null: not a regular file" in result.output
+    assert "New game" not in result.output
