@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "SPB120": "an included file does not exist",
     "SPB121": "files include each other in a cycle",
     "SPB122": "a file is included more than once",
+    "SPB123": "a rules file name holds a control, line-break, bidi or other invisible character",
     "SPB200": "an unknown block kind",
     "SPB201": "a block that needs an id has none",
     "SPB202": "a block that takes no id has one",

@@ -13,10 +13,12 @@ syntax error in every broken file; the semantic check only runs when all files p
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
+import unicodedata
 from pathlib import Path, PurePosixPath
 
-from spbc import locate, syntax
+from spbc import locate, quote, syntax
 from spbc.check import check_program
 from spbc.diagnostics import Diagnostic, Note, RulesError, file_span
 from spbc.files import FileReadError, read_text
@@ -30,11 +32,17 @@ MAX_INCLUDE_DEPTH = 64
 MAX_RULES_BYTES = 10_000_000
 
 
+#: The bidi controls: they reorder how the text around them is shown (U+202E turns "cba.spb" round).
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
 def _resolve(path: Path) -> Path:
-    """path.resolve(), or the absolute path when the name cannot be resolved (too long, a NUL)."""
+    """path.resolve(), or the absolute path when the name cannot be resolved (too long, a NUL,
+    a symlink loop: a RuntimeError up to Python 3.12)."""
     try:
         return path.resolve()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         return path.absolute()
 
 
@@ -43,8 +51,42 @@ def display_path(path: Path) -> str:
     it, else as given; always with forward slashes."""
     try:
         return _resolve(path).relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # not below it, or no working directory any more
         return path.as_posix()
+
+
+def name_problem(name: str) -> str | None:
+    """What makes a file name unfit for a rules file, or None: a character that would not print
+    as itself where the name is shown (generated code, the reference, messages, records).
+
+    >>> name_problem("base/a\\nb.spb")
+    'a line break (U+000A)'
+    """
+    for char in name:
+        if not quote.is_unsafe(char):
+            continue
+        category = unicodedata.category(char)
+        if category == "Cs":  # how Python keeps a byte of a name that is not UTF-8
+            return f"a byte that is not UTF-8 (0x{ord(char) - 0xDC00:02X})"
+        if char in _LINE_BREAKS or category in ("Zl", "Zp"):
+            kind = "a line break"
+        elif char in _BIDI_CONTROLS:
+            kind = "a bidi control"
+        elif category == "Cc":
+            kind = "a control character"
+        else:
+            kind = "an invisible format character"
+        return f"{kind} (U+{ord(char):04X})"
+    return None
+
+
+def shown_name(name: str) -> str:
+    """A file name as messages show it: every character name_problem objects to written as an escape."""
+    return "".join(repr(char)[1:-1] if quote.is_unsafe(char) else char for char in name)
+
+
+def _reason(error: FileReadError) -> str:
+    return "a symlink loop" if error.errno == errno.ELOOP else error.reason
 
 
 def _read_rules_text(path: Path) -> str:
@@ -114,8 +156,9 @@ class _Loader:
             hint = None
             if not path.suffix:
                 hint = "shipped rulesets: " + ", ".join(shipped_names())
-            message = f"cannot read rules file '{display_path(path)}': {reason}"
-            self.diagnostics.append(Diagnostic("SPB100", message, file_span(display_path(path)), hint))
+            shown = shown_name(display_path(path))
+            message = f"cannot read rules file '{shown}': {reason}"
+            self.diagnostics.append(Diagnostic("SPB100", message, file_span(shown), hint))
             return
         code = "SPB120" if reason == "no such file" else "SPB100"
         missing = code == "SPB120"  # only a missing file may be a misspelt one
@@ -125,6 +168,26 @@ class _Loader:
         hint = f"did you mean '{written.with_name(close[0])}'?" if close else None
         message = f"cannot include '{via.path.value}': {reason}"
         self.diagnostics.append(Diagnostic(code, message, via.path.span, hint))
+
+    def _refuse_name(self, path: Path, via: syntax.Include | None, name: str) -> bool:
+        """Report a file whose name (as written in the include, or as recorded) cannot be shown; True if reported."""
+        problem = name_problem(name)
+        if problem is None:
+            return False
+        hint = ("rename the file: the names of rules files are printed into generated code, "
+                "the rules reference and messages, so they hold only printable characters")
+        if via is None:
+            shown = shown_name(display_path(path))
+            message = f"cannot read rules file '{shown}': the file name holds {problem}"
+            self.diagnostics.append(Diagnostic("SPB123", message, file_span(shown), hint))
+            return True
+        written = shown_name(via.path.value)
+        if name == via.path.value:
+            message = f"cannot include '{written}': the file name holds {problem}"
+        else:
+            message = f"cannot include '{written}': it is the file '{shown_name(name)}', whose name holds {problem}"
+        self.diagnostics.append(Diagnostic("SPB123", message, via.path.span, hint))
+        return True
 
     def _refuse_again(self, resolved: Path, via: syntax.Include, stack: tuple[Path, ...]) -> bool:
         """Report a cycle or a second include of ``resolved``; True if reported."""
@@ -142,6 +205,8 @@ class _Loader:
         return False
 
     def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
+        if via is not None and self._refuse_name(path, via, via.path.value):
+            return
         resolved = _resolve(path)
         if via is not None and self._refuse_again(resolved, via, stack):
             return
@@ -150,9 +215,13 @@ class _Loader:
         try:
             text = _read_rules_text(path)
         except FileReadError as error:
-            return self._unreadable(path, via, error.reason)
-        self.included_at[resolved] = via.span if via is not None else None
+            return self._unreadable(path, via, _reason(error))
         display = display_path(path)
+        # the name the file is recorded under (a link's target), and for the main file how messages name it
+        if self._refuse_name(path, via, self._name(path, display)) or (
+                via is None and self._refuse_name(path, via, display)):
+            return
+        self.included_at[resolved] = via.span if via is not None else None
         self.sources[display] = text
         try:
             file = parse_text(text, display, self._name(path, display))

@@ -11,18 +11,23 @@ the Markdown has the same block structure and the HTML the same elements.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+import spbc
 from spbc import locate, quote, render
 from spbc.codegen import emit_engine
 from spbc.diagnostics import RulesError
 from spbc.docs import emit_reference, notation_section
+from spbc.frontends.cli import app
 from spbc.load import load_model
 
 # --- a copy of the shipped rules with strings replaced -------------------------------------
@@ -357,6 +362,93 @@ def test_the_markdown_environment_refuses_an_unquoted_value() -> None:
 def test_the_html_environment_escapes_every_value() -> None:
     text = render.html_environment().from_string('<p title="{{ x }}">{{ x }}</p>').render(x='"><script>\u202e')
     assert text == '<p title="&#34;&gt;&lt;script&gt;&#x202E;">&#34;&gt;&lt;script&gt;&#x202E;</p>'
+
+
+# --- file names of includes ----------------------------------------------------------------
+
+PAYLOAD = "x\nopen('PWNED', 'w').write('ran')\n#.spb"
+
+
+def test_an_include_whose_name_holds_line_breaks_is_refused_and_nothing_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reproducer of issue 7: the file exists, its name would have been code of the engine."""
+    rules = tmp_path / "rules"
+    main = write_rules(rules, Strings(None), extra=f"include {spb_string('base/' + PAYLOAD)}\n")
+    (rules / "base" / PAYLOAD).write_text("# nothing\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(cache))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesError) as caught:
+        load_model(main)
+    assert caught.value.codes == ["SPB123"]
+    diagnostic = caught.value.diagnostics[0]
+    assert diagnostic.span.path == "rules/base.spb" and "\n" not in diagnostic.message
+    assert "line break" in diagnostic.message and "U+000A" in diagnostic.message
+    with pytest.raises(RulesError):
+        spbc.load_rules(main, backend="python")
+    result = CliRunner().invoke(app, ["check", str(main)])
+    assert result.exit_code == 1 and "SPB123" in result.stderr
+    assert not (tmp_path / "PWNED").exists() and not cache.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rules"]
+
+
+@pytest.mark.parametrize("char", ["\t", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\u2028", "\u2029",
+                                  "\u202e", "\u2066", "\u200f", "\x00"])
+def test_an_include_whose_name_holds_a_control_character_is_refused(char: str, tmp_path: Path) -> None:
+    written = spb_string(f"base/a{char}b.spb")
+    main = write_rules(tmp_path, Strings(None), extra=f"include {written}\n")
+    if char != "\x00":
+        (tmp_path / "base" / f"a{char}b.spb").write_text("# nothing\n", encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        load_model(main)
+    assert caught.value.codes == ["SPB123"]
+    assert f"U+{ord(char):04X}" in caught.value.diagnostics[0].message
+    assert _one_line_each(str(caught.value).split("\n")[0])
+
+
+def test_a_link_to_a_file_whose_name_holds_a_line_break_is_refused(tmp_path: Path) -> None:
+    main = write_rules(tmp_path, Strings(None), extra='include "base/link.spb"\n')
+    (tmp_path / "base" / "a\nb.spb").write_text("# nothing\n", encoding="utf-8")
+    (tmp_path / "base" / "link.spb").symlink_to("a\nb.spb")
+    with pytest.raises(RulesError) as caught:
+        load_model(main)
+    assert caught.value.codes == ["SPB123"] and "a\\nb.spb" in caught.value.diagnostics[0].message
+
+
+def test_a_main_file_whose_name_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    main = write_rules(tmp_path, Strings(None))
+    odd = tmp_path / os.fsdecode(b"odd\xff.spb")
+    shutil.copy(main, odd)
+    with pytest.raises(RulesError) as caught:
+        load_model(odd)
+    assert caught.value.codes == ["SPB123"]
+    str(caught.value).encode("utf-8")  # the message itself can be printed
+
+
+# --- symlink loops ---------------------------------------------------------------------------
+
+
+def test_a_rules_file_that_is_a_symlink_loop_is_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("loop1.spb").symlink_to("loop2.spb")
+    Path("loop2.spb").symlink_to("loop1.spb")
+    with pytest.raises(RulesError) as caught:
+        load_model("loop1.spb")
+    assert caught.value.codes == ["SPB100"]
+    assert str(caught.value) == "loop1.spb: error[SPB100]: cannot read rules file 'loop1.spb': a symlink loop"
+    result = CliRunner().invoke(app, ["check", "loop1.spb"])
+    assert result.exit_code == 1 and "a symlink loop" in result.stderr and "Traceback" not in result.output
+
+
+def test_an_include_that_is_a_symlink_loop_is_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    main = write_rules(tmp_path, Strings(None), extra='include "base/loop.spb"\n')
+    (tmp_path / "base" / "loop.spb").symlink_to("loop.spb")
+    with pytest.raises(RulesError) as caught:
+        load_model(main)
+    assert caught.value.codes == ["SPB100"]
+    assert caught.value.diagnostics[0].message == "cannot include 'base/loop.spb': a symlink loop"
+    assert caught.value.diagnostics[0].span.path == "base.spb"
 
 
 # --- names in generated code -----------------------------------------------------------------

@@ -292,7 +292,7 @@ def test_names_that_cannot_be_files_are_rules_errors(tmp_path, monkeypatch):
     assert _rules_error("a\x00b").codes == ["SPB100"]
     (tmp_path / "main.spb").write_text('include "a\x00b.spb"\n', encoding="utf-8")
     error = _rules_error("main.spb")
-    assert error.codes == ["SPB100"] and "the file name holds a NUL character" in str(error)
+    assert error.codes == ["SPB123"] and "the file name holds a control character (U+0000)" in str(error)
 
 
 def test_a_folder_named_like_a_shipped_ruleset_does_not_hide_it(tmp_path, monkeypatch):
