@@ -1,0 +1,61 @@
+"""Fuzz: typed move text in random positions. Text is read as one of the legal moves or refused with one
+of the three move errors, for the player and for a spectator alike; a spectator's error never tells the
+player's rubles or hand."""
+
+from __future__ import annotations
+
+import random
+
+from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spbc import MoveError
+from spbc.notation import format_move, parse_move
+
+
+def _position(ruleset, players: int, seed: int, moves: int, stop_at: str | None):
+    game = ruleset.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for done in range(moves + 2_000):
+        if game.is_over or (done >= moves and (stop_at is None or game.stage == stop_at)):
+            break
+        codes = game.legal_codes()
+        game.play_code(codes[rng.randrange(len(codes))])
+    return game
+
+
+def _words(ruleset) -> list[str]:
+    cards = [card.name for card in ruleset.model.cards]
+    prefixes = [name[:n] for name in cards for n in (1, 3)]
+    germans = [card.german for card in ruleset.model.cards if getattr(card, "german", None)]
+    verbs = ["buy", "b", "take", "t", "play", "p", "pass", "use", "u", "discard", "d", "pub", "points", "over",
+             "upper", "lower", "from", "hand", "row", "x", "-", "+", "2", "0"]
+    return cards + prefixes + germans + verbs + list(HOSTILE_TEXT) + [str(n) for n in EDGE_INTS]
+
+
+@fuzz_settings(default=300)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 250),
+       stop_at=st.sampled_from([None, "drawn", "points"]), pieces=st.lists(st.integers(0, 10_000), max_size=5),
+       noise=st.text(max_size=8), spectator=st.booleans())
+def test_typed_text_is_a_legal_move_or_one_of_three_errors(ruleset, players, seed, moves, stop_at, pieces, noise,
+                                                           spectator):
+    game = _position(ruleset, players, seed, moves, stop_at)
+    if game.is_over:
+        return
+    words = _words(ruleset)
+    text = " ".join(words[i % len(words)] for i in pieces) + noise
+    before = game.state_values()
+    try:
+        move = parse_move(text, game, spectator=spectator)
+    except MoveError as error:
+        message = str(error)
+        assert message
+        if spectator and not ruleset.model.game.open_rubles:
+            rubles = game.rubles(game.current_player)
+            assert f"you have {rubles}" not in message and f"has {rubles} ruble" not in message, message
+        assert game.state_values() == before, "reading a move changed the game"
+        return
+    assert move in game.legal_moves()
+    assert parse_move(format_move(move, ruleset), game) == move
+    game.play(move)
