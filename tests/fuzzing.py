@@ -3,7 +3,7 @@ worker process so that a crash of it fails one example instead of ending the tes
 
 The default run is small, fixed and repeatable (hypothesis derandomized, no example database), so CI sees
 the same inputs every time. ``SPBC_FUZZ_EXAMPLES=N`` gives every fuzz test N examples drawn afresh, for a
-longer hunt; ``SPBC_FUZZ_SEED=S`` makes such a run repeatable.
+longer hunt; ``pytest --hypothesis-seed=S`` makes such a run repeatable.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ WORKER_TIMEOUT = 60.0
 WORKER = Path(__file__).with_name("fuzz_worker.py")
 
 
-def fuzz_settings(default: int) -> settings:
-    """Settings of a fuzz test: ``default`` fixed examples, or SPBC_FUZZ_EXAMPLES fresh ones."""
-    seed = os.environ.get("SPBC_FUZZ_SEED")
+def fuzz_settings(default: int, most: int | None = None) -> settings:
+    """Settings of a fuzz test: ``default`` fixed examples, or SPBC_FUZZ_EXAMPLES fresh ones (at most
+    ``most`` for a test whose examples take seconds each)."""
     return settings(
-        max_examples=EXAMPLES or default,
+        max_examples=min(EXAMPLES, most or EXAMPLES) if EXAMPLES else default,
         deadline=None,
         database=None,
-        derandomize=not EXAMPLES and seed is None,
+        derandomize=not EXAMPLES,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                HealthCheck.filter_too_much],
         print_blob=True,

@@ -65,7 +65,7 @@ def test_the_command_line_refuses_odd_paths_with_a_message(odd_files, command, k
     assert "Traceback" not in result.output
 
 
-@fuzz_settings(default=20)
+@fuzz_settings(default=20, most=300)
 @given(names=st.lists(hostile_text(), min_size=1, max_size=3), record=st.booleans())
 def test_hostile_player_names_are_refused_or_played_and_recorded(tmp_path_factory, names, record):
     folder = tmp_path_factory.mktemp("names")
