@@ -171,6 +171,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("NCARDS", len(ir.cards)), ("NCOLOURS", len(ir.colours)), ("NDECKS", len(ir.decks)),
         ("NPHASES", len(ir.phases)), ("BOARD_SIZE", ir.board_size), ("HAND_MAX", ir.hand_max),
         ("DECK_MAX", ir.deck_max), ("MAX_MOVES", ir.max_moves), ("STATE_SIZE", ir.state_size),
+        ("MAX_GAME_MOVES", ir.max_game_moves),
         ("STARTING_RUBLES", ir.starting_rubles), ("OPENING_DECK", ir.opening_deck),
         ("OPENING_PER_PLAYER", ir.opening_per_player), ("HAND_LIMIT", ir.hand_limit),
         ("HAND_PENALTY", ir.hand_penalty), ("RUBLES_PER_POINT", ir.rubles_per_point),
@@ -213,6 +214,7 @@ def _tables(ir: EngineIR) -> list[Table]:
     pad = (0,)  # a C array may not be empty
     return [
         ("CARD_COST", "int", column("cost")),
+        ("CARD_COPIES", "int", column("copies")),
         ("CARD_COLOUR", "int", column("colour")),
         ("CARD_DECK", "int", column("deck")),
         ("CARD_TRADING", "int", column("trading")),
@@ -248,7 +250,8 @@ def emit_engine_ir(ir: EngineIR) -> dict[str, str]:
         deck_ids=tuple(d.id for d in ir.decks),
         phase_ids=tuple(p.id for p in ir.phases),
         fields=tuple((f.name, f.offset, f.size) for f in ir.layout),
-        limits=(("max_moves", ir.max_moves), ("state_size", ir.state_size), ("hand_max", ir.hand_max)),
+        limits=(("max_moves", ir.max_moves), ("state_size", ir.state_size), ("hand_max", ir.hand_max),
+                ("game_moves", ir.max_game_moves)),
     )
     return {
         "engine.pyx": render_code("engine/module.j2", d=CythonDialect(), **context),

@@ -66,6 +66,10 @@ class GameFileError(ValueError):
     """A saved game that cannot be loaded: the message says which part is wrong."""
 
 
+class GameTooLongError(RuntimeError):
+    """A game went on past the number of moves the rules allow any game: a bug in the engine."""
+
+
 @dataclass(frozen=True)
 class Standing:
     """One player's result. ``final`` includes the end-of-game scoring; ``rank`` 1 is best."""
@@ -97,6 +101,12 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r} backend={self.backend!r}>"
+
+    @property
+    def move_limit(self) -> int:
+        """More moves than any game of these rules can last from any state the engine accepts
+        (derived in spbc.lower); a game past it is a bug, raised as GameTooLongError."""
+        return dict(self.engine.LIMITS)["game_moves"]
 
     def new_game(self, players: int | Sequence[str], seed: int) -> Game:
         """A new game for a number of players (named "Player 1"...) or a list of names.

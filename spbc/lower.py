@@ -187,7 +187,8 @@ class EngineIR:
     first_phase_must_buy: bool
     tie_break: str
     deck_max: int
-    max_moves: int
+    max_moves: int  # the most legal moves of any state the engine accepts: its move buffers' size
+    max_game_moves: int  # more moves than any game can last from any state the engine accepts
     noble_cards: tuple[int, ...]
     noble_bonus: tuple[int, ...]
     cards: tuple[CardIR, ...]
@@ -250,6 +251,54 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Fiel
     return tuple(fields), offset
 
 
+def max_moves(cards: tuple[CardIR, ...], board_size: int, hand_max: int, draws: tuple[DrawIR, ...],
+              buy_points: tuple[BuyPointsIR, ...]) -> int:
+    """The most moves legal_moves() can list in any state Engine.load accepts (state_problem).
+
+    The bounds come from what state_problem holds: the two rows hold at most board_size
+    cards between them, a hand at most hand_max, and nobody owns more copies of a card
+    than the game has. Per stage, every move kind the engine writes:
+
+    actions: 1 pass
+             + per card on the board (both rows: board_size at most), 1 take and its
+               purchases: 1 buy, or for a trading card 1 per card it may displace
+             + per card in the hand (hand_max), its purchases (play)
+             + per draw ability, 1 use per deck it draws from
+    drawn:   the drawn card's purchases, 1 take, 1 discard
+    points:  0 up to the offer's most points: max_points, times the card's copies when
+             the points are per card owned
+    The buffer holds the largest of the three.
+    """
+    purchases = max(len(card.targets) if card.trading else 1 for card in cards)
+    actions = (1 + board_size * (1 + purchases) + hand_max * purchases
+               + sum(len(draw.decks) for draw in draws))
+    drawn = purchases + 2
+    points = 1 + max([0] + [bp.max_points * (cards[bp.card].copies if bp.per_card else 1) for bp in buy_points])
+    return max(actions, drawn, points)
+
+
+def max_game_moves(cards: tuple[CardIR, ...], players: int, phases: int, offers: int) -> int:
+    """A number of moves no game outlasts from any state Engine.load accepts: C the copies in all.
+
+    - Cards only move on, never back: deck -> board or drawn -> hand -> play area ->
+      discard pile. Each move other than a pass or a points decision moves a card (a use
+      draws one), and a card takes at most 3 of them (use, take, play), so a game has at
+      most 3 C of these "actions".
+    - A phase ends once every player passed in a row: at most players passes follow each
+      action of the phase, and players more end it.
+    - Rounds: a round in which no card leaves a deck leaves the upper row empty, so the
+      next round starts with an empty board and its first refill draws; and the round in
+      which any deck is empty is the last (next_phase). So deck cards run out within
+      2 rounds each: at most 2 C + 2 rounds after the current one, 2 C + 3 in all.
+    - After each phase's scoring, every player decides at most once per offer.
+
+    moves <= 3 C + players (3 C + phases R) + R players offers, with R = 2 C + 3.
+    """
+    copies = sum(card.copies for card in cards)
+    actions, rounds = 3 * copies, 2 * copies + 3
+    return actions + players * (actions + rounds * phases) + rounds * players * offers
+
+
 def lower(model: RulesModel) -> EngineIR:
     """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
     game = model.game
@@ -306,17 +355,16 @@ def lower(model: RulesModel) -> EngineIR:
             i, phase.id, const_name("phase", phase.id), deck_index[phase.deck], scores,
             colours[scores].cards if scores >= 0 else (), incomes, after, origin(phase.span, model.files),
         ))
+    draws_ir = tuple(
+        DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card,
+               origin(e.span, model.files))
+        for i, _, e in draws
+    )
     hand_limits = tuple(
         HandLimitIR(i, e.limit, origin(e.span, model.files)) for i, _, e in _abilities(model, HandLimit)
     )
     hand_max = max([game.hand_limit] + [h.limit for h in hand_limits])
     deck_max = max(len(d.contents) for d in decks)
-    most_targets = max([1] + [len(c.targets) for c in cards])
-    most_points = max([0] + [bp.max_points * (cards[bp.card].copies if bp.per_card else 1) for bp in buy_points])
-    max_moves = (
-        1 + 2 * game.board_size * (1 + most_targets) + hand_max * most_targets
-        + len(draws) * len(decks) + most_points + 2 + most_targets
-    )
     layout, state_size = _layout(model, hand_max, deck_max)
     return EngineIR(
         ruleset=model.name, digest=model.digest, files=model.files,
@@ -328,7 +376,8 @@ def lower(model: RulesModel) -> EngineIR:
         same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,
         marker_shift=game.marker_shift, first_phase_must_buy=game.first_phase_must_buy,
         tie_break=game.tie_break,
-        deck_max=deck_max, max_moves=max_moves,
+        deck_max=deck_max, max_moves=max_moves(cards, game.board_size, hand_max, draws_ir, buy_points),
+        max_game_moves=max_game_moves(cards, game.max_players, len(phases), len(buy_points)),
         noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
         cards=cards, colours=colours, decks=decks, phases=tuple(phases),
         discounts=tuple(
@@ -336,9 +385,6 @@ def lower(model: RulesModel) -> EngineIR:
             for i, _, e in _abilities(model, Discount)
         ),
         hand_limits=hand_limits, buy_points=buy_points,
-        draws=tuple(
-            DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card, origin(e.span, model.files))
-            for i, _, e in draws
-        ),
+        draws=draws_ir,
         layout=layout, state_size=state_size,
     )

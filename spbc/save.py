@@ -89,7 +89,10 @@ def read_game(ruleset: Ruleset, text: str) -> Game:
     if problem:
         raise GameFileError(f"inconsistent game state: {problem}")
     engine = ruleset.engine.Engine()
-    engine.load(values)
+    try:
+        engine.load(values)
+    except ValueError as error:  # the engine's own check; check_state should have said it first
+        raise GameFileError(f"inconsistent game state: {error}") from None
     return Game(ruleset, engine, tuple(saved.players), saved.seed)
 
 
@@ -163,6 +166,9 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
             return f"{name} is {value}, outside {low}..{high}"
     if (one["stage"] == STAGES.index("drawn")) != (one["drawn"] >= 0):
         return "a drawn card must be pending exactly while the stage is 'drawn'"
+    problem = _check_places(model, fields, one, deck_max)
+    if problem:
+        return problem
     if one["stage"] == STAGES.index("points"):
         problem = _check_offer(model, fields, one)
         if problem:
@@ -179,6 +185,26 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     if any(not 0 <= card < ncards for card in places):
         return "a card id is out of range"
     return _check_cards(model, fields, places, players)
+
+
+def _check_places(model, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
+    """What every reachable state has: rows within the board, decks of their own cards, an empty
+    deck only once the last round is called (so the game ends), no hand for a seat not in the game."""
+    board = one["upper_size"] + one["lower_size"]
+    if board > model.game.board_size:
+        return f"the rows hold {board} cards; the board has {model.game.board_size} places"
+    for seat in range(one["players"], model.game.max_players):
+        if fields["hand_size"][seat]:
+            return f"seat {seat + 1} holds cards, but the game has {one['players']} players"
+    ncards = len(model.cards)
+    for d, (deck, size) in enumerate(zip(model.decks, fields["deck_size"])):
+        for code in fields["decks"][d * deck_max: d * deck_max + size]:
+            if 0 <= code < ncards and model.cards[code].deck != deck.id:
+                card = model.cards[code]
+                return f"deck '{deck.id}' holds {card.name}, a card of deck '{card.deck}'"
+        if size == 0 and not one["last_round"]:
+            return f"deck '{deck.id}' is empty but the last round has not been called"
+    return None
 
 
 def _check_offer(model, fields: dict[str, list[int]], one: dict[str, int]) -> str | None:

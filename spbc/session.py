@@ -21,7 +21,7 @@ from pathlib import Path
 
 from spbc.agents import Agent, make_agent
 from spbc.files import write_text_atomic
-from spbc.game import Game, Standing
+from spbc.game import Game, GameTooLongError, Standing
 from spbc.moves import Move, MoveError, MoveKind
 from spbc.save import write_game_file
 from spbc.screen import Screen, build_screen
@@ -205,6 +205,9 @@ class Session:
         emit(Started(self.game.ruleset.name, self.seats, self.game.seed, self.resumed))
         previous_human: int | None = None
         while not self.game.is_over:
+            if len(self.history.moves) >= self.game.ruleset.move_limit:  # undo shortens the history
+                raise GameTooLongError(f"the game did not end within {self.game.ruleset.move_limit} moves, "
+                                       "more than the rules allow any game: an engine bug")
             seat = self.game.current_player
             if self.seats[seat].computer:
                 self._play(seat, self.agents[seat].choose(self.game, seat), emit)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.agents import make_agent
-from spbc.game import Game, Ruleset
+from spbc.game import Game, GameTooLongError, Ruleset
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,9 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
     agents = [make_agent(level, seed * 1_000_003 + seat) for seat, level in enumerate(seats)]
     moves = 0
     while not game.is_over:
+        if moves >= ruleset.move_limit:
+            raise GameTooLongError(f"the game of seed {seed} did not end within {ruleset.move_limit} moves, "
+                                   "more than the rules allow any game: an engine bug")
         seat = game.current_player
         code = agents[seat].choose(game, seat)
         if on_move is not None:

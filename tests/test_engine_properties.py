@@ -179,24 +179,25 @@ def check_views(game, _before=None) -> None:
 
 
 def hide_differently(ruleset, game, seat: int, rng: random.Random):
-    """The same game as seat sees it: decks reshuffled, other hands swapped with deck cards, other rubles changed."""
+    """The same game as seat sees it: decks reshuffled, other hands swapped with cards of their decks, other rubles changed."""
     saved = json.loads(game.to_json())
     state = saved["state"]
     players = len(game.players)
     hand_max = len(state["hand"]) // ruleset.model.game.max_players
     deck_max = len(state["decks"]) // len(state["deck_size"])
     decks = [state["decks"][d * deck_max: d * deck_max + size] for d, size in enumerate(state["deck_size"])]
+    deck_ids = [deck.id for deck in ruleset.model.decks]
+    deck_of = [deck_ids.index(card.deck) for card in ruleset.model.cards]
     for other in range(players):
         if other == seat:
             continue
         state["rubles"][other] += rng.randrange(1, 50)
         for i in range(state["hand_size"][other]):
-            pile = [d for d, deck in enumerate(decks) if deck]
-            if not pile:
-                break
-            d = rng.choice(pile)
-            j = rng.randrange(len(decks[d]))
             slot = other * hand_max + i
+            d = deck_of[state["hand"][slot]]  # a card keeps its deck's back, which the others see
+            if not decks[d]:
+                continue
+            j = rng.randrange(len(decks[d]))
             state["hand"][slot], decks[d][j] = decks[d][j], state["hand"][slot]
     for d, deck in enumerate(decks):
         rng.shuffle(deck)

@@ -424,6 +424,7 @@ def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(
     owned = [i for i, card in enumerate(compiled.cards) if card.id.startswith(("tax", "g"))]
     for deck in range(len(state["deck_size"])):
         state["deck_size"][deck] = 0
+    state["last_round"] = [1]  # empty decks have called it
     state["upper_size"], state["lower_size"] = [0], [0]
     for i, card in enumerate(compiled.cards):
         state["owned"][i] = card.copies if i in owned else 0

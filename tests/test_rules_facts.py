@@ -902,11 +902,15 @@ def test_f34_the_worker_refill_makes_the_new_round_the_last(ruleset):
 
 
 def test_f34_drawing_nothing_from_an_empty_deck_is_not_a_trigger(ruleset):
-    game = (Scenario(ruleset).upper(["lumberjack"]).lower([]).discard_all("aristocrat")
-            .markers(0).phase("building").build())
+    # an empty deck called the last round when it ran out (a save claiming otherwise is refused);
+    # drawing nothing from it later does not call it again: the game ends with this round
+    game = (Scenario(ruleset).upper(["lumberjack"]).lower([]).discard_all("aristocrat").last_round()
+            .round(5).markers(0).phase("building").build())
     end_phase(game)
-    assert game.phase == "aristocrat" and game.row("upper") == ["lumberjack"]
-    assert not game.last_round
+    assert game.phase == "aristocrat" and game.row("upper") == ["lumberjack"] and game.last_round
+    end_phase(game)
+    end_phase(game)
+    assert game.is_over and game.round == 5
 
 
 def test_f34_a_full_board_draws_nothing_and_triggers_nothing(ruleset):
