@@ -95,7 +95,7 @@ def _stage_refusal(game: Game, move: Move, known: _Known) -> str | None:
     if stage == "points":
         amounts = [m.amount or 0 for m in game.legal_moves()]
         offer = _name(game, game.legal_moves()[0].card or "")
-        if move.kind is not MoveKind.POINTS:
+        if move.kind is not MoveKind.POINTS or move.card != game.legal_moves()[0].card:
             if known.rubles is None:  # how many points are on offer tells the rubles
                 return f"first {known.name} decides how many points to buy with the {offer}"
             return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"

@@ -25,11 +25,10 @@ from spbc.lower import (
     ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
 )
 from spbc.model import Card, RulesModel
-from spbc.moves import IllegalMoveError, Move, MoveKind
+from spbc.moves import IllegalMoveError, Move, MoveKind, move_problem
 
 _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
 _ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
-_KIND_CODES = {MoveKind(kind): code for code, kind in enumerate(MOVE_KINDS)}
 SAVE_FORMAT = "spbc-game"
 
 
@@ -137,23 +136,6 @@ class Ruleset:
         return read_game(self, text)
 
     # --- move codes ---------------------------------------------------------------------
-
-    def encode(self, move: Move) -> int:
-        """The engine's code of a move; KeyError for names the ruleset does not have."""
-        kind = _KIND_CODES[move.kind]
-        card = self._card_index[move.card] if move.card is not None else 0
-        target = self._card_index[move.target] + 1 if move.target is not None else 0
-        if move.kind in (MoveKind.BUY, MoveKind.TAKE, MoveKind.DISCARD):
-            middle = _ROW_CODES[move.row or "drawn"]
-        elif move.kind is MoveKind.PLAY:
-            middle = ROW_HAND
-        elif move.kind is MoveKind.USE:
-            middle = self._deck_index[move.deck] if move.deck is not None else 0
-        elif move.kind is MoveKind.POINTS:
-            middle = move.amount or 0
-        else:
-            middle = 0
-        return kind | (card << CARD_SHIFT) | (middle << MIDDLE_SHIFT) | (target << TARGET_SHIFT)
 
     def decode(self, code: int) -> Move:
         """The move of an engine code."""
@@ -283,37 +265,38 @@ class Game:
         return self._engine.legal_moves()
 
     def cost(self, move: Move, seat: int | None = None) -> int | None:
-        """What a buy or play move costs its player now, after every reduction; None for other moves."""
-        if move.kind not in (MoveKind.BUY, MoveKind.PLAY) or move.card is None:
-            return None
+        """What a buy or play move costs its player (or seat) now, after every reduction; None for
+        other moves. ValueError for a value that is no move of these rules, or no seat of the game."""
+        problem = move_problem(move)
         index = self.ruleset._card_index
-        if move.card not in index or (move.target is not None and move.target not in index) \
-                or (move.kind is MoveKind.BUY and (move.row or "upper") not in _ROW_CODES):
-            raise ValueError(f"not a move of the rules of {self.ruleset.name}: {move!r}")
+        if problem is None and any(card is not None and card not in index for card in (move.card, move.target)):
+            problem = "it names a card the rules do not have"
+        if problem is not None:
+            raise ValueError(f"not a move of the rules of {self.ruleset.name}: {problem}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.players)):
+            raise ValueError(f"there is no seat {seat!r} in a game of {len(self.players)}")
+        if move.kind not in (MoveKind.BUY, MoveKind.PLAY):
+            return None
         row = ROW_HAND if move.kind is MoveKind.PLAY else _ROW_CODES[move.row or "upper"]
         target = index[move.target] if move.target is not None else -1
         player = self.current_player if seat is None else seat
         return self._engine.cost(player, index[move.card], row, target)
 
     def play(self, move: Move) -> None:
-        """Play a move. IllegalMoveError (with the reason) if the rules do not allow it now."""
-        try:
-            code = self.ruleset.encode(move)
-            formed = self.ruleset.decode(code) == move
-        except (KeyError, IndexError, TypeError, ValueError):
-            code, formed = -1, False
-        known = all(card is None or card in self.ruleset._card_index for card in (move.card, move.target)) \
-            and (move.deck is None or move.deck in self.ruleset._deck_index)
-        points = (move.kind is MoveKind.POINTS and move.card is not None and isinstance(move.amount, int)
-                  and move.amount >= 0 and (move.row, move.target, move.deck) == (None, None, None))
-        if known and not formed and not points:  # a field missing, extra or out of range: read as another move
-            raise IllegalMoveError(f"not a whole move: {move!r}; moves are as legal_moves() gives them",
+        """Play a move: exactly one of legal_moves(), looked up there, so no other value is ever
+        read as a move. IllegalMoveError with the reason for anything else: a value that is no
+        whole move (see :func:`spbc.moves.move_problem`), or a move the rules do not allow now."""
+        problem = move_problem(move)
+        if problem is not None:
+            raise IllegalMoveError(f"not a whole move: {problem}; moves are as legal_moves() gives them",
                                    context=self.context())
-        if code not in self._engine.legal_moves():
-            from spbc.explain import explain_illegal
+        for code in self._engine.legal_moves():
+            if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
+                self._engine.play(code)
+                return
+        from spbc.explain import explain_illegal
 
-            raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
-        self._engine.play(code)
+        raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
 
     def play_code(self, code: int) -> None:
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""

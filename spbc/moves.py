@@ -37,6 +37,54 @@ class Move:
 
 PASS = Move(MoveKind.PASS)
 
+# The fields each kind of move has, as legal_moves() gives them: (always, sometimes).
+_FIELDS = {
+    MoveKind.PASS: ((), ()),
+    MoveKind.BUY: (("card", "row"), ("target",)),
+    MoveKind.TAKE: (("card", "row"), ()),
+    MoveKind.PLAY: (("card",), ("target",)),
+    MoveKind.USE: (("card", "deck"), ()),
+    MoveKind.DISCARD: (("card", "row"), ()),
+    MoveKind.POINTS: (("card", "amount"), ()),
+}
+
+
+def _shown(value: object) -> str:
+    """A field's value for a message, shortened past 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:30] + "..." + text[-6:]
+
+
+def move_problem(move: object) -> str | None:
+    """Why a value is not a whole move (a Move whose kind has exactly its fields, ids as text,
+    an amount as a whole number), or None. It says nothing of the rules or the position:
+    a whole move may still name an unknown card or be illegal now.
+
+    >>> move_problem(Move(MoveKind.POINTS, card="pub", amount=True))
+    'amount True is not a number of points'
+    """
+    if not isinstance(move, Move):
+        return f"{_shown(move)} is not a Move"
+    if not isinstance(move.kind, MoveKind):  # "buy" == MoveKind.BUY, but it is no kind of move
+        return f"kind {_shown(move.kind)} is not a MoveKind"
+    always, sometimes = _FIELDS[move.kind]
+    for name in ("card", "row", "target", "deck", "amount"):
+        value = getattr(move, name)
+        if value is None:
+            if name in always:
+                return f"a {move.kind.value} move names its {name}"
+        elif name not in always + sometimes:
+            return f"a {move.kind.value} move has no {name}"
+        elif name == "amount" and (type(value) is not int or value < 0):
+            return f"amount {_shown(value)} is not a number of points"
+        elif name != "amount" and type(value) is not str:
+            return f"{name} {_shown(value)} is not an id"
+    if move.row is not None and move.row not in ROWS:
+        return f"row {_shown(move.row)} is none of {', '.join(ROWS)}"
+    if move.kind is MoveKind.DISCARD and move.row != "drawn":
+        return "only a drawn card is discarded"
+    return None
+
 
 def _quoted(text: str, most: int = 60) -> str:
     """The text as a quoted literal for messages, shortened in its middle past most characters."""

@@ -346,3 +346,90 @@ def test_the_engines_playout_stops_at_the_bound(twin):
     assert engine.playout(3, limit=10**9) < twin.move_limit and engine.legal_moves() == []
     engine = twin.engine.Engine.new(2, 1)
     assert engine.playout(3, limit=7) == 7
+
+
+# --- 3. Game.play plays exactly a legal move, or says why not -----------------------------
+
+_garbage = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=4),
+                     st.binary(max_size=2), st.lists(st.integers(), max_size=2), st.just(()), st.just(object()))
+_ids = ("pub", "observatory", "market", "lumberjack", "carpenter_workshop", "wharf", "bank", "czar_and_carpenter",
+        "nonsense")
+_card = st.one_of(st.none(), st.sampled_from(_ids), _garbage)
+moves_st = st.builds(
+    Move,
+    kind=st.one_of(st.sampled_from(list(MoveKind)), st.sampled_from([k.value for k in MoveKind]), _garbage),
+    card=_card,
+    row=st.one_of(st.none(), st.sampled_from(["upper", "lower", "drawn", "hand"]), _garbage),
+    target=_card,
+    deck=st.one_of(st.none(), st.sampled_from(["worker", "building", "trading", "nope"]), _garbage),
+    amount=st.one_of(st.none(), st.integers(-2, 12), st.integers(), _garbage),
+)
+
+
+@pytest.fixture(scope="module")
+def positions(compiled, twin) -> dict:
+    """A game at each stage, on each engine."""
+    return {(r.backend, stage): reach(r, stage, seed=3).to_json()
+            for r in (compiled, twin) for stage in ("actions", "drawn", "points")}
+
+
+_values = {  # per field: the values legal moves hold there, and some they never do
+    "kind": st.one_of(st.sampled_from(list(MoveKind)), st.sampled_from([k.value for k in MoveKind]), _garbage),
+    "card": _card, "target": _card,
+    "row": st.one_of(st.none(), st.sampled_from(["upper", "lower", "drawn", "hand"]), _garbage),
+    "deck": st.one_of(st.none(), st.sampled_from(["worker", "building", "trading", "nope"]), _garbage),
+    "amount": st.one_of(st.none(), st.integers(-2, 12), st.integers(), _garbage),
+}
+
+
+def _any_move(data, legal: list[Move]):
+    """A legal move with 0 to 2 fields changed to anything, or a Move of arbitrary values."""
+    if not legal or data.draw(st.integers(0, 3)) == 0:
+        return data.draw(moves_st)
+    move = data.draw(st.sampled_from(legal))
+    for name in data.draw(st.lists(st.sampled_from(sorted(_values)), max_size=2, unique=True)):
+        move = dataclasses.replace(move, **{name: data.draw(_values[name])})
+    return move
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), where=st.sampled_from(["actions", "drawn", "points"]),
+       backend=st.sampled_from(["compiled", "python"]), seat=st.one_of(st.none(), st.integers(-1, 4), _garbage))
+def test_play_of_any_move_value_plays_a_legal_move_or_says_why(compiled, twin, positions, data, where, backend, seat):
+    ruleset = compiled if backend == "compiled" else twin
+    game = ruleset.game_from_json(positions[(backend, where)])
+    legal = game.legal_moves()
+    move = _any_move(data, legal)
+    before = game.state_values()
+    try:
+        price = game.cost(move, seat)
+    except ValueError:
+        pass
+    else:
+        assert price is None or isinstance(price, int)
+    try:
+        game.play(move)
+    except IllegalMoveError as error:
+        assert error.reason and game.state_values() == before
+        return
+    assert type(move.kind) is MoveKind and move in legal
+    again = ruleset.game_from_json(positions[(backend, where)])
+    again.play_code(again.legal_codes()[legal.index(move)])
+    assert game.state_values() == again.state_values()
+
+
+@pytest.mark.parametrize("move", [
+    Move(MoveKind.POINTS, card="pub", amount=True),  # True == 1, but it is no number of points
+    Move(MoveKind.POINTS, card="pub", amount=1.0),
+    Move("points", card="pub", amount=1),  # the kind as text, not a MoveKind
+    Move(MoveKind.POINTS, card=["pub"], amount=1),  # a list: no card id, and no hash for a lookup
+    Move(MoveKind.POINTS, card="pub", amount=2**70),
+], ids=["bool", "float", "kind as text", "list", "huge"])
+def test_a_move_of_the_wrong_types_is_refused_as_such(ruleset, move):
+    game = Scenario(ruleset).give(0, "pub").rubles(0, 9).markers(0).phase("building").build()
+    end_phase(game)
+    before = game.state_values()
+    with pytest.raises(IllegalMoveError) as caught:
+        game.play(move)
+    assert game.state_values() == before
+    assert caught.value.reason.startswith(("not a whole move", "you can buy at most"))
