@@ -433,3 +433,42 @@ def test_a_move_of_the_wrong_types_is_refused_as_such(ruleset, move):
         game.play(move)
     assert game.state_values() == before
     assert caught.value.reason.startswith(("not a whole move", "you can buy at most"))
+
+
+# --- 4. bought points stop where scoring stops ---------------------------------------------
+
+
+def test_points_bought_stop_at_the_cap_scoring_applies(ruleset):
+    game = (Scenario(ruleset).give(0, "pub").rubles(0, 25).points(0, VALUE_MAX - 2).markers(0)
+            .phase("building").build())
+    end_phase(game)
+    game.play(points("pub", 5))
+    assert (game.points(0), game.rubles(0)) == (VALUE_MAX, 15)
+    assert ruleset.game_from_json(game.to_json()).points(0) == VALUE_MAX  # its own loader takes it back
+
+
+# --- 5. the Pub asks every owner, so the others learn nothing of secret rubles ------------
+
+
+@pytest.mark.parametrize("rubles", [0, 1, 2, 3, 25])
+def test_a_pub_owner_decides_whatever_their_rubles(ruleset, rubles):
+    game = Scenario(ruleset, players=3).give(0, "pub").rubles(0, rubles).markers(0).phase("building").build()
+    end_phase(game)
+    assert (game.stage, game.current_player) == ("points", 0)
+    assert [m.amount for m in game.legal_moves()] == list(range(min(rubles // 2, 5) + 1))
+
+
+@settings(max_examples=25, deadline=None)
+@example(seed=1, rubles=[1, 25], owner=0)
+@given(seed=st.integers(0, 2**32), rubles=st.lists(st.integers(0, 30), min_size=2, max_size=2, unique=True),
+       owner=st.integers(0, 2))
+def test_others_see_the_same_game_whatever_a_pub_owners_secret_rubles(compiled, seed, rubles, owner):
+    games = [Scenario(compiled, players=3, seed=seed).give(owner, "pub").rubles(owner, r).markers(0)
+             .phase("building").build() for r in rubles]
+    others = [seat for seat in range(3) if seat != owner]
+    for _ in range(5):  # the same public moves in both: everyone passes, the owner buys no points
+        assert all(games[0].view(seat) == games[1].view(seat) for seat in others)
+        for game in games:
+            game.play(PASS if game.stage == "actions" else points("pub", 0))
+    assert [game.phase for game in games] == ["aristocrat"] * 2
+    assert all(games[0].view(seat) == games[1].view(seat) for seat in others)

@@ -621,10 +621,14 @@ def test_f25_pub_offers_go_round_from_the_building_marker(ruleset):
     assert [game.rubles(seat) for seat in range(3)] == [25, 25, 21]
 
 
-def test_f25_no_offer_without_2_rubles(ruleset):
+def test_f25_an_owner_without_2_rubles_is_offered_0_points(ruleset):
+    # every owner decides, so the others do not learn that the owner is short of rubles
     game = Scenario(ruleset).give(0, "pub").rubles(0, 1).markers(0).phase("building").build()
     end_phase(game)
-    assert (game.stage, game.phase, game.rubles(0)) == ("actions", "aristocrat", 1)
+    assert (game.stage, game.current_player) == ("points", 0)
+    assert game.legal_moves() == [points("pub", 0)]
+    game.play(points("pub", 0))
+    assert (game.stage, game.phase, game.rubles(0), game.points(0)) == ("actions", "aristocrat", 1, 0)
 
 
 def test_x11_pub_works_in_the_last_round(ruleset):
@@ -642,7 +646,8 @@ def test_f27_potjomkins_village_pays_nothing(ruleset):
     game = (Scenario(ruleset).give(0, "potjomkins_village").give(0, "warehouse").give(0, "pub")
             .rubles(0, 0).markers(0).phase("building").build())
     end_phase(game)
-    assert (game.rubles(0), game.points(0), game.stage) == (0, 0, "actions")
+    assert (game.rubles(0), game.points(0), game.stage) == (0, 0, "points")  # the Pub's decision: 0 points
+    assert game.legal_moves() == [points("pub", 0)]
 
 
 def observatory_game(ruleset, **extra):
