@@ -170,11 +170,8 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     """:func:`write_text_atomic` for bytes."""
     given = Path(path)
     try:
-        target = Path(os.path.realpath(given))
-    except (OSError, ValueError):
-        target = given
-    try:
-        mode = _existing_mode(target)
+        mode = _existing_mode(given)  # through links: /dev/stdout is refused as the pipe it names
+        target = Path(os.path.realpath(given)) if mode is not None or given.is_symlink() else given
         temporary, handle = _create_beside(target)
     except OSError as error:
         raise FileWriteError(given, _write_reason(error), error.errno or 0) from None

@@ -305,3 +305,14 @@ def test_play_refuses_a_record_that_is_no_regular_file_before_the_game():
     assert result.exit_code == 1
     assert "cannot write the record to /dev/null: not a regular file" in result.output
     assert "New game" not in result.output
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout here")
+def test_docs_into_dev_stdout_that_is_a_pipe_is_refused_as_the_pipe():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-P", "-m", "spbc.frontends.cli", "docs", "-o", "/dev/stdout"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "error: cannot write /dev/stdout: not a regular file\n"
