@@ -10,6 +10,7 @@ Modules are matched to rules by the digest of the rules' source text.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
@@ -80,10 +81,16 @@ def _shipped_folder(model: RulesModel) -> Path | None:
 
 
 def _cache_folder(model: RulesModel) -> Path:
-    """A cache folder holding this model's engine sources, emitted there if needed."""
-    folder = cache_dir() / f"{model.name}-{model.digest[:16]}"
+    """A cache folder holding this model's engine sources, emitted there if needed.
+
+    The folder is named by the rules' digest and by a hash of the emitted engine, so an engine
+    built by an older spbc (other templates, other safety checks) is never picked up again.
+    """
+    files = emit_engine(model)
+    emitted = hashlib.sha256(files["engine.pyx"].encode("utf-8")).hexdigest()
+    folder = cache_dir() / f"{model.name}-{model.digest[:16]}-{emitted[:12]}"
     folder.mkdir(parents=True, exist_ok=True)
-    for filename, text in emit_engine(model).items():
+    for filename, text in files.items():
         path = folder / filename
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             write_text_atomic(path, text)

@@ -19,6 +19,7 @@ from spbc import syntax
 from spbc.consistency import card_colour, check_consistency
 from spbc.diagnostics import Diagnostic, Note, RulesError, did_you_mean, file_span
 from spbc.model import (
+    generated_name,
     EFFECT_KINDS,
     Card,
     Colour,
@@ -125,6 +126,14 @@ class Checker:
             self.report("SPB208", f"duplicate {kind} '{block.id.value}'", block.id.span,
                         notes=(Note("first defined here", first.span),))
             return False
+        if not spec.single and block.id is not None:
+            same = [decl.block.id for other, decl in self.decls[kind].items()
+                    if generated_name(other) == generated_name(block.id.value)]
+            if same and same[0] is not None:
+                self.report("SPB208", f"{kind} '{block.id.value}' is the same name as {kind} '{same[0].value}' "
+                            "in the generated engine (ids must differ in more than case and underscores)",
+                            block.id.span, notes=(Note("first defined here", same[0].span),))
+                return False
         return True
 
     def _read_block(self, block: syntax.Block, spec: BlockSpec, what: str) -> Decl:

@@ -14,7 +14,6 @@ between moves as values and the engine's move codes.
 from __future__ import annotations
 
 import types
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from spbc.lower import (
 )
 from spbc.model import Card, RulesModel
 from spbc.moves import IllegalMoveError, Move, MoveKind, move_problem
+from spbc.quote import BIDI_CONTROLS, is_unprintable_in_a_name
 
 _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
 _ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
@@ -54,7 +54,9 @@ def names_problem(names: Sequence[str]) -> str | None:
             return "a player's name must not be empty"
         if name != name.strip():
             return f"{name!r} has spaces at its start or end"
-        if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in name):
+        if any(is_unprintable_in_a_name(char) for char in name):
+            if any(char in BIDI_CONTROLS for char in name):
+                return f"{ascii(name)} holds a bidi control, which would show the name reordered"
             return f"{name!r} holds a control character"
         if names.count(name) > 1:
             return f"{name!r} is the name of two players"

@@ -32,8 +32,6 @@ MAX_INCLUDE_DEPTH = 64
 MAX_RULES_BYTES = 10_000_000
 
 
-#: The bidi controls: they reorder how the text around them is shown (U+202E turns "cba.spb" round).
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
@@ -70,7 +68,7 @@ def name_problem(name: str) -> str | None:
             return f"a byte that is not UTF-8 (0x{ord(char) - 0xDC00:02X})"
         if char in _LINE_BREAKS or category in ("Zl", "Zp"):
             kind = "a line break"
-        elif char in _BIDI_CONTROLS:
+        elif char in quote.BIDI_CONTROLS:
             kind = "a bidi control"
         elif category == "Cc":
             kind = "a control character"

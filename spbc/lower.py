@@ -8,11 +8,11 @@ templates only print what they are given.
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePath
 from dataclasses import dataclass
 
 from spbc.model import (
+    generated_name,
     BuyPoints,
     Card,
     Discount,
@@ -45,7 +45,7 @@ LOWERED = (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)  # the eff
 
 def const_name(prefix: str, ident: str) -> str:
     """The one way a rules name becomes a name in generated code: ``card``, ``gold_miner`` -> ``CARD_GOLD_MINER``."""
-    return f"{prefix}_{re.sub(r'[^0-9A-Za-z]+', '_', ident).strip('_')}".upper()
+    return f"{prefix.upper()}_{generated_name(ident)}"
 
 
 def origin(span: Span, files: tuple[str, ...]) -> str:

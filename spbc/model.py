@@ -7,8 +7,18 @@ Tuples keep declaration order, which is the order of everything generated.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar
+
+
+def generated_name(ident: str) -> str:
+    """The part of a name in generated code that an id gives: ``gold_miner`` -> ``GOLD_MINER``.
+
+    Two ids of one kind that give the same part would be one name in the engine, so the
+    checker refuses them (SPB208); lowering prefixes it (``CARD_GOLD_MINER``).
+    """
+    return re.sub(r"[^0-9A-Za-z]+", "_", ident).strip("_").upper()
 
 
 @dataclass(frozen=True, order=True)

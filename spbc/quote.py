@@ -32,6 +32,17 @@ from markupsafe import Markup, escape
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
+#: The bidi controls: they reorder how the text around them is shown (U+202E turns "cba.spb" round),
+#: so a name holding one can read as another; names of rules, files and players refuse them.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def is_unprintable_in_a_name(char: str) -> bool:
+    """Whether a name shown on one line (a record, the screen, a mail) may not hold this character:
+    a control, a line or paragraph separator, or a bidi control."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
+
+
 def is_unsafe(char: str) -> bool:
     """Whether a character is one that no generated line shows raw (see UNSAFE_CATEGORIES)."""
     return unicodedata.category(char) in UNSAFE_CATEGORIES

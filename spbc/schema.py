@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from spbc import syntax
 from spbc.diagnostics import Diagnostic, Note, did_you_mean
 from spbc.model import EFFECT_KINDS, Span
+from spbc.quote import is_unprintable_in_a_name
 
 
 @dataclass(frozen=True)
@@ -295,10 +295,11 @@ def read_value(vtype: ValueType, node: syntax.Value, key: str) -> Any:
     if kind == "str" and isinstance(node, syntax.Str):
         if vtype.non_empty and not node.value.strip():
             raise ValueProblem(Diagnostic("SPB305", f"'{key}' must not be empty", node.span))
-        if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in node.value):
-            # names end up on one line of a game record and of the screen
-            raise ValueProblem(Diagnostic("SPB307", f"'{key}' must not hold a line break or a control character",
-                                          node.span, hint="write it on one line, without \\n or \\t"))
+        if any(is_unprintable_in_a_name(char) for char in node.value):
+            # names end up on one line of a game record and of the screen, and must read as themselves
+            raise ValueProblem(Diagnostic("SPB307", f"'{key}' must not hold a line break, a control character "
+                                          "or a bidi control", node.span,
+                                          hint="write it on one line, without \\n, \\t or direction marks"))
         return node.value
     if kind == "bool" and isinstance(node, syntax.Bool):
         return node.value

@@ -103,3 +103,20 @@ def test_processes_building_the_same_rules_at_once_both_get_a_whole_engine(tmp_p
     assert outputs[0][0] == outputs[1][0] and outputs[0][0].startswith("compiled ")
     leftovers = [p.name for p in (tmp_path / "cache").rglob("*") if "build-" in p.name or p.suffix == ".tmp"]
     assert leftovers == []
+
+
+def test_an_engine_cached_by_another_generator_is_not_reused(tmp_path, monkeypatch):
+    """The cache folder is named by the emitted engine too: an engine built by an older spbc (other
+    templates, an older load check) is left alone, not loaded for the same rules."""
+    import spbc.backend as backend
+
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    model = load_model(variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 31"))
+    today = backend._cache_folder(model)
+    real = backend.emit_engine
+    monkeypatch.setattr(backend, "emit_engine",
+                        lambda m: {name: text + "# another generator\n" for name, text in real(m).items()})
+    older = backend._cache_folder(model)
+    assert older != today and older.parent == today.parent
+    assert (older / "engine.pyx").read_text(encoding="utf-8").endswith("# another generator\n")
+    assert not (today / "engine.pyx").read_text(encoding="utf-8").endswith("# another generator\n")

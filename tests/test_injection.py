@@ -126,7 +126,6 @@ ACCEPTED = {
     "html_entity": "&lt;b&gt; &#60; &amp &",
     "markdown": "*_[x](javascript:y)_* `code` | ~~s~~ $m$ \\ # !",
     "block_starts": "- 1. + = # > ---",
-    "bidi": "Pub\u202e\u2066 evil \u2069\u202c",
     "invisible": "zero\u200bwidth\u00adsoft\ufeffbom",
     "python": "'); import os; os.system('touch pwned') #",
     "long": "Very long " + "x" * 5000,
@@ -145,6 +144,7 @@ REFUSED = {
     "delete": ("a\x7fb", {"SPB307"}),
     "line_separator": ("a\u2028b", {"SPB307"}),
     "paragraph_separator": ("a\u2029b", {"SPB307"}),
+    "bidi": ("Pub\u202e\u2066 evil \u2069\u202c", {"SPB307"}),  # would show the name reordered
 }
 
 
@@ -454,10 +454,10 @@ def test_an_include_that_is_a_symlink_loop_is_a_diagnostic(tmp_path: Path, monke
 # --- names in generated code -----------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="the checker does not refuse two ids that print as one name in "
-                   "generated code (lower.const_name): the twin then plays one card as the other")
 def test_ids_that_print_as_one_generated_name_are_refused(tmp_path: Path) -> None:
     extra = 'card LumberJACK { name = "Other" deck = worker cost = 3 copies = 1 rubles = 3 }\n'
     main = write_rules(tmp_path, Strings(None), extra=extra)  # lumberjack is CARD_LUMBERJACK too
-    with pytest.raises(RulesError):
+    with pytest.raises(RulesError) as caught:
         load_model(main)
+    assert [d.code for d in caught.value.diagnostics] == ["SPB208"]
+    assert "card 'LumberJACK' is the same name as card 'lumberjack' in the generated engine" in str(caught.value)
