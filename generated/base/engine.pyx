@@ -27,8 +27,9 @@ cdef enum:
     BOARD_SIZE = 8
     HAND_MAX = 4
     DECK_MAX = 31
-    MAX_MOVES = 264
+    MAX_MOVES = 145
     STATE_SIZE = 654
+    MAX_GAME_MOVES = 6440
     STARTING_RUBLES = 25
     OPENING_DECK = 0
     OPENING_PER_PLAYER = 2
@@ -165,6 +166,13 @@ CARD_COST[:] = [
     15, 16, 16, 17, 17, 18, 19, 6, 8, 8, 10, 12, 16, 17, 18, 20,
     24,
 ]
+cdef int CARD_COPIES[49]
+CARD_COPIES[:] = [
+    6, 6, 6, 6, 6, 1, 5, 5, 3, 3, 3, 2, 1, 1, 2, 1,
+    2, 6, 5, 5, 4, 3, 2, 2, 1, 1, 2, 3, 3, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1,
+]
 cdef int CARD_COLOUR[49]
 CARD_COLOUR[:] = [
     0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -270,7 +278,7 @@ COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
 FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('drawn_by', 8, 1), ('offer', 9, 1), ('offer_turn', 10, 1), ('markers', 11, 4), ('rubles', 15, 4), ('points', 19, 4), ('hand_size', 23, 4), ('hand', 27, 16), ('owned', 43, 196), ('used', 239, 196), ('colour_count', 435, 12), ('discount', 447, 12), ('upper_size', 459, 1), ('upper', 460, 8), ('lower_size', 468, 1), ('lower', 469, 8), ('deck_size', 477, 4), ('decks', 481, 124), ('discard', 605, 49))
-LIMITS = (('max_moves', 264), ('state_size', 654), ('hand_max', 4))
+LIMITS = (('max_moves', 145), ('state_size', 654), ('hand_max', 4), ('game_moves', 6440))
 
 
 cdef inline uint64_t rng_next(uint64_t* x) noexcept nogil:
@@ -504,11 +512,18 @@ cdef void refill(int* s, int deck) noexcept nogil:
         s[O_LAST_ROUND] = 1
 
 
+cdef inline void add_capped(int* s, int offset, long long amount) noexcept nogil:
+    """Add amount to the rubles or points at offset; a total stops at VALUE_MAX, where scoring stops too."""
+    cdef long long total
+    total = s[offset] + amount
+    s[offset] = total if total < VALUE_MAX else VALUE_MAX
+
+
 cdef void score_phase(int* s, int phase) noexcept nogil:
     """Pay every player for the cards the phase scores and for its income-per-card abilities.
 
-    Sums are taken in 64 bits and a total never passes VALUE_MAX, so no rules file
-    can make a C int overflow (the twin caps at the same value).
+    Sums are taken in 64 bits and a total never passes VALUE_MAX (add_capped), so no
+    rules file can make a C int overflow (the twin caps at the same value).
     """
     cdef int p
     cdef long long r, v, k
@@ -541,10 +556,8 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             k = s[O_OWNED + p * NCARDS + CARD_WHARF]
             r += k * 6
             v += k * 1
-            r += s[O_RUBLES + p]
-            v += s[O_POINTS + p]
-            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
-            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
+            add_capped(s, O_RUBLES + p, r)
+            add_capped(s, O_POINTS + p, v)
         return
     # building scoring (base.spb:47)
     if phase == PHASE_BUILDING:
@@ -595,12 +608,11 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             r += k * 2
             v += k * 5
             # Mariinskij Theater: per orange card (base/trading.spb:83)
-            k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_ORANGE]
+            k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER]
+            k *= s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_ORANGE]
             r += k * 1
-            r += s[O_RUBLES + p]
-            v += s[O_POINTS + p]
-            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
-            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
+            add_capped(s, O_RUBLES + p, r)
+            add_capped(s, O_POINTS + p, v)
         return
     # aristocrat scoring (base.spb:48)
     if phase == PHASE_ARISTOCRAT:
@@ -647,17 +659,20 @@ cdef void score_phase(int* s, int phase) noexcept nogil:
             k = s[O_OWNED + p * NCARDS + CARD_CZAR]
             v += k * 6
             # Tax Man: per green card (base/trading.spb:266)
-            k = s[O_OWNED + p * NCARDS + CARD_TAX_MAN] * s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_GREEN]
+            k = s[O_OWNED + p * NCARDS + CARD_TAX_MAN]
+            k *= s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_GREEN]
             r += k * 1
-            r += s[O_RUBLES + p]
-            v += s[O_POINTS + p]
-            s[O_RUBLES + p] = r if r < VALUE_MAX else VALUE_MAX
-            s[O_POINTS + p] = v if v < VALUE_MAX else VALUE_MAX
+            add_capped(s, O_RUBLES + p, r)
+            add_capped(s, O_POINTS + p, v)
         return
 
 
 cdef int seek_offer(int* s) noexcept nogil:
-    """Find the next player with a buy-points offer after this phase's scoring; 0 when none is left."""
+    """Find the next owner of a buy-points card after this phase's scoring; 0 when none is left.
+
+    Every owner decides, even one who cannot pay for a point (whose one move is 0 points):
+    skipping them would tell the others that their secret rubles are short.
+    """
     cdef int phase, offer, p, players
     phase = s[O_PHASE]
     players = s[O_PLAYERS]
@@ -665,7 +680,7 @@ cdef int seek_offer(int* s) noexcept nogil:
         offer = OFFERS[s[O_OFFER]]
         while s[O_OFFER_TURN] < players:
             p = (s[O_MARKERS + phase] + s[O_OFFER_TURN]) % players
-            if s[O_OWNED + p * NCARDS + OFFER_CARD[offer]] > 0 and s[O_RUBLES + p] >= OFFER_PRICE[offer]:
+            if s[O_OWNED + p * NCARDS + OFFER_CARD[offer]] > 0:
                 s[O_CURRENT] = p
                 s[O_STAGE] = STAGE_POINTS
                 return 1
@@ -692,12 +707,27 @@ cdef void end_round(int* s) noexcept nogil:
     s[O_ROUND] += 1
 
 
+cdef inline int deck_ran_out(const int* s) noexcept nogil:
+    """Whether any deck is empty: then the round is the last, whatever O_LAST_ROUND says."""
+    cdef int d
+    for d in range(NDECKS):
+        if s[O_DECK_SIZE + d] == 0:
+            return 1
+    return 0
+
+
 cdef void next_phase(int* s) noexcept nogil:
-    """After a phase and its offers: the next phase (or round, or the end), its refill and its first player."""
+    """After a phase and its offers: the next phase (or round, or the end), its refill and its first player.
+
+    The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
+    refill (or a draw) took a deck's last card; the decks themselves are asked too, so
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.lower).
+    """
     cdef int phase
     phase = s[O_PHASE] + 1
     if phase == NPHASES:
-        if s[O_LAST_ROUND]:
+        if s[O_LAST_ROUND] or deck_ran_out(s):
+            s[O_LAST_ROUND] = 1
             s[O_STAGE] = STAGE_OVER
             return
         end_round(s)
@@ -735,7 +765,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         return
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
-        s[O_POINTS + p] += row
+        add_capped(s, O_POINTS + p, row)
         s[O_OFFER_TURN] += 1
         if not seek_offer(s):
             next_phase(s)
@@ -748,6 +778,8 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         s[O_DRAWN] = s[O_DECKS + deck * DECK_MAX + size]
         s[O_DRAWN_BY] = card
         s[O_DECK_SIZE + deck] = size
+        if size == 0:
+            s[O_LAST_ROUND] = 1  # only where the rules let an ability take a deck's last card
         s[O_STAGE] = STAGE_DRAWN
         return
     if kind == KIND_BUY or kind == KIND_PLAY:
@@ -891,6 +923,22 @@ cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil:
                         n += 1
 
 
+# What state_problem found wrong, by the number it returns (0: nothing).
+SAFETY_PROBLEMS = (
+    "",
+    "a number of players, phase, seat, stage, size or amount is outside its range",
+    "a hand, a row or a deck holds a card that is not in the game",
+    "a deck holds a card of another deck",
+    "a card is in more places than it has copies",
+    "a card of the game is in no place",
+    "a seat that is not in the game holds cards",
+    "a play area's used copies, colour counts or discounts do not match its cards",
+    "a buy-points decision is not the turn of an owner of the card, after the scoring of its phase",
+    "a drawn card is pending outside the drawn stage, or none in it",
+    "a deck is empty but the last round has not been called",
+)
+
+
 cdef int in_range(const int* s, int offset, int count, int low, int high) noexcept nogil:
     """Whether count values from offset all lie in low..high."""
     cdef int i
@@ -900,46 +948,147 @@ cdef int in_range(const int* s, int offset, int count, int low, int high) noexce
     return 1
 
 
-cdef int state_is_safe(const int* s) noexcept nogil:
-    """Whether every value the engine uses as an index or a size lies within its tables.
+cdef int state_problem(const int* s) noexcept nogil:
+    """0 if the engine can play this state safely, else the number of its SAFETY_PROBLEMS entry.
 
-    Engine.load refuses a state that fails this, so no state, however garbled, makes the
-    compiled engine read or write past an array. (spbc.save checks far more: that every
-    card is in exactly one place, that caches match; this is the engine's last line.)
+    Every bound the engine's code relies on follows from what is checked here, and every
+    move keeps it: no index leaves its table, no move list outgrows MAX_MOVES (nobody owns
+    more copies than the game has, the rows hold BOARD_SIZE cards between them), no sum
+    overflows, and the game ends within MAX_GAME_MOVES. Engine.load refuses any other
+    state. (spbc.save checks a saved game more closely; this is the engine's last line.)
     """
-    cdef int players, p, d
+    cdef int problem
+    problem = ranges_problem(s)
+    if problem == 0:
+        problem = places_problem(s)
+    if problem == 0:
+        problem = copies_problem(s)
+    if problem == 0:
+        problem = areas_problem(s)
+    if problem == 0:
+        problem = turn_problem(s)
+    return problem
+
+
+cdef int ranges_problem(const int* s) noexcept nogil:
+    """Every single value and every size within its range (problem 1)."""
+    cdef int players, p
     players = s[O_PLAYERS]
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
-        return 0
+        return 1
     if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
             and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
+            and in_range(s, O_LAST_ROUND, 1, 0, 1)
             and in_range(s, O_DRAWN, 2, -1, NCARDS - 1) and in_range(s, O_OFFER_TURN, 1, 0, players)
+            and in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES])
             and in_range(s, O_MARKERS, NPHASES, 0, players - 1)
             and in_range(s, O_RUBLES, MAX_PLAYERS, 0, VALUE_MAX)
-            and in_range(s, O_POINTS, MAX_PLAYERS, -VALUE_MAX, VALUE_MAX)
+            and in_range(s, O_POINTS, MAX_PLAYERS, 0, VALUE_MAX)
             and in_range(s, O_HAND_SIZE, MAX_PLAYERS, 0, HAND_MAX)
-            and in_range(s, O_OWNED, 2 * MAX_PLAYERS * NCARDS, 0, VALUE_MAX)
-            and in_range(s, O_COLOUR_COUNT, 2 * MAX_PLAYERS * NCOLOURS, 0, VALUE_MAX)
             and in_range(s, O_UPPER_SIZE, 1, 0, BOARD_SIZE) and in_range(s, O_LOWER_SIZE, 1, 0, BOARD_SIZE)
-            and in_range(s, O_DECK_SIZE, NDECKS, 0, DECK_MAX) and in_range(s, O_DISCARD, NCARDS, 0, VALUE_MAX)):
-        return 0
-    if s[O_STAGE] == STAGE_POINTS and not in_range(s, O_OFFER, 1, OFFER_START[s[O_PHASE]],
-                                                    OFFER_START[s[O_PHASE] + 1] - 1):
-        return 0
-    if s[O_STAGE] != STAGE_POINTS and not in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES]):
-        return 0
-    if s[O_STAGE] == STAGE_DRAWN and s[O_DRAWN] < 0:
-        return 0
+            and in_range(s, O_DECK_SIZE, NDECKS, 0, DECK_MAX)):
+        return 1
+    if s[O_UPPER_SIZE] + s[O_LOWER_SIZE] > BOARD_SIZE:
+        return 1  # the rows share the board's places
+    for p in range(players, MAX_PLAYERS):
+        if s[O_HAND_SIZE + p] != 0:
+            return 6
+    return 0
+
+
+cdef int places_problem(const int* s) noexcept nogil:
+    """Every card in a hand, a row or a deck is a card of the game (2), and of that deck (3)."""
+    cdef int p, d, i
     for p in range(MAX_PLAYERS):
         if not in_range(s, O_HAND + p * HAND_MAX, s[O_HAND_SIZE + p], 0, NCARDS - 1):
-            return 0
+            return 2
     if not (in_range(s, O_UPPER, s[O_UPPER_SIZE], 0, NCARDS - 1)
             and in_range(s, O_LOWER, s[O_LOWER_SIZE], 0, NCARDS - 1)):
-        return 0
+        return 2
     for d in range(NDECKS):
         if not in_range(s, O_DECKS + d * DECK_MAX, s[O_DECK_SIZE + d], 0, NCARDS - 1):
-            return 0
-    return 1
+            return 2
+        for i in range(s[O_DECK_SIZE + d]):
+            if CARD_DECK[s[O_DECKS + d * DECK_MAX + i]] != d:
+                return 3
+    return 0
+
+
+cdef int copies_problem(const int* s) noexcept nogil:
+    """Every copy of every card in exactly one place: play areas, hands, rows, decks, drawn, discard (4, 5, 6)."""
+    cdef int players, p, c, d, i, n
+    cdef int count[NCARDS]
+    players = s[O_PLAYERS]
+    for c in range(NCARDS):
+        count[c] = s[O_DISCARD + c]
+        if count[c] < 0 or count[c] > CARD_COPIES[c]:
+            return 4
+    for p in range(MAX_PLAYERS):
+        for c in range(NCARDS):
+            n = s[O_OWNED + p * NCARDS + c]
+            if n < 0 or n > CARD_COPIES[c]:
+                return 4
+            if n > 0 and p >= players:
+                return 6
+            count[c] += n
+        for i in range(s[O_HAND_SIZE + p]):
+            count[s[O_HAND + p * HAND_MAX + i]] += 1
+    for i in range(s[O_UPPER_SIZE]):
+        count[s[O_UPPER + i]] += 1
+    for i in range(s[O_LOWER_SIZE]):
+        count[s[O_LOWER + i]] += 1
+    for d in range(NDECKS):
+        for i in range(s[O_DECK_SIZE + d]):
+            count[s[O_DECKS + d * DECK_MAX + i]] += 1
+    if s[O_DRAWN] >= 0:
+        count[s[O_DRAWN]] += 1
+    for c in range(NCARDS):
+        if count[c] > CARD_COPIES[c]:
+            return 4
+        if count[c] < CARD_COPIES[c]:
+            return 5
+    return 0
+
+
+cdef int areas_problem(const int* s) noexcept nogil:
+    """Each play area's used copies, colour counts and discounts are those of its cards (7)."""
+    cdef int p, c, colour, n, discount
+    for p in range(MAX_PLAYERS):
+        for c in range(NCARDS):
+            if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
+                return 7
+        for colour in range(NCOLOURS):
+            n = 0
+            for c in range(NCARDS):
+                if CARD_COLOUR[c] == colour:
+                    n += s[O_OWNED + p * NCARDS + c]
+            discount = 0
+            if colour == COLOUR_BLUE:
+                discount += s[O_OWNED + p * NCARDS + CARD_CARPENTER_WORKSHOP] * 1
+            if colour == COLOUR_ORANGE:
+                discount += s[O_OWNED + p * NCARDS + CARD_GOLD_SMELTER] * 1
+            if s[O_COLOUR_COUNT + p * NCOLOURS + colour] != n or s[O_DISCOUNT + p * NCOLOURS + colour] != discount:
+                return 7
+    return 0
+
+
+cdef int turn_problem(const int* s) noexcept nogil:
+    """A buy-points decision is an owner's, on an offer of this phase (8); a drawn card
+    is pending exactly in the drawn stage (9); an empty deck has called the last round (10)."""
+    cdef int phase, d
+    phase = s[O_PHASE]
+    if s[O_STAGE] == STAGE_POINTS:
+        if (s[O_OFFER] < OFFER_START[phase] or s[O_OFFER] >= OFFER_START[phase + 1]
+                or s[O_OFFER_TURN] >= s[O_PLAYERS]
+                or s[O_CURRENT] != (s[O_MARKERS + phase] + s[O_OFFER_TURN]) % s[O_PLAYERS]
+                or s[O_OWNED + s[O_CURRENT] * NCARDS + OFFER_CARD[OFFERS[s[O_OFFER]]]] == 0):
+            return 8
+    if (s[O_STAGE] == STAGE_DRAWN) != (s[O_DRAWN] >= 0):
+        return 9
+    for d in range(NDECKS):
+        if s[O_DECK_SIZE + d] == 0 and s[O_LAST_ROUND] == 0:
+            return 10
+    return 0
 
 
 cdef class Engine:
@@ -994,9 +1143,9 @@ cdef class Engine:
 
     def load(self, values):
         """Replace the state by a list of STATE_SIZE ints (from state()); ValueError for a list the
-        engine cannot use safely, which leaves the state as it was."""
+        engine cannot play safely (see state_problem), which leaves the state as it was."""
         cdef Engine other
-        cdef int i
+        cdef int i, problem
         if len(values) != STATE_SIZE:
             raise ValueError(f"a state has {STATE_SIZE} values, not {len(values)}")
         other = Engine()
@@ -1004,8 +1153,9 @@ cdef class Engine:
             if not -VALUE_MAX <= values[i] <= VALUE_MAX:
                 raise ValueError(f"state value {i} is {values[i]}, outside what the engine holds")
             other.s[i] = values[i]
-        if not state_is_safe(other.s):
-            raise ValueError("this state has a value the engine would use outside its tables")
+        problem = state_problem(other.s)
+        if problem:
+            raise ValueError(f"this state is outside what the engine can play safely: {SAFETY_PROBLEMS[problem]}")
         for i in range(STATE_SIZE):
             self.s[i] = other.s[i]
 
@@ -1059,17 +1209,24 @@ cdef class Engine:
         redeal_unseen(other.s, observer, x)
         return other
 
-    def playout(self, seed, limit=1000000):
-        """Play random legal moves (chosen with the engine's generator from seed) to the end; return the moves made."""
+    def playout(self, seed, limit=MAX_GAME_MOVES):
+        """Play random legal moves (chosen with the engine's generator from seed) to the end, or
+        until limit moves were made; return the moves made. RuntimeError if the game outlasts
+        MAX_GAME_MOVES, which no game of these rules can."""
+        cdef int made
         cdef uint64_t x[1]
         x[0] = seed & MASK64
-        return playout(self.s, x, limit)
+        made = playout(self.s, x, limit if limit < MAX_GAME_MOVES else MAX_GAME_MOVES)
+        if made == MAX_GAME_MOVES and self.s[O_STAGE] != STAGE_OVER:
+            raise RuntimeError(f"the game did not end within MAX_GAME_MOVES ({MAX_GAME_MOVES}) moves: an engine bug")
+        return made
 
 
 def random_games(players, games, seed):
     """Set up and play out games random games from seeds seed, seed + 1, ...; return the moves made in all.
 
     The benchmark's loop: everything from setup to the last move runs in this module.
+    RuntimeError if a game outlasts MAX_GAME_MOVES, which no game of these rules can.
     """
     cdef int g
     cdef long long total
@@ -1081,5 +1238,7 @@ def random_games(players, games, seed):
     for g in range(games):
         setup(s, players, (seed + g) & MASK64)
         x[0] = ((seed + g) * 0x9E3779B97F4A7C15 + 1) & MASK64
-        total += playout(s, x, 1000000)
+        total += playout(s, x, MAX_GAME_MOVES)
+        if s[O_STAGE] != STAGE_OVER:
+            raise RuntimeError(f"game {seed + g} did not end within MAX_GAME_MOVES ({MAX_GAME_MOVES}) moves: an engine bug")
     return total
