@@ -2,7 +2,9 @@
 
 The pipeline's folders sit at the top of the repository (rules/, generated/,
 frontends/) and install as subpackages of spbc, so an installed spbc carries
-its rules, its generated engines and its commands.
+its rules, its generated engines and its commands. In the checkout, spbc/rules,
+spbc/generated and spbc/frontends are links to the same folders, so the checkout
+imports like the install.
 """
 
 from pathlib import Path
@@ -19,6 +21,8 @@ def _subpackages(root: str, prefix: str) -> dict[str, str]:
     for folder in sorted(p for p in (HERE / root).rglob("*") if p.is_dir()):
         if folder.name.startswith((".", "__")) or folder.name.endswith(".egg-info"):
             continue
+        if any(part.is_symlink() for part in (folder, *folder.parents)):
+            continue  # spbc/rules, spbc/generated, spbc/frontends: links to the folders mapped below
         rel = folder.relative_to(HERE).as_posix()
         mapping[prefix + "." + ".".join(folder.relative_to(HERE / root).parts)] = rel
     return mapping

@@ -16,8 +16,8 @@ def fail(message: str, code: int = 1) -> NoReturn:
 def load_ruleset(rules: str, backend: str = "auto"):
     """spbc.load_rules with its failures turned into messages and exit codes."""
     import spbc
-    from spbc.backend import BackendError
-    from spbc.diagnostics import RulesError
+    from spbc.engine.backend import BackendError
+    from spbc.source.diagnostics import RulesError
 
     try:
         return spbc.load_rules(rules, backend)
@@ -27,7 +27,7 @@ def load_ruleset(rules: str, backend: str = "auto"):
     except BackendError as error:
         fail(str(error))
     except OSError as error:  # the cache folder of a rules file's engine cannot be made or written
-        from spbc.backend import cache_dir
+        from spbc.engine.backend import cache_dir
 
         fail(f"cannot prepare the engine of {rules} in {cache_dir()}: {error.strerror or error}; "
              "set SPBC_CACHE_DIR to a folder you can write")

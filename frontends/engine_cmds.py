@@ -23,8 +23,8 @@ def sim(
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results."""
-    from spbc.agents import make_agent
-    from spbc.sim import simulate
+    from spbc.ai.agents import make_agent
+    from spbc.ai.sim import simulate
 
     ruleset = load_ruleset(rules, backend)
     levels = [s.strip() for s in seats.split(",")]
@@ -73,7 +73,7 @@ def bench(
     """Random full games on the compiled engine and on its pure-Python twin, in one run."""
     import math
 
-    from spbc.sim import bench as run_bench
+    from spbc.ai.sim import bench as run_bench
 
     if not (math.isfinite(seconds) and seconds > 0):
         fail(f"--seconds must be a number of seconds above 0, not {seconds}", code=2)

@@ -32,8 +32,8 @@ def play(
 
     from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.screen import make_console, render_event
-    from spbc.seats import SeatError, parse_seats, seats_of
-    from spbc.session import Session, resume_record
+    from spbc.table.seats import SeatError, parse_seats, seats_of
+    from spbc.table.session import Session, resume_record
 
     ruleset = load_ruleset(rules)
     try:
@@ -112,10 +112,10 @@ def _seed(seed: int | None) -> int:
 
 def _load_game(ruleset, path: Path):
     """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
-    from spbc.files import FileReadError
+    from spbc.source.files import FileReadError
     from spbc.frontends.common import fail
-    from spbc.game import GameFileError
-    from spbc.save import read_game_file
+    from spbc.play.game import GameFileError
+    from spbc.play.save import read_game_file
 
     try:
         return read_game_file(ruleset, path)
@@ -143,9 +143,9 @@ def replay(
     """
     import json
 
-    from spbc.files import FileReadError
+    from spbc.source.files import FileReadError
     from spbc.frontends.common import fail, load_ruleset
-    from spbc.record import RecordError, read_record, read_record_text
+    from spbc.play.record import RecordError, read_record, read_record_text
 
     try:
         text = read_record_text(file)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from spbc.model import RulesModel
+from spbc.lang.model import RulesModel
 
 
 def register(app: typer.Typer) -> None:
@@ -43,10 +43,11 @@ def check(
     ),
 ) -> None:
     """Check rules files: every error with its place on stderr, or a one-line summary."""
-    from spbc.diagnostics import RulesError
-    from spbc.dump import dump_ast, dump_ir, dump_model
-    from spbc.lower import lower
-    from spbc.load import check_loaded, display_path, load_program, resolve_rules
+    from spbc.source.diagnostics import RulesError
+    from spbc.engine.dump import dump_ir
+    from spbc.lang.dump import dump_ast, dump_model
+    from spbc.engine.lower import lower
+    from spbc.lang.load import check_loaded, display_path, load_program, resolve_rules
 
     failed = False
     for name in files or [_default_rules()]:
@@ -86,8 +87,8 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
 
 def _load(rules: str) -> RulesModel:
     """The checked model of ``rules``; rules errors end the command with exit code 1."""
-    from spbc.diagnostics import RulesError
-    from spbc.load import load_model
+    from spbc.source.diagnostics import RulesError
+    from spbc.lang.load import load_model
 
     try:
         return load_model(rules)
@@ -100,7 +101,7 @@ def cards(
     as_json: bool = typer.Option(False, "--json", help="Print the cards as a JSON list."),
 ) -> None:
     """List every card of a ruleset: deck, colour, cost, copies, income, symbol, abilities."""
-    from spbc import cards as card_data
+    from spbc.reference import cards as card_data
 
     model = _load(rules)
     if as_json:
@@ -116,7 +117,7 @@ def _print_card_table(model: RulesModel) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from spbc.cards import card_table
+    from spbc.reference.cards import card_table
 
     columns, rows = card_table(model, deck=True, names=False)
     table = Table(title=f"{model.title}: {sum(card.copies for card in model.cards)} cards")
@@ -138,7 +139,7 @@ def docs(
     output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file instead of stdout."),
 ) -> None:
     """Print the rules reference of a ruleset, generated from its rules."""
-    from spbc.docs import MissingProseError, emit_reference, notation_section
+    from spbc.reference.docs import MissingProseError, emit_reference, notation_section
 
     model = _load(rules)
     try:
@@ -148,7 +149,7 @@ def docs(
     if output is None:
         typer.echo(text, nl=False)
         return
-    from spbc.files import write_text_atomic
+    from spbc.source.files import write_text_atomic
 
     try:
         write_text_atomic(output, text)
@@ -195,9 +196,9 @@ def compile_rules(
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if the generated files are stale."),
 ) -> None:
     """Compile every ruleset of the rules folder into the generated folder."""
-    from spbc.compile import compile_rules_dir, diff_generated, write_generated
-    from spbc.diagnostics import RulesError
-    from spbc.docs import MissingProseError
+    from spbc.build.compile import compile_rules_dir, diff_generated, write_generated
+    from spbc.source.diagnostics import RulesError
+    from spbc.reference.docs import MissingProseError
 
     rules_dir, out = _compile_folders(rules_dir, out)
     try:

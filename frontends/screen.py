@@ -1,6 +1,6 @@
 """The game screen in the terminal: a session's screens and events drawn with rich.
 
-Everything drawn comes from a :class:`spbc.session.Screen` (one seat's view of the
+Everything drawn comes from a :class:`spbc.table.session.Screen` (one seat's view of the
 game with that seat's prices) or from an event; nothing here reads a Game. Piped
 output is plain text: :func:`make_console` turns colour off when stdout is not a
 terminal.
@@ -18,9 +18,9 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from spbc.model import BuyPoints, Card, Discount, DrawAction, HandLimit, IncomePerCard, RulesModel
-from spbc.screen import Offer, Screen
-from spbc.session import (
+from spbc.lang.model import BuyPoints, Card, Discount, DrawAction, HandLimit, IncomePerCard, RulesModel
+from spbc.table.screen import Offer, Screen
+from spbc.table.session import (
     Event,
     Finished,
     Handover,
@@ -33,7 +33,7 @@ from spbc.session import (
     Stopped,
     Turn,
 )
-from spbc.view import PlayerView
+from spbc.play.view import PlayerView
 
 _COLOUR_STYLES = {"orange": "dark_orange"}  # colour names rich does not know
 

@@ -7,8 +7,8 @@
 
 __version__ = "0.1.0"
 
-from spbc.game import Game, Ruleset, Standing, load_rules
-from spbc.moves import (
+from spbc.play.game import Game, Ruleset, Standing, load_rules
+from spbc.play.moves import (
     AmbiguousMoveError,
     IllegalMoveError,
     MalformedMoveError,

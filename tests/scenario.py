@@ -18,11 +18,11 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from spbc.game import Game, Ruleset
-from spbc.lower import STAGES
-from spbc.model import Discount
-from spbc.moves import Move, MoveKind
-from spbc.save import check_state
+from spbc.play.game import Game, Ruleset
+from spbc.contract.abi import STAGES
+from spbc.lang.model import Discount
+from spbc.play.moves import Move, MoveKind
+from spbc.play.save import check_state
 
 
 class ScenarioError(ValueError):

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import spbc
-from spbc.backend import BackendError, load_engine
-from spbc.load import load_model
-from spbc.locate import rules_dir
-from spbc.moves import Move, MoveKind
+from spbc.engine.backend import BackendError, load_engine
+from spbc.lang.load import load_model
+from spbc.source.locate import rules_dir
+from spbc.play.moves import Move, MoveKind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +108,7 @@ def test_processes_building_the_same_rules_at_once_both_get_a_whole_engine(tmp_p
 def test_an_engine_cached_by_another_generator_is_not_reused(tmp_path, monkeypatch):
     """The cache folder is named by the emitted engine too: an engine built by an older spbc (other
     templates, an older load check) is left alone, not loaded for the same rules."""
-    import spbc.backend as backend
+    import spbc.engine.backend as backend
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     model = load_model(variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 31"))

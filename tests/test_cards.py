@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spbc.cards import CardRecord, card_table, format_card_table
+from spbc.reference.cards import CardRecord, card_table, format_card_table
 from spbc.frontends.cli import app
-from spbc.load import load_model
+from spbc.lang.load import load_model
 
 FACTS = Path(__file__).resolve().parent / "data" / "card_facts.json"
 runner = CliRunner()

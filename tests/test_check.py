@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from spbc.diagnostics import RulesError
-from spbc.dump import dump_ast, dump_model
+from spbc.source.diagnostics import RulesError
+from spbc.lang.dump import dump_ast, dump_model
 from spbc.frontends.cli import app
-from spbc.load import load_model, load_program
-from spbc.model import BuyPoints, Discount, DrawAction, HandLimit, IncomePerCard
+from spbc.lang.load import load_model, load_program
+from spbc.lang.model import BuyPoints, Discount, DrawAction, HandLimit, IncomePerCard
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "tests" / "catalogue"

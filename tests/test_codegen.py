@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spbc.codegen import emit_engine
-from spbc.dump import dump_ir
+from spbc.engine.emit import emit_engine
+from spbc.engine.dump import dump_ir
 from spbc.frontends.cli import app
-from spbc.load import load_model
-from spbc.locate import rules_dir
-from spbc.lower import lower, origin
+from spbc.lang.load import load_model
+from spbc.source.locate import rules_dir
+from spbc.engine.lower import lower, origin
 
 _DIGESTS = """
 import hashlib
-from spbc.codegen import emit_engine
-from spbc.load import load_model
+from spbc.engine.emit import emit_engine
+from spbc.lang.load import load_model
 files = emit_engine(load_model({path!r}))
 print(" ".join(name + "=" + hashlib.sha256(text.encode()).hexdigest() for name, text in sorted(files.items())))
 """
@@ -98,7 +98,7 @@ def test_dump_ir_is_stable_and_lists_every_card(files):
 def test_a_card_without_engine_code_for_its_ability_is_refused():
     import dataclasses
 
-    from spbc.model import Effect
+    from spbc.lang.model import Effect
 
     @dataclasses.dataclass(frozen=True)
     class Juggle(Effect):

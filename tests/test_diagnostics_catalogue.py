@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from spbc.diagnostics import CODES, RulesError
-from spbc.load import load_model
+from spbc.source.diagnostics import CODES, RulesError
+from spbc.lang.load import load_model
 
 CATALOGUE = Path(__file__).resolve().parent / "catalogue"
 ENTRIES = sorted(path for path in CATALOGUE.glob("*.spb") if not path.name.startswith("_"))

@@ -15,8 +15,8 @@ from typing import ClassVar
 import markupsafe
 import pytest
 
-from spbc import render
-from spbc.docs import (
+from spbc.engine import render
+from spbc.reference.docs import (
     MissingProseError,
     Paragraph,
     Section,
@@ -25,8 +25,8 @@ from spbc.docs import (
     emit_reference,
     notation_section,
 )
-from spbc.load import load_model
-from spbc.model import EFFECT_KINDS, Effect, Span
+from spbc.lang.load import load_model
+from spbc.lang.model import EFFECT_KINDS, Effect, Span
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("SPBC_UPDATE_GOLDEN") == "1"
@@ -154,8 +154,8 @@ def test_header_has_version_digest_and_banner(model, reference):
 
 _DIGEST_SCRIPT = """
 import hashlib
-from spbc.docs import emit_reference, notation_section
-from spbc.load import load_model
+from spbc.reference.docs import emit_reference, notation_section
+from spbc.lang.load import load_model
 model = load_model("base")
 out = emit_reference(model, notation=notation_section(model))
 print(hashlib.sha256((out["reference.md"] + out["reference.html"]).encode()).hexdigest())

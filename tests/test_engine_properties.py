@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spbc.save import check_state
+from spbc.play.save import check_state
 
 MOVE_LIMIT = 3000  # no random game comes near this; reaching it means the game does not end
 TOTAL_CARDS = 116

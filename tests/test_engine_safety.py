@@ -23,10 +23,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from scenario import PASS, Scenario, end_phase, points
 
-from spbc.codegen import VALUE_MAX, emit_engine_ir
-from spbc.game import GameFileError, GameTooLongError
-from spbc.lower import lower
-from spbc.moves import IllegalMoveError, Move, MoveKind
+from spbc.contract.abi import VALUE_MAX
+from spbc.engine.emit import emit_engine_ir
+from spbc.play.game import GameFileError, GameTooLongError
+from spbc.engine.lower import lower
+from spbc.play.moves import IllegalMoveError, Move, MoveKind
 
 # --- positions ---------------------------------------------------------------------------
 
@@ -176,7 +177,7 @@ def test_the_richest_turn_of_the_base_game_fits_the_buffer(ruleset):
 
 
 def test_max_moves_is_the_largest_move_list_of_any_stage():
-    from spbc.load import load_model
+    from spbc.lang.load import load_model
 
     ir = lower(load_model("base"))
     purchases = max(len(c.targets) if c.trading else 1 for c in ir.cards)
@@ -190,7 +191,7 @@ def test_max_moves_is_the_largest_move_list_of_any_stage():
 def test_a_move_buffer_too_small_for_a_state_is_caught_by_the_twin(twin):
     """The twin's move buffers are lists of exactly MAX_MOVES: a count beyond it raises there,
     where the compiled engine would write past its buffer."""
-    from spbc.load import load_model
+    from spbc.lang.load import load_model
 
     small = dataclasses.replace(lower(load_model("base")), max_moves=10)
     module = types.ModuleType("small_twin")
@@ -326,9 +327,9 @@ def test_mutated_states_either_are_refused_or_play_out_alike_on_both_engines(com
 
 def test_a_game_that_outlasts_the_bound_is_an_error_not_a_hang(twin, monkeypatch):
     """The loops that drive games stop at the bound (lowered here to 5 moves to reach it)."""
-    from spbc.seats import parse_seats
-    from spbc.session import Session
-    from spbc.sim import play_game
+    from spbc.table.seats import parse_seats
+    from spbc.table.session import Session
+    from spbc.ai.sim import play_game
 
     monkeypatch.setattr(type(twin), "move_limit", property(lambda self: 5))
     with pytest.raises(GameTooLongError, match="did not end within 5 moves"):

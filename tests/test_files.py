@@ -16,10 +16,10 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from spbc import files
-from spbc.files import FileReadError, FileWriteError, read_text, write_text_atomic
+from spbc.source import files
+from spbc.source.files import FileReadError, FileWriteError, read_text, write_text_atomic
 from spbc.frontends.cli import app
-from spbc.game import GameFileError, names_problem
+from spbc.play.game import GameFileError, names_problem
 
 runner = CliRunner()
 
@@ -270,7 +270,7 @@ def _failing_write(monkeypatch):
 
 
 def test_save_record_docs_sim_and_compile_write_atomically(tmp_path, monkeypatch):
-    from spbc import locate
+    from spbc.source import locate
 
     tried = _failing_write(monkeypatch)
     save, record = tmp_path / "game.json", tmp_path / "game.spbr"
@@ -290,8 +290,8 @@ def test_save_record_docs_sim_and_compile_write_atomically(tmp_path, monkeypatch
 
 
 def test_the_engine_cache_is_written_atomically(tmp_path, monkeypatch):
-    from spbc import backend
-    from spbc.load import load_model
+    from spbc.engine import backend
+    from spbc.lang.load import load_model
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path))
     tried = _failing_write(monkeypatch)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spbc import MoveError
-from spbc.notation import format_move, parse_move
+from spbc.play.notation import format_move, parse_move
 
 
 def _position(ruleset, players: int, seed: int, moves: int, stop_at: str | None):

@@ -10,7 +10,7 @@ from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings, mutate_lines
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbc.record import RecordError, read_record, write_record
+from spbc.play.record import RecordError, read_record, write_record
 
 
 def _record(ruleset, players: int, seed: int, moves: int) -> str:

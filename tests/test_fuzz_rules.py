@@ -17,11 +17,11 @@ from fuzzing import HOSTILE_TEXT, fuzz_settings, mutate_text
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spbc import locate
-from spbc.codegen import emit_engine
-from spbc.diagnostics import RulesError
-from spbc.docs import emit_reference
-from spbc.load import load_model
+from spbc.source import locate
+from spbc.engine.emit import emit_engine
+from spbc.source.diagnostics import RulesError
+from spbc.reference.docs import emit_reference
+from spbc.lang.load import load_model
 
 RULES = locate.rules_dir()
 FILES = sorted(p.relative_to(RULES).as_posix() for p in RULES.rglob("*.spb"))

@@ -12,8 +12,8 @@ import pytest
 
 import spbc
 from scenario import PASS, Scenario, ScenarioError, buy, discard, play, points, take, use
-from spbc.game import GameFileError, Standing
-from spbc.moves import IllegalMoveError, Move, MoveKind
+from spbc.play.game import GameFileError, Standing
+from spbc.play.moves import IllegalMoveError, Move, MoveKind
 
 # --- loading -------------------------------------------------------------------------------
 

@@ -23,12 +23,14 @@ import pytest
 from typer.testing import CliRunner
 
 import spbc
-from spbc import locate, quote, render
-from spbc.codegen import emit_engine
-from spbc.diagnostics import RulesError
-from spbc.docs import emit_reference, notation_section
+from spbc.source import locate
+from spbc.source import quote
+from spbc.engine import render
+from spbc.engine.emit import emit_engine
+from spbc.source.diagnostics import RulesError
+from spbc.reference.docs import emit_reference, notation_section
 from spbc.frontends.cli import app
-from spbc.load import load_model
+from spbc.lang.load import load_model
 
 # --- a copy of the shipped rules with strings replaced -------------------------------------
 

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scenario import Scenario, buy, discard, end_phase, play, points, take, use
-from spbc.moves import PASS, AmbiguousMoveError, IllegalMoveError, MalformedMoveError, Move, MoveKind
-from spbc.notation import describe_notation, format_move, format_notation_table, parse_move
-from spbc.words import normalize
-from spbc.sim import play_game
+from spbc.play.moves import PASS, AmbiguousMoveError, IllegalMoveError, MalformedMoveError, Move, MoveKind
+from spbc.play.notation import describe_notation, format_move, format_notation_table, parse_move
+from spbc.play.words import normalize
+from spbc.ai.sim import play_game
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BUILDING = "Player 1, round 1, Building phase"

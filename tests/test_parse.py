@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spbc import syntax
-from spbc.diagnostics import CODES, RulesError
-from spbc.model import Span
-from spbc.parse import _parser, find_includes, parse_text
-from spbc.syntax_errors import SYNTAX_CASES
+from spbc.lang import syntax
+from spbc.source.diagnostics import CODES, RulesError
+from spbc.lang.model import Span
+from spbc.lang.parse import _parser, find_includes, parse_text
+from spbc.lang.syntax_errors import SYNTAX_CASES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = sorted((ROOT / "rules").rglob("*.spb"))

@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 from conftest import load_base
 from scenario import Scenario
 from spbc.frontends.cli import app
-from spbc.moves import Move, MoveKind
-from spbc.notation import parse_move
-from spbc.seats import Seat, SeatError, parse_seats, seats_of
-from spbc.session import NewPhase, Note, Played, Problem, Session, Stopped, Turn
+from spbc.play.moves import Move, MoveKind
+from spbc.play.notation import parse_move
+from spbc.table.seats import Seat, SeatError, parse_seats, seats_of
+from spbc.table.session import NewPhase, Note, Played, Problem, Session, Stopped, Turn
 
 runner = CliRunner()
 PLAY = ["play", "--players", "me,ai:random", "--seed", "3"]
@@ -341,7 +341,7 @@ def test_an_unfinished_session_reports_where_it_stopped():
 
 
 def test_record_is_written_at_the_end_and_replays_to_the_printed_standings(tmp_path):
-    from spbc.record import read_record
+    from spbc.play.record import read_record
 
     path = tmp_path / "game.spbr"
     result = runner.invoke(app, [*PLAY, "--record", str(path)], input="pass\n" * 400)
@@ -356,7 +356,7 @@ def test_record_is_written_at_the_end_and_replays_to_the_printed_standings(tmp_p
 
 
 def test_undone_moves_stay_out_of_the_record(tmp_path):
-    from spbc.record import read_record
+    from spbc.play.record import read_record
 
     path = tmp_path / "game.spbr"
     session = new_session()
@@ -369,7 +369,7 @@ def test_undone_moves_stay_out_of_the_record(tmp_path):
 
 
 def test_a_loaded_game_continues_its_record(tmp_path):
-    from spbc.record import read_record
+    from spbc.play.record import read_record
 
     record, saved = tmp_path / "game.spbr", tmp_path / "game.json"
     first = runner.invoke(app, [*PLAY, "--record", str(record)], input=f"pass\npass\nsave {saved}\n")

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from spbc.moves import IllegalMoveError, Move, MoveKind
-from spbc.record import (
+from spbc.play.moves import IllegalMoveError, Move, MoveKind
+from spbc.play.record import (
     RECORD_EXTENSION,
     RecordError,
     RecordWriter,
@@ -18,7 +18,7 @@ from spbc.record import (
     record_ruleset,
     write_record,
 )
-from spbc.sim import play_game
+from spbc.ai.sim import play_game
 
 
 def random_record(ruleset, seed: int, players: int = 3) -> tuple[str, object]:

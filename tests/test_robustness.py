@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from spbc.game import GameFileError
-from spbc.record import RecordError, read_record, write_record
+from spbc.play.game import GameFileError
+from spbc.play.record import RecordError, read_record, write_record
 
 # --- player names ------------------------------------------------------------------------
 
@@ -189,7 +189,7 @@ def test_compile_with_a_rules_folder_that_is_missing_empty_or_a_file(tmp_path):
 
 
 def test_compile_into_a_folder_that_cannot_be_made(tmp_path):
-    from spbc import locate
+    from spbc.source import locate
 
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")
@@ -266,8 +266,8 @@ def test_replay_of_a_record_naming_unknown_rules_points_at_its_header(tmp_path, 
 
 # --- rules files -------------------------------------------------------------------------
 
-from spbc.diagnostics import RulesError  # noqa: E402
-from spbc.load import load_model  # noqa: E402
+from spbc.source.diagnostics import RulesError  # noqa: E402
+from spbc.lang.load import load_model  # noqa: E402
 
 
 def _rules_error(name) -> RulesError:
@@ -335,8 +335,8 @@ def test_blocks_or_lists_nested_thousands_deep_are_a_diagnostic(tmp_path, text):
 
 @pytest.mark.parametrize("amount", ["²", "½", "Ⅻ", "9" * 5000], ids=["square", "half", "roman", "5000 digits"])
 def test_odd_numbers_after_pub_are_move_errors(ruleset, amount):
-    from spbc.moves import IllegalMoveError, MalformedMoveError, MoveError
-    from spbc.notation import parse_move
+    from spbc.play.moves import IllegalMoveError, MalformedMoveError, MoveError
+    from spbc.play.notation import parse_move
 
     game = ruleset.game_from_json(json.dumps(_saved(ruleset, "points")))
     with pytest.raises(MoveError) as caught:
@@ -346,8 +346,8 @@ def test_odd_numbers_after_pub_are_move_errors(ruleset, amount):
 
 
 def test_a_very_long_move_is_quoted_shortened_in_its_error(ruleset):
-    from spbc.moves import MoveError
-    from spbc.notation import parse_move
+    from spbc.play.moves import MoveError
+    from spbc.play.notation import parse_move
 
     game = ruleset.new_game(2, seed=1)
     with pytest.raises(MoveError) as caught:
@@ -412,7 +412,7 @@ def _rich_rules(tmp_path):
 def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(tmp_path, monkeypatch):
     # found as an overflow (the compiled forecast was -894967296); the engine now caps at VALUE_MAX
     import spbc
-    from spbc.codegen import VALUE_MAX
+    from spbc.contract.abi import VALUE_MAX
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     path = _rich_rules(tmp_path)
@@ -506,7 +506,7 @@ def test_a_card_name_with_a_line_break_is_refused(tmp_path):
 
 # --- the game API with values it was not meant for ----------------------------------------
 
-from spbc.moves import IllegalMoveError, Move, MoveKind  # noqa: E402
+from spbc.play.moves import IllegalMoveError, Move, MoveKind  # noqa: E402
 
 
 @pytest.mark.parametrize("move", [
@@ -587,7 +587,7 @@ def test_an_engine_cache_that_cannot_be_made_is_a_message(tmp_path, monkeypatch)
 
 
 def test_an_empty_xdg_cache_home_is_not_the_working_folder(monkeypatch, tmp_path):
-    from spbc.backend import cache_dir
+    from spbc.engine.backend import cache_dir
 
     monkeypatch.delenv("SPBC_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", "")
@@ -625,8 +625,8 @@ def test_save_expands_a_tilde_as_a_shell_would(tmp_path, monkeypatch):
 
 
 def test_save_tells_apart_a_record_it_could_not_write_from_the_game_it_saved(tmp_path, compiled):
-    from spbc.seats import parse_seats
-    from spbc.session import Note, Problem, Session
+    from spbc.table.seats import parse_seats
+    from spbc.table.session import Note, Problem, Session
 
     game = compiled.new_game(["you", "ai:random"], seed=2)
     gone = tmp_path / "gone" / "game.spbr"  # the record's folder went away during the game
@@ -640,7 +640,7 @@ def test_save_tells_apart_a_record_it_could_not_write_from_the_game_it_saved(tmp
 
 
 def test_the_plain_card_table_aligns_wide_names(tmp_path):
-    from spbc.cards import format_card_table
+    from spbc.reference.cards import format_card_table
 
     model = load_model(_variant(tmp_path, 'name = "Market"', 'name = "市場 Märkte"'))
     lines = format_card_table(model).splitlines()

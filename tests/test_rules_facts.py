@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from scenario import PASS, Scenario, buy, discard, end_phase, pass_until, play, points, take, use
-from spbc.moves import IllegalMoveError, Move, MoveKind
+from spbc.play.moves import IllegalMoveError, Move, MoveKind
 
 PHASES = ["worker", "building", "aristocrat", "trading"]
 

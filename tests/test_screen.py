@@ -1,6 +1,6 @@
 """The game screen: what it shows (prices, phases, players, your hand) and what it must never show.
 
-Screens are built by spbc.session.build_screen from exact positions (tests/scenario.py)
+Screens are built by spbc.table.session.build_screen from exact positions (tests/scenario.py)
 and drawn by frontends/screen.py into a plain-text console, then read as text.
 """
 
@@ -15,9 +15,9 @@ from rich.console import Console
 
 from scenario import Scenario
 from spbc.frontends.screen import describe_income, render_event, render_screen
-from spbc.moves import Move, MoveKind
-from spbc.screen import build_screen
-from spbc.session import Finished
+from spbc.play.moves import Move, MoveKind
+from spbc.table.screen import build_screen
+from spbc.table.session import Finished
 
 
 def draw(screen) -> str:

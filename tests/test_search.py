@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from spbc.agents import SplitMix64
-from spbc.save import check_state
+from spbc.ai.agents import SplitMix64
+from spbc.play.save import check_state
 
 
 def _midgame(ruleset, players: int, seed: int, moves: int):

@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from scenario import Scenario, buy, points, play
-from spbc.explain import explain_illegal
+from spbc.play.explain import explain_illegal
 from spbc.frontends.cli import app
-from spbc.game import Ruleset
-from spbc.moves import AmbiguousMoveError, IllegalMoveError, MoveKind
-from spbc.notation import parse_move
-from spbc.record import read_record, write_record
+from spbc.play.game import Ruleset
+from spbc.play.moves import AmbiguousMoveError, IllegalMoveError, MoveKind
+from spbc.play.notation import parse_move
+from spbc.play.record import read_record, write_record
 
 runner = CliRunner()
 OLD_SEEDS = 1_000_000  # spb play drew its seeds from range(1_000_000)
@@ -170,7 +170,7 @@ def unfinished_record_with_an_unaffordable_buy(ruleset) -> tuple[str, int, str]:
                 move = buy(card, row)
                 cost = game.cost(move)
                 if game.stage == "actions" and not ruleset.model.card(card).trading and cost > game.rubles(seat):
-                    from spbc.notation import format_move
+                    from spbc.play.notation import format_move
 
                     text = write_record(ruleset, list(game.players), 5, moves)
                     line = f"{game.players[seat]}: {format_move(move, ruleset)}\n"

@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from spbc.frontends.cli import app
-from spbc.sim import simulate
+from spbc.ai.sim import simulate
 
 runner = CliRunner()
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import spbc
-from spbc.agents import SplitMix64
-from spbc.locate import rules_dir
-from spbc.moves import Move, MoveKind
+from spbc.ai.agents import SplitMix64
+from spbc.source.locate import rules_dir
+from spbc.play.moves import Move, MoveKind
 
 
 def variant(folder: Path, *edits: tuple[str, str]) -> Path:

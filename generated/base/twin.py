@@ -6,7 +6,7 @@
 The whole game state is one flat array of ints (see FIELDS); every function
 below reads or writes it through the offsets O_*. Moves are ints: kind in bits
 0-3, card in bits 4-11, row / deck / amount in bits 12-17, displaced card + 1 in
-bits 18-25. spbc.game wraps this module in the public Game API.
+bits 18-25. spbc.play.game wraps this module in the public Game API.
 """
 
 from __future__ import annotations
@@ -697,7 +697,7 @@ def next_phase(s):
 
     The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
     refill (or a draw) took a deck's last card; the decks themselves are asked too, so
-    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.lower).
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower).
     """
     # int phase
     phase = s[O_PHASE] + 1
@@ -931,7 +931,7 @@ def state_problem(s):
     move keeps it: no index leaves its table, no move list outgrows MAX_MOVES (nobody owns
     more copies than the game has, the rows hold BOARD_SIZE cards between them), no sum
     overflows, and the game ends within MAX_GAME_MOVES. Engine.load refuses any other
-    state. (spbc.save checks a saved game more closely; this is the engine's last line.)
+    state. (spbc.play.save checks a saved game more closely; this is the engine's last line.)
     """
     # int problem
     problem = ranges_problem(s)

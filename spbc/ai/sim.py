@@ -1,0 +1,111 @@
+"""Headless games between computer players, and the engine benchmark."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spbc.ai.agents import make_agent
+from spbc.play.game import Game, GameTooLongError, Ruleset
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    moves: int
+    scores: list[int]  # final points by seat
+    ranks: list[int]  # by seat, 1 is best
+    rounds: int
+
+
+def play_game(ruleset: Ruleset, seats: list[str], seed: int,
+              on_move: Callable[[Game, int], None] | None = None) -> tuple[Game, GameResult]:
+    """Play one game between computer seats (level names) from seed; on_move sees each code before it is played."""
+    game = ruleset.new_game([f"{level} {i + 1}" for i, level in enumerate(seats)], seed)
+    agents = [make_agent(level, seed * 1_000_003 + seat) for seat, level in enumerate(seats)]
+    moves = 0
+    while not game.is_over:
+        if moves >= ruleset.move_limit:
+            raise GameTooLongError(f"the game of seed {seed} did not end within {ruleset.move_limit} moves, "
+                                   "more than the rules allow any game: an engine bug")
+        seat = game.current_player
+        code = agents[seat].choose(game, seat)
+        if on_move is not None:
+            on_move(game, code)
+        game.play_code(code)
+        moves += 1
+    by_seat = sorted(game.standings(), key=lambda s: s.seat)
+    return game, GameResult(seed, moves, [s.final for s in by_seat], [s.rank for s in by_seat], game.round)
+
+
+def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: list[int],
+                records: Path | None) -> list[GameResult]:
+    if records is None:
+        return [play_game(ruleset, seats, seed)[1] for seed in seeds]
+    from spbc.play.record import record_game
+
+    return [record_game(ruleset, seats, seed, records) for seed in seeds]
+
+
+def _worker(source: str, backend: str, seats: list[str], seeds: list[int],
+            records: Path | None) -> list[GameResult]:
+    """One process's share of a simulation: it loads the rules itself (modules do not pickle)."""
+    from spbc.play.game import load_rules
+
+    return _play_seeds(load_rules(source, backend), seats, seeds, records)
+
+
+def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: int = 1,
+             records: Path | None = None) -> list[GameResult]:
+    """games games from seeds seed, seed + 1, ..., on jobs processes; with records, each game's
+    record is written into that folder. The results, in seed order, do not depend on jobs."""
+    seeds = [seed + i for i in range(games)]
+    if jobs <= 1 or games < 2:
+        return _play_seeds(ruleset, seats, seeds, records)
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [seeds[i::jobs] for i in range(jobs) if seeds[i::jobs]]
+    with ProcessPoolExecutor(max_workers=len(shares)) as pool:
+        parts = pool.map(_worker, [str(ruleset.source)] * len(shares), [ruleset.backend] * len(shares),
+                         [seats] * len(shares), shares, [records] * len(shares))
+        results = [result for part in parts for result in part]
+    return sorted(results, key=lambda result: result.seed)
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    ruleset: str
+    players: int
+    compiled_games_per_s: float
+    python_games_per_s: float
+    speedup: float
+    compiled_samples: list[float] = field(default_factory=list)
+    python_samples: list[float] = field(default_factory=list)
+
+
+def _rate(engine, players: int, batch: int, repeats: int, seed: int) -> list[float]:
+    """Games per second of the engine's own playout loop, one sample per batch."""
+    samples = []
+    for repeat in range(repeats):
+        start = time.perf_counter()
+        engine.random_games(players, batch, seed + repeat * batch)
+        samples.append(batch / (time.perf_counter() - start))
+    return samples
+
+
+def bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float = 1.0,
+          repeats: int = 5, seed: int = 1) -> BenchResult:
+    """Random full games with both engines in one run: median games per second and their ratio."""
+    def batch_for(engine) -> int:
+        start = time.perf_counter()
+        engine.random_games(players, 3, seed)
+        per_game = max((time.perf_counter() - start) / 3, 1e-7)
+        return max(3, int(seconds / per_game))
+
+    fast = _rate(compiled.engine, players, batch_for(compiled.engine), repeats, seed)
+    slow = _rate(python.engine, players, batch_for(python.engine), repeats, seed)
+    fast_median, slow_median = statistics.median(fast), statistics.median(slow)
+    return BenchResult(compiled.name, players, fast_median, slow_median, fast_median / slow_median, fast, slow)

@@ -1,0 +1,41 @@
+"""The engine contract in numbers: how a move is coded, the rows and stages, where values stop, and every
+limit the checker enforces so that a ruleset fits the engine's ints, arrays and move codes.
+
+One module, read by the checker (SPB301, SPB411), by lowering and the engine templates, by the Game API
+(move codes) and by the loader of saved games. Change a number here and every layer agrees.
+"""
+
+from __future__ import annotations
+
+# --- move codes -------------------------------------------------------------------------------------
+# kind in bits 0-3, card in bits 4-11, row / deck / amount in bits 12-17, displaced card + 1 in bits 18-25.
+KIND_MASK, CARD_SHIFT, CARD_MASK = 15, 4, 255
+MIDDLE_SHIFT, MIDDLE_MASK, TARGET_SHIFT = 12, 63, 18
+#: Move kinds by code: a move's kind is ``MOVE_KINDS[code & KIND_MASK]``.
+MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
+#: Where a card is bought, taken or played from: the middle field of a buy, take, play or discard move.
+ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
+#: What the player to move decides: a normal turn, a drawn card, a buy-points offer; or the game is over.
+STAGES = ("actions", "drawn", "points", "over")
+
+# --- values ------------------------------------------------------------------------------------------
+#: Rubles and points stop growing here: far beyond any game, well within a C int.
+VALUE_MAX = 1_000_000_000
+
+# --- what a ruleset may ask of the engine (the checker refuses more) ---------------------------------
+#: A card index travels in 8 bits, and a displaced card is stored + 1, so indices stop one short.
+MAX_CARDS = CARD_MASK
+#: A deck index travels in the 6-bit middle field.
+MAX_DECKS = MIDDLE_MASK
+#: Copies of all cards together: every copy has a place in the state.
+MAX_COPIES_IN_ALL = 2000
+#: The points of one buy-points decision travel in the 6-bit middle field.
+MAX_POINTS_PER_OFFER = MIDDLE_MASK
+#: The most seats a ruleset may have.
+MAX_PLAYERS_LIMIT = 8
+#: The largest number a setting takes: sums of these stay far inside a C int.
+MAX_NUMBER = 10_000
+#: Places on the board and in a hand the state keeps per game and per player.
+MAX_PLACES = 64
+#: Copies of one card.
+MAX_COPIES = 100

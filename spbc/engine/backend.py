@@ -1,0 +1,162 @@
+"""Finding, building and loading the engine modules of a ruleset.
+
+A ruleset's engine is the pair of modules the compiler emits from it: the compiled
+``engine`` (Cython) and the pure-Python ``twin``. Shipped rulesets carry both in
+generated/<name>/ (setup.py compiles the .pyx on install). Any other rules file,
+or a shipped one edited since it was compiled, is emitted into a cache folder on
+first use and its extension built there; without a C compiler the twin serves.
+Modules are matched to rules by the digest of the rules' source text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+from spbc.source import locate
+from spbc.engine.emit import emit_engine
+from spbc.source.files import write_text_atomic
+from spbc.lang.model import RulesModel
+
+BACKENDS = ("auto", "compiled", "python")
+
+
+class BackendError(RuntimeError):
+    """The requested engine cannot be had (for example: compiled, without a C compiler)."""
+
+
+def cache_dir() -> Path:
+    """Where engines of user rules files are built: $SPBC_CACHE_DIR, else ~/.cache/spbc."""
+    root = os.environ.get("SPBC_CACHE_DIR")
+    if root:
+        return Path(root)
+    # an empty XDG_CACHE_HOME counts as unset (the XDG spec), not as the working directory
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spbc"
+
+
+def _load(name: str, path: Path) -> types.ModuleType:
+    """Import a module from a file under a name of its own (once per process)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    if path.suffix == ".py":
+        loader: importlib.machinery.SourceFileLoader | importlib.machinery.ExtensionFileLoader
+        loader = importlib.machinery.SourceFileLoader(name, str(path))
+    else:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+
+
+def _extension(folder: Path) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = folder / f"engine{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(model: RulesModel, kind: str) -> str:
+    return f"spbc.generated.{model.name}_{model.digest[:12]}.{kind}"
+
+
+def _shipped_folder(model: RulesModel) -> Path | None:
+    """generated/<name>/ if it was compiled from exactly these rules."""
+    folder = locate.generated_dir() / model.name
+    twin = folder / "twin.py"
+    if twin.is_file() and f"RULES_DIGEST = {model.digest!r}" in twin.read_text(encoding="utf-8"):
+        return folder
+    return None
+
+
+def _cache_folder(model: RulesModel) -> Path:
+    """A cache folder holding this model's engine sources, emitted there if needed.
+
+    The folder is named by the rules' digest and by a hash of the emitted engine, so an engine
+    built by an older spbc (other templates, other safety checks) is never picked up again.
+    """
+    files = emit_engine(model)
+    emitted = hashlib.sha256(files["engine.pyx"].encode("utf-8")).hexdigest()
+    folder = cache_dir() / f"{model.name}-{model.digest[:16]}-{emitted[:12]}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for filename, text in files.items():
+        path = folder / filename
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            write_text_atomic(path, text)
+    return folder
+
+
+_BUILD = """
+from setuptools import Distribution, Extension
+from Cython.Build import cythonize
+ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2"])],
+                language_level=3, quiet=True)
+dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "tmp"]})
+dist.parse_command_line()
+dist.run_commands()
+"""
+
+
+def build_extension(folder: Path) -> Path:
+    """Compile folder/engine.pyx; the path of the built module. BackendError on failure.
+
+    The build runs in a private subfolder and its module is moved into place in one
+    step, so processes that build the same rules at once never load a half-written file.
+    """
+    existing = _extension(folder)
+    if existing is not None:
+        return existing
+    with tempfile.TemporaryDirectory(prefix="build-", dir=folder) as private:
+        shutil.copy(folder / "engine.pyx", private)
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD], cwd=private, capture_output=True, text=True, check=False
+        )
+        built = _extension(Path(private))
+        if done.returncode != 0 or built is None:
+            tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
+            raise BackendError(f"could not compile the engine in {folder}:\n{tail}")
+        os.replace(built, folder / built.name)
+    return folder / built.name
+
+
+def load_engine(model: RulesModel, backend: str = "auto") -> tuple[types.ModuleType, str]:
+    """The engine module for a model and the name of the backend it is ("compiled" or "python").
+
+    ``backend`` is "auto" (compiled if it can be had, else the twin with a warning),
+    "compiled" (BackendError if it cannot be built) or "python". The environment
+    variable SPBC_BACKEND=python forces the twin whatever is asked.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if os.environ.get("SPBC_BACKEND", "").strip().lower() == "python":
+        backend = "python"
+    shipped = _shipped_folder(model)
+    folder = shipped or _cache_folder(model)
+    if backend == "python":
+        return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
+    try:
+        extension = (shipped and _extension(shipped)) or build_extension(_cache_folder(model))
+    except BackendError:
+        if backend == "compiled":
+            raise
+        import warnings
+
+        warnings.warn(
+            f"the compiled engine of '{model.name}' is not available; using the pure-Python twin",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
+    return _load(_module_name(model, "engine"), extension), "compiled"
+

@@ -1,0 +1,264 @@
+"""Code generation: the engine IR emitted as the Cython engine and its pure-Python twin.
+
+Both files come from the same templates (spbc/templates/engine/); a Dialect prints
+the few things that differ between Cython and Python: declarations, tables, the
+random generator. Every game-logic line is therefore the same in both engines.
+"""
+
+from __future__ import annotations
+
+from spbc import __version__
+from spbc.contract.abi import (
+    CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
+    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, VALUE_MAX,
+)
+from spbc.engine.lower import EngineIR, lower
+from spbc.lang.model import RulesModel
+from spbc.source.quote import Code, code_literal, identifier
+from spbc.engine.render import render_code
+
+Constant = tuple[str, int]
+Table = tuple[str, str, tuple[int, ...]]
+
+_RNG_DOC = (
+    "SplitMix64 (Steele, Lea and Flood 2014): the state x advances by 0x9E3779B97F4A7C15 and is\n"
+    "    mixed into the output; rng_below(x, n) maps the top 32 bits onto 0..n-1 by multiplication.\n"
+    "    The same numbers come out of the compiled engine and its twin on every machine."
+)
+
+
+def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
+    """The rows of a table, ``width`` literals each."""
+    return [", ".join(code_literal(v) for v in values[i:i + width]) for i in range(0, len(values), width)]
+
+
+def _python_params(params: str) -> str:
+    """``const int* s, int p`` -> ``s, p``."""
+    return ", ".join(part.split()[-1].lstrip("*&") for part in params.split(",") if part.strip())
+
+
+class CythonDialect:
+    """Prints the Cython side of the engine templates. Every method returns Code: names go
+    through quote.identifier and values through quote.code_literal."""
+
+    label = "compiled"
+
+    def preamble(self) -> Code:
+        return Code("# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True\n"
+                    "# cython: initializedcheck=False, nonecheck=False")
+
+    def imports(self) -> Code:
+        return Code("from libc.stdint cimport uint64_t")
+
+    def constants(self, constants: list[Constant]) -> Code:
+        lines = ["cdef enum:"] + [f"    {identifier(name)} = {code_literal(value)}" for name, value in constants]
+        # The Python-visible copies of the sizes the wrapper needs.
+        lines.append("")
+        lines += [f"{name}_ = {name}" for name in ("STATE_SIZE", "MAX_MOVES", "NCARDS")]
+        return Code("\n".join(lines))
+
+    def tables(self, tables: list[Table]) -> Code:
+        out = []
+        for name, ctype, values in tables:
+            out.append(f"cdef {identifier(ctype)} {identifier(name)}[{code_literal(len(values))}]")
+            rows = _chunks(values)
+            if len(rows) == 1:
+                out.append(f"{name}[:] = [{rows[0]}]")
+            else:
+                out.append(f"{name}[:] = [")
+                out += [f"    {row}," for row in rows]
+                out.append("]")
+        return Code("\n".join(out))
+
+    def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
+        inline_ = "inline " if inline else ""
+        return Code(f"cdef {inline_}{ret} {identifier(name)}({params}) noexcept nogil:")
+
+    def locals(self, ctype: str, names: str) -> Code:
+        return Code(f"cdef {ctype} {names}")
+
+    def array(self, ctype: str, name: str, size: str) -> Code:
+        return Code(f"cdef {ctype} {identifier(name)}[{size}]")
+
+    def class_header(self, name: str) -> Code:
+        return Code(f"cdef class {identifier(name)}:")
+
+    def state_field(self) -> Code:
+        return Code("    cdef int s[STATE_SIZE]\n\n"
+                    "    def __init__(self):\n"
+                    "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
+
+    def rng_functions(self) -> Code:
+        return Code(
+            "cdef inline uint64_t rng_next(uint64_t* x) noexcept nogil:\n"
+            f'    """{_RNG_DOC}"""\n'
+            "    cdef uint64_t z\n"
+            "    x[0] += 0x9E3779B97F4A7C15ULL\n"
+            "    z = x[0]\n"
+            "    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL\n"
+            "    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL\n"
+            "    return z ^ (z >> 31)\n"
+            "\n\n"
+            "cdef inline int rng_below(uint64_t* x, int n) noexcept nogil:\n"
+            "    return <int>(((rng_next(x) >> 32) * <uint64_t>n) >> 32)"
+        )
+
+
+class PythonDialect:
+    """Prints the Python side of the engine templates; see CythonDialect."""
+
+    label = "pure-Python twin"
+
+    def preamble(self) -> Code:
+        return Code("# The pure-Python twin of engine.pyx: the same functions, line for line.")
+
+    def imports(self) -> Code:
+        return Code("from __future__ import annotations")
+
+    def constants(self, constants: list[Constant]) -> Code:
+        lines = [f"{identifier(name)} = {code_literal(value)}" for name, value in constants]
+        lines.append("")
+        lines += [f"{name}_ = {name}" for name in ("STATE_SIZE", "MAX_MOVES", "NCARDS")]
+        return Code("\n".join(lines))
+
+    def tables(self, tables: list[Table]) -> Code:
+        out = []
+        for name, _ctype, values in tables:
+            rows = _chunks(values)
+            if len(rows) == 1:
+                out.append(f"{identifier(name)} = ({rows[0]},)")
+            else:
+                out.append(f"{identifier(name)} = (")
+                out += [f"    {row}," for row in rows]
+                out.append(")")
+        return Code("\n".join(out))
+
+    def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
+        return Code(f"def {identifier(name)}({_python_params(params)}):")
+
+    def locals(self, ctype: str, names: str) -> Code:
+        return Code(f"# {ctype} {names}")
+
+    def array(self, ctype: str, name: str, size: str) -> Code:
+        return Code(f"{identifier(name)} = [0] * {size}")
+
+    def class_header(self, name: str) -> Code:
+        return Code(f"class {identifier(name)}:")
+
+    def state_field(self) -> Code:
+        return Code("    def __init__(self):\n"
+                    "        self.s = [0] * STATE_SIZE\n"
+                    "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
+
+    def rng_functions(self) -> Code:
+        return Code(
+            "def rng_next(x):\n"
+            f'    """{_RNG_DOC}"""\n'
+            "    x[0] = (x[0] + 0x9E3779B97F4A7C15) & MASK64\n"
+            "    z = x[0]\n"
+            "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64\n"
+            "    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64\n"
+            "    return z ^ (z >> 31)\n"
+            "\n\n"
+            "def rng_below(x, n):\n"
+            "    return ((rng_next(x) >> 32) * n) >> 32"
+        )
+
+
+def _constants(ir: EngineIR) -> list[Constant]:
+    constants: list[Constant] = [
+        ("MIN_PLAYERS", ir.min_players), ("MAX_PLAYERS", ir.max_players),
+        ("NCARDS", len(ir.cards)), ("NCOLOURS", len(ir.colours)), ("NDECKS", len(ir.decks)),
+        ("NPHASES", len(ir.phases)), ("BOARD_SIZE", ir.board_size), ("HAND_MAX", ir.hand_max),
+        ("DECK_MAX", ir.deck_max), ("MAX_MOVES", ir.max_moves), ("STATE_SIZE", ir.state_size),
+        ("MAX_GAME_MOVES", ir.max_game_moves),
+        ("STARTING_RUBLES", ir.starting_rubles), ("OPENING_DECK", ir.opening_deck),
+        ("OPENING_PER_PLAYER", ir.opening_per_player), ("HAND_LIMIT", ir.hand_limit),
+        ("HAND_PENALTY", ir.hand_penalty), ("RUBLES_PER_POINT", ir.rubles_per_point),
+        ("MINIMUM_COST", ir.minimum_cost), ("SAME_CARD_DISCOUNT", ir.same_card_discount),
+        ("LOWER_ROW_DISCOUNT", ir.lower_row_discount), ("MARKER_SHIFT", ir.marker_shift),
+        ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
+        ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
+        ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
+        ("VALUE_MAX", VALUE_MAX),
+    ]
+    constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
+    constants += [("KIND_MASK", KIND_MASK), ("CARD_SHIFT", CARD_SHIFT), ("CARD_MASK", CARD_MASK),
+                  ("MIDDLE_SHIFT", MIDDLE_SHIFT), ("MIDDLE_MASK", MIDDLE_MASK), ("TARGET_SHIFT", TARGET_SHIFT)]
+    constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
+    constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(STAGES)]
+    constants += [(field.const, field.offset) for field in ir.layout]
+    constants += [(c.const, c.index) for c in ir.cards]
+    constants += [(c.const, c.index) for c in ir.colours]
+    constants += [(d.const, d.index) for d in ir.decks]
+    constants += [(p.const, p.index) for p in ir.phases]
+    return constants
+
+
+def _tables(ir: EngineIR) -> list[Table]:
+    def column(attribute: str) -> tuple[int, ...]:
+        return tuple(int(getattr(card, attribute)) for card in ir.cards)
+
+    target_start, targets = [0], []
+    for card in ir.cards:
+        targets += card.targets
+        target_start.append(len(targets))
+    deck_start, contents = [0], []
+    for deck in ir.decks:
+        contents += deck.contents
+        deck_start.append(len(contents))
+    offer_start, offers = [0], []
+    for phase in ir.phases:
+        offers += [bp.index for bp in phase.buy_points]
+        offer_start.append(len(offers))
+    pad = (0,)  # a C array may not be empty
+    return [
+        ("CARD_COST", "int", column("cost")),
+        ("CARD_COPIES", "int", column("copies")),
+        ("CARD_COLOUR", "int", column("colour")),
+        ("CARD_DECK", "int", column("deck")),
+        ("CARD_TRADING", "int", column("trading")),
+        ("CARD_DISPLACE_VALUE", "int", column("displace_value")),
+        ("CARD_USED_LOCKED", "int", column("used_locked")),
+        ("TARGET_START", "int", tuple(target_start)),
+        ("TARGETS", "int", tuple(targets) or pad),
+        ("DECK_START", "int", tuple(deck_start)),
+        ("DECK_CONTENTS", "int", tuple(contents)),
+        ("PHASE_DECK", "int", tuple(p.deck for p in ir.phases)),
+        ("OFFER_START", "int", tuple(offer_start)),
+        ("OFFERS", "int", tuple(offers) or pad),
+        ("OFFER_CARD", "int", tuple(bp.card for bp in ir.buy_points) or pad),
+        ("OFFER_PRICE", "int", tuple(bp.rubles_per_point for bp in ir.buy_points) or (1,)),
+        ("OFFER_MAX", "int", tuple(bp.max_points for bp in ir.buy_points) or pad),
+        ("OFFER_PER_CARD", "int", tuple(int(bp.per_card) for bp in ir.buy_points) or pad),
+        ("NOBLE_CARDS", "int", ir.noble_cards or pad),
+        ("NOBLE_BONUS", "int", ir.noble_bonus),
+        ("BIT", "uint64_t", tuple(1 << i for i in range(64))),
+    ]
+
+
+def emit_engine_ir(ir: EngineIR) -> dict[str, str]:
+    """The two engine files of one lowered ruleset: ``engine.pyx`` and ``twin.py``."""
+    context = dict(
+        ir=ir,
+        banner=f"Generated by spbc {__version__} from the rules of '{ir.ruleset}'. "
+               "Do not edit: regenerate with `spb compile`.",
+        constants=_constants(ir),
+        tables=_tables(ir),
+        card_ids=tuple(c.id for c in ir.cards),
+        colour_ids=tuple(c.id for c in ir.colours),
+        deck_ids=tuple(d.id for d in ir.decks),
+        phase_ids=tuple(p.id for p in ir.phases),
+        fields=tuple((f.name, f.offset, f.size) for f in ir.layout),
+        limits=(("max_moves", ir.max_moves), ("state_size", ir.state_size), ("hand_max", ir.hand_max),
+                ("game_moves", ir.max_game_moves)),
+    )
+    return {
+        "engine.pyx": render_code("engine/module.j2", d=CythonDialect(), **context),
+        "twin.py": render_code("engine/module.j2", d=PythonDialect(), **context),
+    }
+
+
+def emit_engine(model: RulesModel) -> dict[str, str]:
+    """The engine files of one ruleset, by file name within generated/<ruleset>/."""
+    return emit_engine_ir(lower(model))

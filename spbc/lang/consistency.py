@@ -1,0 +1,252 @@
+"""The consistency pass of the checker (SPB4xx and SPB214): declarations checked against each other.
+
+Runs after every name is resolved. A check that needs a value already reported as
+wrong stays silent (see :meth:`spbc.lang.check.Decl.valid`), so a misspelt deck does not
+also give "card has no colour" or "deck has no cards".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from spbc.lang import syntax
+from spbc.source.diagnostics import Note
+from spbc.lang.model import Span
+from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_POINTS_PER_OFFER  # the engine's limits
+
+if TYPE_CHECKING:
+    from spbc.lang.check import Checker, Decl
+
+
+def card_colour(checker: Checker, card: Decl) -> str | None:
+    """The colour of a card: its deck's colour, else the one it names; None when unknown."""
+    if not card.valid("deck", "colour") or card.get("deck") is None:
+        return None
+    deck = checker.decls["deck"][card.get("deck")]
+    if not deck.valid("colour"):
+        return None
+    return deck.get("colour") or card.get("colour")
+
+
+def _value_node(decl: Decl, key: str) -> syntax.Value | None:
+    """The written value of a setting (the first, if it was set twice)."""
+    for setting in decl.block.settings:
+        if setting.key.value == key:
+            return setting.value
+    return None
+
+
+def _check_card_colour(checker: Checker, card: Decl) -> None:
+    if not card.valid("deck", "colour", "displaces") or card.get("deck") is None:
+        return
+    deck = checker.decls["deck"][card.get("deck")]
+    if not deck.valid("colour"):
+        return
+    deck_colour, own = deck.get("colour"), card.get("colour")
+    if deck_colour is not None and own is not None and own != deck_colour:
+        checker.report(
+            "SPB400", f"card '{card.id}' names colour {own}, but its deck '{deck.id}' is {deck_colour}",
+            card.spans["colour"], notes=(Note("the deck's colour is set here", deck.spans["colour"]),),
+        )
+        return
+    if deck_colour is None and own is None:
+        checker.report("SPB401", f"card '{card.id}' must name its colour: its deck '{deck.id}' has none",
+                       card.block.anchor, hint="add: colour = <a colour name>")
+        return
+    colour = deck_colour or own
+    displaces = card.get("displaces")
+    if displaces is not None and displaces != colour:
+        checker.report(
+            "SPB402", f"card '{card.id}' is {colour} but displaces {displaces}; "
+            "a trading card displaces a card of its own colour", card.spans["displaces"],
+            hint=f"write displaces = {colour}",
+        )
+    elif deck_colour is None and displaces is None:
+        checker.report(
+            "SPB403", f"card '{card.id}' of the colourless deck '{deck.id}' must say what it displaces",
+            card.block.anchor, hint=f"add: displaces = {colour}",
+        )
+
+
+def _check_cards(checker: Checker) -> None:
+    for card in checker.decls["card"].values():
+        _check_card_colour(checker, card)
+        if "displaces" in card.values and "displace_value" in card.values:
+            checker.report(
+                "SPB404", f"trading card '{card.id}' cannot have a displace_value: "
+                "trading cards are never displaced", card.spans["displace_value"],
+            )
+
+
+def _cards_by_deck(checker: Checker) -> dict[str, int] | None:
+    """Copies per deck id; None when some card's deck or copies is unknown."""
+    counts = {deck: 0 for deck in checker.decls["deck"]}
+    for card in checker.decls["card"].values():
+        if card.get("deck") is None or not card.valid("deck", "copies") or card.get("copies") is None:
+            return None
+        counts[card.get("deck")] += card.get("copies")
+    return counts
+
+
+def _check_decks(checker: Checker) -> None:
+    counts = _cards_by_deck(checker)
+    if counts is None:
+        return
+    for deck in checker.decls["deck"].values():
+        if counts[deck.id] == 0:
+            checker.report("SPB405", f"deck '{deck.id}' has no cards", deck.block.anchor,
+                           hint=f"give a card: deck = {deck.id}")
+
+
+def _check_phases(checker: Checker) -> None:
+    scored: dict[str, Decl] = {}
+    for phase in checker.decls["phase"].values():
+        colour = phase.get("scores")
+        if colour is None or not phase.valid("scores"):
+            continue
+        if colour in scored:
+            first = scored[colour]
+            checker.report(
+                "SPB406", f"colour '{colour}' is scored by two phases, '{first.id}' and '{phase.id}'",
+                phase.spans["scores"], notes=(Note("first scored here", first.spans["scores"]),),
+            )
+        else:
+            scored[colour] = phase
+
+
+def _check_opening(checker: Checker) -> None:
+    game = checker.single.get("game")
+    keys = ("players", "opening_per_player", "board_size", "opening_deck")
+    if game is None or not game.valid(*keys) or any(game.get(key) is None for key in keys):
+        return
+    per, players = game.get("opening_per_player"), game.get("players")[1]
+    needed = per * players
+    at = game.spans["opening_per_player"]
+    if needed > game.get("board_size"):
+        checker.report(
+            "SPB408", f"the opening display of {per} cards per player needs {needed} places "
+            f"for {players} players, but board_size is {game.get('board_size')}", at,
+            notes=(Note("board_size is set here", game.spans["board_size"]),),
+        )
+    counts = _cards_by_deck(checker)
+    deck = game.get("opening_deck")
+    if counts is not None and needed > counts[deck] > 0:  # an empty deck is reported as such
+        checker.report(
+            "SPB407", f"the opening display needs {needed} cards ({per} per player for {players} "
+            f"players), but deck '{deck}' holds only {counts[deck]}", at,
+        )
+
+
+def _check_card_names(checker: Checker) -> None:
+    used: dict[str, tuple[str, Span]] = {}  # casefolded name -> (card id, where)
+    for card in checker.decls["card"].values():
+        written: list[syntax.Value] = []
+        if card.valid("name") and card.get("name") is not None:
+            written.append(_value_node(card, "name"))
+        aliases = _value_node(card, "aliases")
+        if card.valid("aliases") and isinstance(aliases, syntax.List):
+            written += aliases.items
+        for node in written:
+            assert isinstance(node, syntax.Str)
+            key = node.value.casefold()
+            if key in used:
+                other, first = used[key]
+                whose = "this card already" if other == card.id else f"card '{other}'"
+                checker.report("SPB214", f"'{node.value}' is already a name of {whose}", node.span,
+                               hint="names and aliases are compared ignoring case",
+                               notes=(Note("first used here", first),))
+            else:
+                used[key] = (card.id, node.span)
+
+
+def _check_verbs(checker: Checker) -> None:
+    used: dict[str, tuple[str, Span]] = {}
+    for card in checker.decls["card"].values():
+        for ability in card.abilities:
+            verb: Any = ability.get("verb")
+            if verb is None or not ability.valid("verb"):
+                continue
+            if verb in used:
+                other, first = used[verb]
+                checker.report("SPB409", f"verb '{verb}' of card '{card.id}' is already used by "
+                               f"card '{other}'", ability.spans["verb"],
+                               hint="each verb must name one action in the move notation",
+                               notes=(Note("first used here", first),))
+            else:
+                used[verb] = (card.id, ability.spans["verb"])
+
+
+def _check_cost_example(checker: Checker) -> None:
+    """cost_example names a trading card, a card it may displace, and optionally a card whose
+    discount applies to the trading card's colour."""
+    ruleset = checker.single.get("ruleset")
+    if ruleset is None or not ruleset.valid("cost_example") or ruleset.get("cost_example") is None:
+        return
+    example, at = ruleset.get("cost_example"), ruleset.spans["cost_example"]
+    cards = checker.decls["card"]
+    usage = "cost_example = [TRADING CARD, CARD IT DISPLACES, DISCOUNT CARD (optional)]"
+    if len(example) not in (2, 3):
+        checker.report("SPB410", f"cost_example names {len(example)} cards; it takes 2 or 3", at, hint=usage)
+        return
+    trading, target = cards[example[0]], cards[example[1]]
+    colour, target_colour = card_colour(checker, trading), card_colour(checker, target)
+    if trading.get("displaces") is None:
+        checker.report("SPB410", f"cost_example: '{trading.id}' is not a trading card", at, hint=usage)
+        return
+    if target.get("displaces") is not None or target_colour != trading.get("displaces"):
+        checker.report("SPB410", f"cost_example: '{trading.id}' cannot displace '{target.id}'", at,
+                       hint=f"a trading card displaces a card of its colour ({trading.get('displaces')}) "
+                            "that is not a trading card")
+        return
+    if len(example) == 3:
+        discounts = [a for a in cards[example[2]].abilities
+                     if a.id == "discount" and a.get("colour") == colour]
+        if not discounts:
+            checker.report("SPB410", f"cost_example: '{example[2]}' has no discount on {colour} cards",
+                           at, hint=usage)
+
+
+
+
+def _check_engine_limits(checker: Checker) -> None:
+    cards, decks = list(checker.decls["card"].values()), list(checker.decls["deck"].values())
+    if len(cards) > MAX_CARDS:
+        checker.report("SPB411", f"{len(cards)} cards; the engine holds at most {MAX_CARDS} different cards",
+                       cards[MAX_CARDS].block.anchor, hint="give a card more copies instead of a twin")
+    if len(decks) > MAX_DECKS:
+        checker.report("SPB411", f"{len(decks)} decks; the engine holds at most {MAX_DECKS}",
+                       decks[MAX_DECKS].block.anchor)
+    total = 0
+    for card in cards:
+        copies = card.get("copies") if card.valid("copies") else None
+        if copies is None:
+            continue
+        total += copies
+        if total > MAX_COPIES_IN_ALL:
+            checker.report("SPB411", f"with card '{card.id}' the decks hold {total} cards; the engine holds "
+                           f"at most {MAX_COPIES_IN_ALL} in all", card.spans["copies"])
+            break
+    for card in cards:
+        copies = card.get("copies") if card.valid("copies") else None
+        for ability in card.abilities:
+            most = ability.get("max_points")
+            if ability.id != "buy_points" or most is None or copies is None or not ability.valid("max_points", "per"):
+                continue
+            points = most * copies if ability.get("per", "card") == "card" else most
+            if points > MAX_POINTS_PER_OFFER:
+                checker.report("SPB411", f"card '{card.id}' lets a player buy {points} points at once "
+                               f"({most} for each of its {copies} copies); the engine allows at most "
+                               f"{MAX_POINTS_PER_OFFER}", ability.spans["max_points"],
+                               hint="lower max_points or copies, or write per = player")
+
+
+def check_consistency(checker: Checker) -> None:
+    """Run every consistency check, reporting through ``checker``."""
+    _check_cards(checker)
+    _check_decks(checker)
+    _check_phases(checker)
+    _check_opening(checker)
+    _check_card_names(checker)
+    _check_verbs(checker)
+    _check_cost_example(checker)
+    _check_engine_limits(checker)

@@ -1,0 +1,284 @@
+"""Load a ruleset: read the main rules file and its includes, parse, check, build the model.
+
+>>> model = load_model("base")          # a shipped ruleset, by name
+>>> model = load_model("rules/base.spb")  # or any rules file, by path
+
+Includes are relative to the including file and spliced in where they stand. Every
+file is read once; a cycle, a missing file or a second include of the same file is
+an error at the ``include`` line. A file with a syntax error is reported (its first
+error) and the files it includes are still read and parsed, so one run reports a
+syntax error in every broken file; the semantic check only runs when all files parse.
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import hashlib
+import unicodedata
+from pathlib import Path, PurePosixPath
+
+from spbc.source import locate
+
+from spbc.source import quote
+
+from spbc.lang import syntax
+from spbc.lang.check import check_program
+from spbc.source.diagnostics import Diagnostic, Note, RulesError, file_span
+from spbc.source.files import FileReadError, read_text
+from spbc.lang.model import RulesModel, Span
+from spbc.lang.parse import find_includes, parse_text
+
+
+#: Includes nest at most this deep; a deeper chain is refused at the include that goes too far.
+MAX_INCLUDE_DEPTH = 64
+#: A rules file is text written by a person; anything larger is refused unread.
+MAX_RULES_BYTES = 10_000_000
+
+
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _resolve(path: Path) -> Path:
+    """path.resolve(), or the absolute path when the name cannot be resolved (too long, a NUL,
+    a symlink loop: a RuntimeError up to Python 3.12)."""
+    try:
+        return path.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return path.absolute()
+
+
+def display_path(path: Path) -> str:
+    """How diagnostics name a file: relative to the working directory when it is below
+    it, else as given; always with forward slashes."""
+    try:
+        return _resolve(path).relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):  # not below it, or no working directory any more
+        return path.as_posix()
+
+
+def name_problem(name: str) -> str | None:
+    """What makes a file name unfit for a rules file, or None: a character that would not print
+    as itself where the name is shown (generated code, the reference, messages, records).
+
+    >>> name_problem("base/a\\nb.spb")
+    'a line break (U+000A)'
+    """
+    for char in name:
+        if not quote.is_unsafe(char):
+            continue
+        category = unicodedata.category(char)
+        if category == "Cs":  # how Python keeps a byte of a name that is not UTF-8
+            return f"a byte that is not UTF-8 (0x{ord(char) - 0xDC00:02X})"
+        if char in _LINE_BREAKS or category in ("Zl", "Zp"):
+            kind = "a line break"
+        elif char in quote.BIDI_CONTROLS:
+            kind = "a bidi control"
+        elif category == "Cc":
+            kind = "a control character"
+        else:
+            kind = "an invisible format character"
+        return f"{kind} (U+{ord(char):04X})"
+    return None
+
+
+def shown_name(name: str) -> str:
+    """A file name as messages show it: every character name_problem objects to written as an escape."""
+    return "".join(repr(char)[1:-1] if quote.is_unsafe(char) else char for char in name)
+
+
+def _reason(error: FileReadError) -> str:
+    return "a symlink loop" if error.errno == errno.ELOOP else error.reason
+
+
+def _read_rules_text(path: Path) -> str:
+    """The text of a rules file, newlines translated as by ``Path.read_text``, without a byte order mark.
+
+    Raises :class:`spbc.source.files.FileReadError` with its reason: no such file, a folder,
+    a device or a pipe, a file over MAX_RULES_BYTES, a name holding a NUL, not UTF-8.
+    """
+    return read_text(path, MAX_RULES_BYTES, "rules file")
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped rulesets (``["base"]``)."""
+    return sorted(path.stem for path in locate.rules_dir().glob("*.spb"))
+
+
+def resolve_rules(name_or_path: str | Path) -> Path:
+    """The rules file meant by a shipped ruleset name or a path.
+
+    A bare name without a suffix that is not an existing file is looked up among the
+    shipped rulesets; anything else is taken as a path (which may not exist).
+    """
+    path = Path(name_or_path)
+    if isinstance(name_or_path, str) and not path.suffix and len(path.parts) == 1 and not _is_file(path):
+        try:
+            shipped = locate.shipped_rules(name_or_path)
+        except (OSError, ValueError):  # a name too long for a file, or holding a NUL
+            shipped = None
+        if shipped is not None:
+            return shipped
+    return path
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+class _Loader:
+    """Reads files depth first in include order, collecting files, blocks and problems."""
+
+    def __init__(self, main: Path) -> None:
+        self.root = _resolve(main).parent
+        self.files: list[syntax.File] = []
+        self.blocks: list[syntax.Block] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}
+        self.included_at: dict[Path, Span | None] = {}  # file -> its include (None: the main file)
+
+    def _name(self, path: Path, display: str) -> str:
+        try:
+            return _resolve(path).relative_to(self.root).as_posix()
+        except ValueError:
+            return display
+
+    def _unreadable(self, path: Path, via: syntax.Include | None, reason: str) -> None:
+        if via is None:
+            hint = None
+            if not path.suffix:
+                hint = "shipped rulesets: " + ", ".join(shipped_names())
+            shown = shown_name(display_path(path))
+            message = f"cannot read rules file '{shown}': {reason}"
+            self.diagnostics.append(Diagnostic("SPB100", message, file_span(shown), hint))
+            return
+        code = "SPB120" if reason == "no such file" else "SPB100"
+        missing = code == "SPB120"  # only a missing file may be a misspelt one
+        siblings = [p.name for p in path.parent.glob("*.spb")] if missing and _is_dir(path.parent) else []
+        close = difflib.get_close_matches(path.name, sorted(siblings), n=1)
+        written = PurePosixPath(via.path.value)
+        hint = f"did you mean '{written.with_name(close[0])}'?" if close else None
+        message = f"cannot include '{via.path.value}': {reason}"
+        self.diagnostics.append(Diagnostic(code, message, via.path.span, hint))
+
+    def _refuse_name(self, path: Path, via: syntax.Include | None, name: str) -> bool:
+        """Report a file whose name (as written in the include, or as recorded) cannot be shown; True if reported."""
+        problem = name_problem(name)
+        if problem is None:
+            return False
+        hint = ("rename the file: the names of rules files are printed into generated code, "
+                "the rules reference and messages, so they hold only printable characters")
+        if via is None:
+            shown = shown_name(display_path(path))
+            message = f"cannot read rules file '{shown}': the file name holds {problem}"
+            self.diagnostics.append(Diagnostic("SPB123", message, file_span(shown), hint))
+            return True
+        written = shown_name(via.path.value)
+        if name == via.path.value:
+            message = f"cannot include '{written}': the file name holds {problem}"
+        else:
+            message = f"cannot include '{written}': it is the file '{shown_name(name)}', whose name holds {problem}"
+        self.diagnostics.append(Diagnostic("SPB123", message, via.path.span, hint))
+        return True
+
+    def _refuse_again(self, resolved: Path, via: syntax.Include, stack: tuple[Path, ...]) -> bool:
+        """Report a cycle or a second include of ``resolved``; True if reported."""
+        if resolved in stack:
+            cycle = [self._name(p, p.as_posix()) for p in stack[stack.index(resolved):]]
+            chain = " -> ".join([*cycle, self._name(resolved, resolved.as_posix())])
+            self.diagnostics.append(Diagnostic("SPB121", f"include cycle: {chain}", via.span))
+            return True
+        if resolved in self.included_at:
+            first = self.included_at[resolved]
+            notes = (Note("first included here", first),) if first is not None else ()
+            message = f"'{via.path.value}' is already included"
+            self.diagnostics.append(Diagnostic("SPB122", message, via.span, notes=notes))
+            return True
+        return False
+
+    def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
+        if via is not None and self._refuse_name(path, via, via.path.value):
+            return
+        resolved = _resolve(path)
+        if via is not None and self._refuse_again(resolved, via, stack):
+            return
+        if via is not None and len(stack) >= MAX_INCLUDE_DEPTH:
+            return self._unreadable(path, via, f"includes are nested more than {MAX_INCLUDE_DEPTH} files deep")
+        try:
+            text = _read_rules_text(path)
+        except FileReadError as error:
+            return self._unreadable(path, via, _reason(error))
+        display = display_path(path)
+        # the name the file is recorded under (a link's target), and for the main file how messages name it
+        if self._refuse_name(path, via, self._name(path, display)) or (
+                via is None and self._refuse_name(path, via, display)):
+            return
+        self.included_at[resolved] = via.span if via is not None else None
+        self.sources[display] = text
+        try:
+            file = parse_text(text, display, self._name(path, display))
+        except RulesError as error:
+            self.diagnostics += error.diagnostics
+            items: tuple[syntax.Item, ...] = find_includes(text, display)
+        else:
+            self.files.append(file)
+            items = file.items
+        for item in items:
+            if isinstance(item, syntax.Include):
+                self.read(path.parent / item.path.value, item, (*stack, resolved))
+            else:
+                self.blocks.append(item)
+
+
+def _digest(files: list[syntax.File]) -> str:
+    """sha256 of every file's name (relative to the main file), a newline and its text, in read order."""
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(f"{file.name}\n{file.text}".encode("utf-8"))
+    return digest.hexdigest()
+
+
+def load_program(name_or_path: str | Path) -> syntax.Program:
+    """Read and parse a rules file and everything it includes.
+
+    Raises :class:`RulesError` with every file, include and syntax problem found
+    (SPB1xx); does not check meaning (see :func:`load_model`).
+    """
+    if isinstance(name_or_path, str) and not name_or_path.strip():
+        message = "no rules file given: name a shipped ruleset (" + ", ".join(shipped_names()) + \
+            ") or the path of a rules file"
+        raise RulesError([Diagnostic("SPB100", message, file_span("<rules>"))])
+    path = resolve_rules(name_or_path)
+    loader = _Loader(path)
+    loader.read(path, None, ())
+    if loader.diagnostics:
+        raise RulesError(loader.diagnostics, loader.sources)
+    return syntax.Program(tuple(loader.files), tuple(loader.blocks), _digest(loader.files))
+
+
+def check_loaded(program: syntax.Program) -> RulesModel:
+    """The checked model of a loaded program; raises :class:`RulesError` with every
+    semantic error, carrying the source texts for rendering."""
+    try:
+        return check_program(program)
+    except RulesError as error:
+        raise RulesError(error.diagnostics, program.sources()) from None
+
+
+def load_model(name_or_path: str | Path) -> RulesModel:
+    """The checked model of a shipped ruleset (``"base"``) or of a rules file path.
+
+    Raises :class:`RulesError` carrying every diagnostic: the syntax errors of every
+    file if any file fails to parse, else every semantic error at once.
+    """
+    return check_loaded(load_program(name_or_path))

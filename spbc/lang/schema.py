@@ -1,0 +1,323 @@
+"""What each block of the rules language accepts, and how a written value becomes a typed one.
+
+:data:`BLOCKS` lists the block kinds with their settings; :data:`ABILITIES` is built
+from :data:`spbc.lang.model.EFFECT_KINDS`, one entry per effect class, its parameters typed
+by the dataclass fields. :func:`read_value` turns a syntax value into a Python value
+(int, str, bool, ``(low, high)``, :class:`Ref`, tuple) or raises :class:`ValueProblem`
+carrying the diagnostic. References are only recorded here; :mod:`spbc.lang.check`
+resolves them once every declaration is known.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from spbc.lang import syntax
+from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
+from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT, MAX_POINTS_PER_OFFER
+from spbc.lang.model import EFFECT_KINDS, Span
+from spbc.source.quote import is_unprintable_in_a_name
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name that must resolve to a declaration: ``deck = worker``."""
+
+    namespace: str  # "deck", "colour", "phase", "symbol" or "card"
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class ValueType:
+    """What a setting accepts, and the limits its value must keep."""
+
+    kind: str  # "int", "str", "bool", "range", "ref", "word", "choice" or "list"
+    namespace: str = ""  # ref: what the name refers to
+    minimum: int | None = None  # int, range ends, int list items
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()  # choice
+    item: ValueType | None = None  # list
+    non_empty: bool = False  # str, list
+    unique: bool = False  # list
+    non_decreasing: bool = False  # list of int
+
+    def describe(self) -> str:
+        """The type in words: ``a number``, ``a list of deck names``."""
+        if self.kind == "list":
+            assert self.item is not None
+            return f"a list of {self.item.plural()}"
+        return {
+            "int": "a number", "str": "a string in quotes", "bool": "yes or no",
+            "range": "a range like 2..4", "ref": f"a {self.namespace} name", "word": "a name",
+            "choice": "one of " + ", ".join(self.choices),
+        }[self.kind]
+
+    def plural(self) -> str:
+        """The items of a list of this type, in words: ``deck names``."""
+        return {"int": "numbers", "str": "strings", "ref": f"{self.namespace} names",
+                "word": "names"}[self.kind]
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting of a block: its type, and whether the block must have it."""
+
+    type: ValueType
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    """One block kind: whether it has an id, its settings, the nested blocks it holds."""
+
+    kind: str
+    has_id: bool
+    settings: dict[str, SettingSpec]
+    nested: tuple[str, ...] = ()
+    single: bool = False  # at most one per ruleset
+    fields: dict[str, dataclasses.Field] = field(default_factory=dict)  # abilities: by param
+
+
+class ValueProblem(Exception):
+    """A value that does not fit its setting; carries the diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _int(minimum: int | None = 0, maximum: int | None = None) -> ValueType:
+    return ValueType("int", minimum=minimum, maximum=maximum)
+
+
+def _ref(namespace: str) -> ValueType:
+    return ValueType("ref", namespace=namespace)
+
+
+_TEXT = ValueType("str", non_empty=True)
+_BOOL = ValueType("bool")
+
+
+def _req(vtype: ValueType) -> SettingSpec:
+    return SettingSpec(vtype)
+
+
+def _opt(vtype: ValueType) -> SettingSpec:
+    return SettingSpec(vtype, required=False)
+
+
+BLOCKS: dict[str, BlockSpec] = {
+    "ruleset": BlockSpec("ruleset", True, {
+        "title": _req(_TEXT),
+        "edition": _opt(_TEXT),
+        # the reference's worked cost example: a trading card, the card it displaces, a discount card
+        "cost_example": _opt(ValueType("list", item=_ref("card"), non_empty=True, unique=True)),
+    }, single=True),
+    "game": BlockSpec("game", False, {
+        "players": _req(ValueType("range", minimum=2, maximum=MAX_PLAYERS_LIMIT)),
+        "starting_rubles": _req(_int()),
+        "open_rubles": _req(_BOOL),
+        "opening_deck": _req(_ref("deck")),
+        "opening_per_player": _req(_int()),
+        "board_size": _req(_int(1)),
+        "hand_limit": _req(_int()),
+        "hand_penalty": _req(_int()),
+        "rubles_per_point": _req(_int(1)),
+        "minimum_cost": _req(_int()),
+        "same_card_discount": _req(_int()),
+        "lower_row_discount": _req(_int()),
+        "marker_shift": _req(_int()),
+        "noble_colour": _req(_ref("colour")),
+        "noble_bonus": _req(ValueType("list", item=_int(), non_empty=True, non_decreasing=True)),
+        "tie_break": _req(ValueType("choice", choices=("rubles", "none"))),
+        "symbols": _req(ValueType("list", item=ValueType("word"), unique=True)),
+        "first_phase_must_buy": _opt(_BOOL),
+    }, single=True),
+    "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
+    "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),
+    "phase": BlockSpec("phase", True, {
+        "name": _req(_TEXT), "deck": _req(_ref("deck")), "scores": _opt(_ref("colour")),
+    }),
+    "card": BlockSpec("card", True, {
+        "name": _req(_TEXT),
+        "german": _opt(_TEXT),
+        "aliases": _opt(ValueType("list", item=_TEXT, unique=True)),
+        "deck": _req(_ref("deck")),
+        "colour": _opt(_ref("colour")),
+        "cost": _req(_int()),
+        "copies": _req(_int(1)),
+        "rubles": _opt(_int()),
+        "points": _opt(_int()),
+        "symbol": _opt(_ref("symbol")),
+        "displaces": _opt(_ref("colour")),
+        "displace_value": _opt(_int()),
+    }, nested=("ability",)),
+}
+
+# How an effect parameter is read, beyond its Python type: which names it refers to,
+# which words it allows, the least number it takes.
+_PARAM_NAMESPACES = {"colour": "colour", "phase": "phase", "after": "phase", "decks": "deck"}
+_PARAM_CHOICES = {"per": ("card", "player")}
+_PARAM_MINIMUM = {"amount": 1, "limit": 1, "rubles_per_point": 1, "max_points": 1}
+
+
+def _param_type(name: str, hint: Any) -> ValueType:
+    if hint is int:
+        return _int(_PARAM_MINIMUM.get(name, 0))
+    if hint is bool:
+        return _BOOL
+    if hint is str:
+        if name in _PARAM_NAMESPACES:
+            return _ref(_PARAM_NAMESPACES[name])
+        if name in _PARAM_CHOICES:
+            return ValueType("choice", choices=_PARAM_CHOICES[name])
+        return _TEXT
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[0] is str:
+        item = _ref(_PARAM_NAMESPACES[name]) if name in _PARAM_NAMESPACES else _TEXT
+        return ValueType("list", item=item, non_empty=True, unique=True)
+    raise TypeError(f"effect parameter {name!r}: no rules-language type for {hint!r}")
+
+
+def _ability_spec(kind: str, cls: type) -> BlockSpec:
+    hints = typing.get_type_hints(cls)
+    settings: dict[str, SettingSpec] = {}
+    fields: dict[str, dataclasses.Field] = {}
+    for f in dataclasses.fields(cls):
+        if f.name == "span":
+            continue
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        settings[f.name] = SettingSpec(_param_type(f.name, hints[f.name]), required)
+        fields[f.name] = f
+    return BlockSpec(kind, False, settings, fields=fields)
+
+
+ABILITIES: dict[str, BlockSpec] = {kind: _ability_spec(kind, cls) for kind, cls in EFFECT_KINDS.items()}
+
+
+# --- reading values ----------------------------------------------------------------------
+
+
+def _found(node: syntax.Value) -> str:
+    if isinstance(node, syntax.Int):
+        return f"the number {node.value}"
+    if isinstance(node, syntax.Str):
+        return f"the string {syntax.format_value(node)}"
+    if isinstance(node, syntax.Name):
+        return f"the name '{node.value}'"
+    if isinstance(node, syntax.Bool):
+        return f"'{syntax.format_value(node)}'"
+    if isinstance(node, syntax.Range):
+        return f"the range {syntax.format_value(node)}"
+    return "a list"
+
+
+def _mismatch(vtype: ValueType, node: syntax.Value, key: str) -> ValueProblem:
+    hint = None
+    if isinstance(node, syntax.Str) and vtype.kind == "int" and node.value.strip().lstrip("-").isdigit():
+        hint = f"write numbers without quotes: {node.value.strip()}"
+    elif isinstance(node, syntax.Str) and vtype.kind in ("ref", "word", "choice"):
+        hint = f"write names without quotes: {node.value}"
+    elif isinstance(node, syntax.Name) and vtype.kind == "str":
+        hint = f'write text in quotes: "{node.value}"'
+    elif isinstance(node, (syntax.Str, syntax.Name)) and vtype.kind == "bool":
+        hint = "write yes or no"
+    message = f"expected {vtype.describe()} for '{key}', found {_found(node)}"
+    return ValueProblem(Diagnostic("SPB300", message, node.span, hint=hint))
+
+
+#: Settings the engine keeps arrays or move-code bits of, with their own caps (spbc.contract.abi):
+#: places on the board and in a hand, copies of a card, the points of one buy-points offer.
+_PLACES = "the engine keeps this many places in every game state"
+ENGINE_MAXIMUM = {
+    "board_size": (MAX_PLACES, _PLACES), "hand_limit": (MAX_PLACES, _PLACES), "limit": (MAX_PLACES, _PLACES),
+    "opening_per_player": (MAX_PLACES, _PLACES),
+    "copies": (MAX_COPIES, "the engine keeps every copy in the game state"),
+    "max_points": (MAX_POINTS_PER_OFFER, f"a move holds at most {MAX_POINTS_PER_OFFER} points"),
+}
+
+
+def _check_bounds(vtype: ValueType, number: syntax.Int, key: str) -> None:
+    low, high = vtype.minimum, vtype.maximum
+    if (low is None or number.value >= low) and (high is None or number.value <= high):
+        cap, hint = ENGINE_MAXIMUM.get(key, (MAX_NUMBER, "the engine counts in whole numbers far below this"))
+        if number.value > cap:
+            message = f"'{key}' must be at most {cap}, not {number.value}"
+            raise ValueProblem(Diagnostic("SPB301", message, number.span, hint=hint))
+        return
+    if high is None:
+        limit = f"at least {low}"
+    elif low is None:
+        limit = f"at most {high}"
+    else:
+        limit = f"within {low}..{high}"
+    message = f"'{key}' must be {limit}, not {number.value}"
+    raise ValueProblem(Diagnostic("SPB301", message, number.span))
+
+
+def _read_list(vtype: ValueType, node: syntax.List, key: str) -> tuple[Any, ...]:
+    assert vtype.item is not None
+    if vtype.non_empty and not node.items:
+        raise ValueProblem(Diagnostic("SPB305", f"'{key}' needs at least one item", node.span))
+    values = [read_value(vtype.item, item, key) for item in node.items]
+    plain = [value.name if isinstance(value, Ref) else value for value in values]
+    if vtype.unique:
+        for index, value in enumerate(plain):
+            if value in plain[:index]:
+                first = node.items[plain.index(value)]
+                message = f"{syntax.format_value(node.items[index])} is listed twice in '{key}'"
+                note = Note("first listed here", first.span)
+                raise ValueProblem(Diagnostic("SPB306", message, node.items[index].span, notes=(note,)))
+    if vtype.non_decreasing:
+        for index in range(1, len(plain)):
+            if plain[index] < plain[index - 1]:
+                message = f"'{key}' must not decrease: {plain[index]} comes after {plain[index - 1]}"
+                raise ValueProblem(Diagnostic("SPB303", message, node.items[index].span))
+    return tuple(values)
+
+
+def read_value(vtype: ValueType, node: syntax.Value, key: str) -> Any:
+    """The Python value of ``node`` for the setting ``key``.
+
+    Raises :class:`ValueProblem` (SPB3xx) when the value has the wrong type or breaks a
+    limit. ``read_value(ValueType("range", minimum=2), <2..4>, "players") == (2, 4)``.
+    """
+    kind = vtype.kind
+    if kind == "int" and isinstance(node, syntax.Int):
+        _check_bounds(vtype, node, key)
+        return node.value
+    if kind == "str" and isinstance(node, syntax.Str):
+        if vtype.non_empty and not node.value.strip():
+            raise ValueProblem(Diagnostic("SPB305", f"'{key}' must not be empty", node.span))
+        if any(is_unprintable_in_a_name(char) for char in node.value):
+            # names end up on one line of a game record and of the screen, and must read as themselves
+            raise ValueProblem(Diagnostic("SPB307", f"'{key}' must not hold a line break, a control character "
+                                          "or a bidi control", node.span,
+                                          hint="write it on one line, without \\n, \\t or direction marks"))
+        return node.value
+    if kind == "bool" and isinstance(node, syntax.Bool):
+        return node.value
+    if kind == "range" and isinstance(node, (syntax.Range, syntax.Int)):
+        low, high = (node.low, node.high) if isinstance(node, syntax.Range) else (node, node)
+        _check_bounds(vtype, low, key)
+        _check_bounds(vtype, high, key)
+        if low.value > high.value:
+            message = f"the range {low.value}..{high.value} of '{key}' is empty: {low.value} is above {high.value}"
+            raise ValueProblem(Diagnostic("SPB302", message, node.span))
+        return (low.value, high.value)
+    if kind == "ref" and isinstance(node, syntax.Name):
+        return Ref(vtype.namespace, node.value, node.span)
+    if kind == "word" and isinstance(node, syntax.Name):
+        return node.value
+    if kind == "choice" and isinstance(node, syntax.Name):
+        if node.value not in vtype.choices:
+            message = f"'{key}' must be one of {', '.join(vtype.choices)}, not '{node.value}'"
+            hint = did_you_mean(node.value, vtype.choices)
+            raise ValueProblem(Diagnostic("SPB304", message, node.span, hint=hint))
+        return node.value
+    if kind == "list" and isinstance(node, syntax.List):
+        return _read_list(vtype, node, key)
+    raise _mismatch(vtype, node, key)

@@ -1,0 +1,232 @@
+"""Why a move is not legal now, in words a player can act on.
+
+Called only after the engine has refused a move, so every message here explains a
+refusal the engine made; the rules themselves are never re-implemented here beyond
+reading costs, hand limits and card data from the engine and the model.
+
+An explanation is told to a reader and uses only what that reader may know: the
+player on turn is told their own rubles and hand; anyone else (another seat, or a
+spectator such as the replay of a record) learns only what the table sees, as in
+:func:`spbc.play.view.view_of`. A refusal that rests on a secret then says so without it:
+"Observatory costs 6 after reductions, more than Anna has".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from spbc.engine.lower import displace_targets
+from spbc.lang.model import BuyPoints, DrawAction
+from spbc.play.moves import Move, MoveKind
+from spbc.play.view import view_of
+
+if TYPE_CHECKING:
+    from spbc.play.game import Game
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What the reader of an explanation may know of the player on turn."""
+
+    name: str
+    rubles: int | None  # None: secret from the reader
+    hand: list[str] | None  # None: secret from the reader
+
+
+def _known(game: Game, reader: int | None) -> _Known:
+    seat = game.current_player
+    mover = view_of(game, reader).players[seat]
+    return _Known(game.players[seat], mover.rubles, mover.hand)
+
+
+def _either(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _a(name: str) -> str:
+    """The name with its indefinite article: "a Ship Builder", "an Author"."""
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
+def explain_illegal(game: Game, move: Move, *, reader: int | None) -> str:
+    """One sentence: why the current player may not make this move now, told to ``reader``.
+
+    ``reader`` is the seat that reads it (the player on turn, who typed the move, is
+    told their rubles and hand) or None for a spectator (the replay of a record), who
+    is told nothing that is secret at the table. Raises ValueError for a reader that
+    is no seat of the game.
+    """
+    known = _known(game, reader)
+    model = game.ruleset.model
+    ids = {card.id for card in model.cards}
+    for card_id in (move.card, move.target):
+        if card_id is not None and card_id not in ids:
+            return f"there is no card {card_id!r} in the rules of {model.name}"
+    if game.is_over:
+        return "the game is over"
+    refusal = _stage_refusal(game, move, known)
+    if refusal:
+        return refusal
+    if move.kind is MoveKind.PASS:
+        return "you may not pass now: in the first worker phase you must buy while you can"
+    if move.kind is MoveKind.USE:
+        return _use_refusal(game, move)
+    if move.kind is MoveKind.TAKE:
+        return _where_refusal(game, move, known) or _hand_refusal(game) or "you may not take that card now"
+    if move.kind in (MoveKind.BUY, MoveKind.PLAY):
+        return _where_refusal(game, move, known) or _purchase_refusal(game, move, known)
+    return "that move is not allowed now"
+
+
+def _name(game: Game, card_id: str) -> str:
+    return game.ruleset.model.card(card_id).name
+
+
+def _stage_refusal(game: Game, move: Move, known: _Known) -> str | None:
+    stage = game.stage
+    if stage == "drawn":
+        if move.row != "drawn":
+            drawn = _name(game, game.drawn_card() or "")
+            return f"first decide on the {drawn} you drew: buy it, take it into your hand or discard it"
+        return None
+    if stage == "points":
+        amounts = [m.amount or 0 for m in game.legal_moves()]
+        offer = _name(game, game.legal_moves()[0].card or "")
+        if move.kind is not MoveKind.POINTS or move.card != game.legal_moves()[0].card:
+            if known.rubles is None:  # how many points are on offer tells the rubles
+                return f"first {known.name} decides how many points to buy with the {offer}"
+            return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
+        if move.amount is not None and move.amount > max(amounts):
+            return _points_refusal(game, move, max(amounts), known)
+        return None
+    if move.kind is MoveKind.POINTS:
+        return "there is no offer to buy points now"
+    if move.row == "drawn" or move.kind is MoveKind.DISCARD:
+        return "there is no drawn card to decide on"
+    return None
+
+
+def _points_refusal(game: Game, move: Move, most: int, known: _Known) -> str:
+    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles.
+
+    A reader who may not know the rubles is told the card's cap when the move is over
+    it, and else only that the points cost more than the player has.
+    """
+    effect = model_effects(game, move.card, BuyPoints)[0]
+    seat = game.current_player
+    price = effect.rubles_per_point
+    card = _name(game, move.card or "")
+    copies = game.play_area(seat).get(move.card or "", 0)
+    cap = effect.max_points * copies if effect.per == "card" else effect.max_points
+    wanted = move.amount or 0
+    if game.rubles(seat) // price == most and (known.rubles is not None or wanted <= cap):
+        if known.rubles is None:
+            return (f"{known.name} cannot pay for {wanted} points: at {price} rubles each they cost "
+                    f"{wanted * price}, more than {known.name} has")
+        return (f"you can buy at most {most} points now: each costs {price} rubles "
+                f"and you have {known.rubles} rubles")
+    if known.rubles is None:
+        most = cap  # the card's limit, which everyone can see
+    if effect.per == "card":
+        return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
+    return f"you can buy at most {most} points now with your {card}"
+
+
+def model_effects(game: Game, card_id: str | None, kind: type) -> list:
+    if card_id is None:
+        return []
+    return [e for e in game.ruleset.model.card(card_id).abilities if isinstance(e, kind)]
+
+
+def _use_refusal(game: Game, move: Move) -> str:
+    seat = game.current_player
+    card = _name(game, move.card or "")
+    effects = model_effects(game, move.card, DrawAction)
+    if not effects:
+        return f"{card} has no action to use"
+    effect = effects[0]
+    owned = game.play_area(seat).get(move.card or "", 0)
+    if not owned:
+        return f"you have no {card}"
+    if game.phase != effect.phase:
+        phase = next(p.name for p in game.ruleset.model.phases if p.id == effect.phase)
+        return f"{card} can only be used in the {phase}"
+    if game.used(seat).get(move.card or "", 0) >= owned:
+        return f"your {card} was already used this round"
+    if move.deck not in effect.decks:
+        return f"{card} draws from {_either(list(effect.decks))}, not {move.deck}"
+    left = game.deck_sizes().get(move.deck or "", 0)
+    if left == 0:
+        return f"the {move.deck} deck is empty"
+    if left == 1 and effect.forbid_last_card:
+        return f"the {move.deck} deck has only its last card left, which {card} may not draw"
+    return f"{card} cannot be used now"
+
+
+def _where_refusal(game: Game, move: Move, known: _Known) -> str | None:
+    card = _name(game, move.card or "")
+    if move.kind is MoveKind.PLAY:
+        if known.hand is not None and move.card not in known.hand:
+            return f"you have no {card} in your hand"
+        return None  # a secret hand: _purchase_refusal says what it may
+    if move.row == "drawn":
+        return None
+    row = move.row or "upper"
+    if move.card not in game.row(row):
+        other = "lower" if row == "upper" else "upper"
+        if move.card in game.row(other):
+            return f"there is no {card} in the {row} row, only in the {other} row"
+        return f"there is no {card} on the board"
+    return None
+
+
+def _hand_refusal(game: Game) -> str | None:
+    seat = game.current_player
+    size, limit = len(game.hand(seat)), game.hand_limit(seat)
+    if size >= limit:
+        return f"your hand is full ({size} cards)"
+    return None
+
+
+def _purchase_refusal(game: Game, move: Move, known: _Known) -> str:
+    seat = game.current_player
+    model = game.ruleset.model
+    card = model.card(move.card or "")
+    area = game.play_area(seat)
+    if not card.trading and move.target is not None:
+        return f"{card.name} is not a trading card; it displaces nothing"
+    if card.trading:
+        targets = [model.cards[i] for i in displace_targets(model, card)]
+        names = [t.name for t in targets]
+        whole_colour = {c.id for c in model.cards if c.colour == card.displaces and not c.trading}
+        wanted = (f"a {card.displaces} card" if whole_colour == {t.id for t in targets}
+                  and len(targets) > 2 else _a(_either(names)))
+        if move.target is None:
+            have = [t.name for t in targets if area.get(t.id)]
+            if not have:
+                none = "neither" if len(names) == 2 else "none"
+                return f"{card.name} must displace {wanted}; you have {none}"
+            return f"{card.name} must name the card it displaces: {_either(have)}"
+        target = model.card(move.target)
+        if target.id not in {t.id for t in targets}:
+            return f"{card.name} cannot displace {target.name}; it displaces {wanted}"
+        if not area.get(target.id):
+            return f"you have no {target.name} to displace"
+        if game.used(seat).get(target.id, 0) >= area[target.id]:
+            return f"your {target.name} was used this round and cannot be displaced"
+    price = game.cost(move)
+    # the secrets decide which reason is true; only what the reader may know is told
+    short = price is not None and price > game.rubles(seat)
+    if move.kind is MoveKind.PLAY and known.hand is None:
+        if short or move.card not in game.hand(seat):
+            return (f"{known.name} cannot play {card.name} now: it is not in their hand, "
+                    f"or it costs {price} after reductions, more than {known.name} has")
+        return "that move is not allowed now"
+    if short and known.rubles is None:
+        return f"{card.name} costs {price} after reductions, more than {known.name} has"
+    if short:
+        return f"{card.name} costs {price} after reductions, you have {known.rubles} rubles"
+    return "that move is not allowed now"

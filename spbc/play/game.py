@@ -1,0 +1,370 @@
+"""The game API: a Ruleset loaded from rules, and Games played on its engine.
+
+>>> import spbc
+>>> rules = spbc.load_rules("base")
+>>> game = rules.new_game(["Anna", "Boris"], seed=7)
+>>> move = game.legal_moves()[0]
+>>> game.play(move)
+
+Everything here is generic across rulesets: card, deck and phase names come from
+the rules, every rule is applied by the engine, and this module only translates
+between moves as values and the engine's move codes.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from spbc.engine.backend import load_engine
+from spbc.contract.abi import (
+    CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
+    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
+)
+from spbc.lang.model import Card, RulesModel
+from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
+from spbc.source.quote import BIDI_CONTROLS, is_unprintable_in_a_name
+
+_ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
+_ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
+SAVE_FORMAT = "spbc-game"
+
+
+def names_problem(names: Sequence[str]) -> str | None:
+    """Why these player names cannot be used, or None.
+
+    Records name the player of every move at the start of its line, and screens print
+    names as text, so a name must be unique, not blank, and without spaces at its ends
+    or control characters. Saves and records are UTF-8 files, so a name must also be
+    writable as UTF-8: a lone surrogate (a JSON escape such as ``\\ud800``, or a byte of
+    the command line that is not UTF-8, which Python reads as one) is refused here,
+    before a game is played that could not be saved.
+    """
+    for name in names:
+        if not isinstance(name, str):
+            return f"a player's name must be text, not {name!r}"
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            return (f"{ascii(name)} cannot be written as UTF-8 text "
+                    "(it holds a lone surrogate, or a byte that is not UTF-8)")
+        if not name.strip():
+            return "a player's name must not be empty"
+        if name != name.strip():
+            return f"{name!r} has spaces at its start or end"
+        if any(is_unprintable_in_a_name(char) for char in name):
+            if any(char in BIDI_CONTROLS for char in name):
+                return f"{ascii(name)} holds a bidi control, which would show the name reordered"
+            return f"{name!r} holds a control character"
+        if names.count(name) > 1:
+            return f"{name!r} is the name of two players"
+    return None
+
+
+class GameFileError(ValueError):
+    """A saved game that cannot be loaded: the message says which part is wrong."""
+
+
+class GameTooLongError(RuntimeError):
+    """A game went on past the number of moves the rules allow any game: a bug in the engine."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's result. ``final`` includes the end-of-game scoring; ``rank`` 1 is best."""
+
+    seat: int
+    name: str
+    final: int
+    tie_break: int
+    rank: int
+    points: int
+    rubles: int
+    hand_size: int
+
+
+class Ruleset:
+    """A checked ruleset with its engine. Create with :func:`load_rules`."""
+
+    def __init__(self, model: RulesModel, engine: types.ModuleType, backend: str,
+                 source: str | Path | None = None) -> None:
+        self.model = model
+        self.source = source if source is not None else model.name  # what load_rules was given
+        self.engine = engine
+        self.backend = backend
+        self.name = model.name
+        self.cards: tuple[Card, ...] = model.cards
+        self._card_index = {card_id: i for i, card_id in enumerate(engine.CARD_IDS)}
+        self._deck_index = {deck_id: i for i, deck_id in enumerate(engine.DECK_IDS)}
+        self._fields = {name: (offset, size) for name, offset, size in engine.FIELDS}
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name!r} backend={self.backend!r}>"
+
+    @property
+    def move_limit(self) -> int:
+        """More moves than any game of these rules can last from any state the engine accepts
+        (derived in spbc.engine.lower); a game past it is a bug, raised as GameTooLongError."""
+        return dict(self.engine.LIMITS)["game_moves"]
+
+    def new_game(self, players: int | Sequence[str], seed: int) -> Game:
+        """A new game for a number of players (named "Player 1"...) or a list of names.
+
+        Raises ValueError when the number of players is outside the ruleset's range, or
+        for names a game record could not tell apart (see :func:`names_problem`).
+        """
+        game = self.model.game
+        count = players if isinstance(players, int) else len(players)
+        if not game.min_players <= count <= game.max_players:
+            raise ValueError(
+                f"{self.name} is for {game.min_players} to {game.max_players} players, not {count}"
+            )
+        names = (
+            tuple(f"Player {i + 1}" for i in range(count))
+            if isinstance(players, int)
+            else tuple(players)
+        )
+        problem = names_problem(names)
+        if problem:
+            raise ValueError(f"player names: {problem}")
+        return Game(self, self.engine.Engine.new(len(names), seed), names, seed)
+
+    def game_from_json(self, text: str) -> Game:
+        """A game saved by :meth:`Game.to_json`; GameFileError says what is wrong with a bad one."""
+        from spbc.play.save import read_game
+
+        return read_game(self, text)
+
+    # --- move codes ---------------------------------------------------------------------
+
+    def decode(self, code: int) -> Move:
+        """The move of an engine code."""
+        kind = MoveKind(MOVE_KINDS[code & KIND_MASK])
+        card = self.engine.CARD_IDS[(code >> CARD_SHIFT) & CARD_MASK]
+        middle = (code >> MIDDLE_SHIFT) & MIDDLE_MASK
+        target_code = (code >> TARGET_SHIFT) & CARD_MASK
+        target = self.engine.CARD_IDS[target_code - 1] if target_code else None
+        if kind is MoveKind.PASS:
+            return Move(kind)
+        if kind in (MoveKind.BUY, MoveKind.TAKE):
+            return Move(kind, card=card, row=_ROW_NAMES[middle], target=target)
+        if kind is MoveKind.PLAY:
+            return Move(kind, card=card, target=target)
+        if kind is MoveKind.USE:
+            return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
+        if kind is MoveKind.DISCARD:
+            return Move(kind, card=card, row="drawn")
+        return Move(kind, card=card, amount=middle)
+
+
+class Game:
+    """One game in progress. Seats are numbered from 0; names are for display only."""
+
+    def __init__(self, ruleset: Ruleset, engine: object, players: tuple[str, ...], seed: int) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.seed = seed
+        self._engine = engine
+
+    # --- reading the state -------------------------------------------------------------
+
+    def _field(self, name: str) -> list[int]:
+        offset, size = self.ruleset._fields[name]
+        return [self._engine.get(offset + i) for i in range(size)]
+
+    def _value(self, name: str) -> int:
+        return self._engine.get(self.ruleset._fields[name][0])
+
+    def _cards(self, codes: list[int]) -> list[str]:
+        return [self.ruleset.engine.CARD_IDS[code] for code in codes]
+
+    @property
+    def current_player(self) -> int:
+        return self._value("current")
+
+    @property
+    def round(self) -> int:
+        return self._value("round")
+
+    @property
+    def phase(self) -> str:
+        return self.ruleset.engine.PHASE_IDS[self._value("phase")]
+
+    @property
+    def stage(self) -> str:
+        """"actions" (a normal turn), "drawn" (decide on a drawn card), "points" (a buy-points offer) or "over"."""
+        return STAGES[self._value("stage")]
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage == "over"
+
+    @property
+    def last_round(self) -> bool:
+        """True once a deck has run out: this round is the last."""
+        return bool(self._value("last_round"))
+
+    def rubles(self, seat: int) -> int:
+        return self._field("rubles")[seat]
+
+    def points(self, seat: int) -> int:
+        return self._field("points")[seat]
+
+    def hand(self, seat: int) -> list[str]:
+        size = self._field("hand_size")[seat]
+        hand_max = len(self._field("hand")) // self.ruleset.model.game.max_players
+        return self._cards(self._field("hand")[seat * hand_max: seat * hand_max + size])
+
+    def _per_card(self, name: str, seat: int) -> dict[str, int]:
+        ncards = len(self.ruleset.engine.CARD_IDS)
+        counts = self._field(name)[seat * ncards:(seat + 1) * ncards]
+        return {card: n for card, n in zip(self.ruleset.engine.CARD_IDS, counts) if n}
+
+    def play_area(self, seat: int) -> dict[str, int]:
+        """The cards in a player's play area, by id, in rules order."""
+        return self._per_card("owned", seat)
+
+    def used(self, seat: int) -> dict[str, int]:
+        """How many copies of each ability card the player has used this round."""
+        return self._per_card("used", seat)
+
+    def row(self, name: str) -> list[str]:
+        """The cards of the "upper" or "lower" row, in order."""
+        size = self._value(f"{name}_size")
+        return self._cards(self._field(name)[:size])
+
+    def deck_sizes(self) -> dict[str, int]:
+        return dict(zip(self.ruleset.engine.DECK_IDS, self._field("deck_size")))
+
+    def drawn_card(self) -> str | None:
+        """The card an ability drew and its owner must now decide on (shown to everyone)."""
+        code = self._value("drawn")
+        return None if code < 0 else self.ruleset.engine.CARD_IDS[code]
+
+    def discard_size(self) -> int:
+        return sum(self._field("discard"))
+
+    def markers(self) -> dict[str, int]:
+        """Which seat starts each phase this round."""
+        return dict(zip(self.ruleset.engine.PHASE_IDS, self._field("markers")))
+
+    def hand_limit(self, seat: int) -> int:
+        return self._engine.hand_limit(seat)
+
+    def forecast(self, seat: int, phase: str) -> tuple[int, int]:
+        """(rubles, points) the scoring of phase would pay the player with what they own now."""
+        return self._engine.forecast(seat, self.ruleset.engine.PHASE_IDS.index(phase))
+
+    # --- moves --------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the current player may make now (empty once the game is over)."""
+        return [self.ruleset.decode(code) for code in self._engine.legal_moves()]
+
+    def legal_codes(self) -> list[int]:
+        return self._engine.legal_moves()
+
+    def cost(self, move: Move, seat: int | None = None) -> int | None:
+        """What a buy or play move costs its player (or seat) now, after every reduction; None for
+        other moves. ValueError for a value that is no move of these rules, or no seat of the game."""
+        problem = move_problem(move)
+        index = self.ruleset._card_index
+        if problem is None and any(card is not None and card not in index for card in (move.card, move.target)):
+            problem = "it names a card the rules do not have"
+        if problem is not None:
+            raise ValueError(f"not a move of the rules of {self.ruleset.name}: {problem}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.players)):
+            raise ValueError(f"there is no seat {seat!r} in a game of {len(self.players)}")
+        if move.kind not in (MoveKind.BUY, MoveKind.PLAY):
+            return None
+        row = ROW_HAND if move.kind is MoveKind.PLAY else _ROW_CODES[move.row or "upper"]
+        target = index[move.target] if move.target is not None else -1
+        player = self.current_player if seat is None else seat
+        return self._engine.cost(player, index[move.card], row, target)
+
+    def play(self, move: Move) -> None:
+        """Play a move: exactly one of legal_moves(), looked up there, so no other value is ever
+        read as a move. IllegalMoveError with the reason for anything else: a value that is no
+        whole move (see :func:`spbc.play.moves.move_problem`), or a move the rules do not allow now."""
+        problem = move_problem(move)
+        if problem is not None:
+            raise IllegalMoveError(f"not a whole move: {problem}; moves are as legal_moves() gives them",
+                                   context=self.context())
+        for code in self._engine.legal_moves():
+            if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
+                self._engine.play(code)
+                return
+        from spbc.play.explain import explain_illegal
+
+        raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
+
+    def play_code(self, code: int) -> None:
+        """Play an engine move code (ValueError if illegal): the fast path for simulations."""
+        self._engine.play(code)
+
+    def context(self, seat: int | None = None) -> str:
+        """Who is to move and when, for messages: "Anna, round 3, building phase"."""
+        player = self.current_player if seat is None else seat
+        phase = self.ruleset.model.phases[self._value("phase")].name
+        return f"{self.players[player]}, round {self.round}, {phase}"
+
+    # --- results, copies, saving ---------------------------------------------------------
+
+    def standings(self) -> list[Standing]:
+        """Every player's final points (as if the game ended now), ranked; ties share a rank."""
+        rows = [
+            (self._engine.final_score(seat), self._engine.tie_break(seat), seat)
+            for seat in range(len(self.players))
+        ]
+        ordered = sorted(rows, key=lambda row: (-row[0], -row[1], row[2]))
+        standings, rank = [], 0
+        for position, (final, tie, seat) in enumerate(ordered):
+            if position == 0 or (final, tie) != ordered[position - 1][:2]:
+                rank = position + 1
+            standings.append(Standing(
+                seat, self.players[seat], final, tie, rank, self.points(seat),
+                self.rubles(seat), len(self.hand(seat)),
+            ))
+        return standings
+
+    def clone(self) -> Game:
+        return Game(self.ruleset, self._engine.clone(), self.players, self.seed)
+
+    def determinized(self, seat: int, seed: int) -> Game:
+        """A copy in which what seat cannot see is dealt anew: the order of every deck and the
+        other players' hands (each card keeps its deck). For search: seat's view of the copy is
+        seat's view of this game, so play on it cannot use hidden information."""
+        return Game(self.ruleset, self._engine.determinized(seat, seed), self.players, self.seed)
+
+    def state_values(self) -> list[int]:
+        """The engine's whole state, as ints: for comparing two engines move by move."""
+        return self._engine.state()
+
+    def to_json(self) -> str:
+        """The whole game (deck order included) as JSON; :meth:`Ruleset.game_from_json` restores it."""
+        from spbc.play.save import write_game
+
+        return write_game(self)
+
+    def view(self, player: int | None):  # -> spbc.play.view.GameView
+        """What one player may see (None: a spectator, who sees no hand and no secret rubles)."""
+        from spbc.play.view import view_of
+
+        return view_of(self, player)
+
+
+def load_rules(name_or_path: str | Path, backend: str = "auto") -> Ruleset:
+    """Load a ruleset by shipped name ("base") or rules-file path, with its engine.
+
+    backend is "auto" (the compiled engine; the pure-Python twin with a warning when
+    it cannot be built), "compiled" or "python"; SPBC_BACKEND=python forces the twin.
+    Raises spbc.source.diagnostics.RulesError for a broken rules file.
+    """
+    from spbc.lang.load import load_model
+
+    model = load_model(name_or_path)
+    engine, used = load_engine(model, backend)
+    return Ruleset(model, engine, used, name_or_path)
+

@@ -1,0 +1,425 @@
+"""Move notation: a move as the short text a player types and a game record stores.
+
+>>> format_move(Move(MoveKind.BUY, card="market", row="lower"), rules)
+'buy lower Market'
+>>> parse_move("b low mark", game)            # short forms, prefixes, any case
+Move(kind=<MoveKind.BUY: 'buy'>, card='market', row='lower', ...)
+
+``format_move`` writes the canonical form, which needs only the ruleset and always
+reads back as the same move: ``parse_move(format_move(m, rules), game) == m`` for
+every legal move ``m`` of ``game``. ``parse_move`` reads the text in the context of
+the game (which cards lie where, what the player owns), so a player may leave out
+whatever the situation makes plain: the row when only one row holds the card, the
+displaced card when only one fits, the card when deciding on a drawn card.
+
+Card names are matched without regard to case, apostrophes, periods, hyphens or
+umlauts, by English name, German name, alias or any unique prefix of those. The
+verbs of ability moves (``observe worker``, ``pub 3``) come from the rules.
+
+A text that fails raises one of three errors, each naming the text and the
+situation (player, round, phase): MalformedMoveError (it does not read as a move),
+AmbiguousMoveError (several moves fit; ``candidates`` lists them in notation) and
+IllegalMoveError (one move fits and the rules forbid it now; the reason says why).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from spbc.play.explain import explain_illegal
+from spbc.engine.lower import displace_targets
+from spbc.lang.model import BuyPoints, DrawAction, RulesModel
+from spbc.play.moves import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    MoveKind,
+)
+from spbc.play.words import find_cards, normalize, vocabulary_of
+
+if TYPE_CHECKING:
+    from spbc.play.game import Game, Ruleset
+
+# The words of moves that every ruleset has, with their short forms.
+VERBS: dict[str, MoveKind] = {
+    "buy": MoveKind.BUY, "b": MoveKind.BUY,
+    "take": MoveKind.TAKE, "t": MoveKind.TAKE,
+    "play": MoveKind.PLAY, "pl": MoveKind.PLAY,
+    "discard": MoveKind.DISCARD, "d": MoveKind.DISCARD,
+    "pass": MoveKind.PASS, "-": MoveKind.PASS,
+}
+# The rows a card is bought or taken from; "up" and "low" are their short forms.
+ROW_WORDS = {"upper": "upper", "up": "upper", "lower": "lower", "low": "lower", "drawn": "drawn"}
+OVER = "over"
+
+
+# --- formatting ---------------------------------------------------------------------------
+
+
+def format_move(move: Move, ruleset: Ruleset) -> str:
+    """The canonical notation of a move: the form records store.
+
+    Moves from a row always name it (``buy upper Market``), a trading card names the
+    card it displaces (``buy upper Wharf over Ship Builder``), a decision on a drawn
+    card names no row (``buy Wharf over Czar and Carpenter``), abilities use their
+    verb from the rules (``observe worker``, ``pub 3``).
+
+    >>> format_move(Move(MoveKind.USE, card="observatory", deck="trading"), rules)
+    'observe trading'
+    """
+    words = vocabulary_of(ruleset)
+    kind = move.kind
+    if kind is MoveKind.PASS:
+        return "pass"
+    if kind is MoveKind.USE:
+        return f"{words.verb_of[move.card or '']} {move.deck}"
+    if kind is MoveKind.POINTS:
+        return f"{words.verb_of[move.card or '']} {move.amount or 0}"
+    parts = [kind.value]
+    if kind in (MoveKind.BUY, MoveKind.TAKE) and move.row in ("upper", "lower"):
+        parts.append(move.row)
+    parts.append(words.names[move.card or ""])
+    if move.target is not None:
+        parts += [OVER, words.names[move.target]]
+    return " ".join(parts)
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    """What the text asked for; None where it left something for the situation to decide."""
+
+    kind: MoveKind
+    card: str | None = None
+    row: str | None = None
+    target: str | None = None
+    deck: str | None = None
+    amount: int | None = None
+
+    def fits(self, move: Move) -> bool:
+        return all(
+            want is None or want == have
+            for want, have in ((self.kind, move.kind), (self.card, move.card), (self.row, move.row),
+                               (self.target, move.target), (self.deck, move.deck),
+                               (self.amount, move.amount))
+        )
+
+
+class _Reader:
+    """Reads one text against one game state; each method raises the fitting MoveError."""
+
+    def __init__(self, text: str, game: Game, reader: int | None) -> None:
+        self.text = text
+        self.game = game
+        self.reader = reader  # who reads the errors: the seat on turn, or None for a spectator
+        self.ruleset = game.ruleset
+        self.words = vocabulary_of(game.ruleset)
+        self.legal = game.legal_moves()
+        # the words as typed (for messages) and as compared
+        typed = [word for word in re.sub(r"[-_,;:/]+", " ", text).split() if normalize(word)]
+        self.typed = dict(zip((normalize(word) for word in typed), typed))
+        self.tokens = [normalize(word) for word in typed]
+
+    def shown(self, phrase: str) -> str:
+        """A normalized phrase in the words the player typed, for messages (shortened when very long)."""
+        shown = " ".join(self.typed.get(word, word) for word in phrase.split())
+        return shown if len(shown) <= 40 else shown[:28] + "..." + shown[-8:]
+
+    def malformed(self, message: str) -> MalformedMoveError:
+        return MalformedMoveError(message, self.text, self.game.context())
+
+    def ambiguous(self, message: str, moves: list[str]) -> AmbiguousMoveError:
+        listed = ", ".join(moves[:-1]) + " or " + moves[-1] if len(moves) > 1 else "".join(moves)
+        return AmbiguousMoveError(f"{message}: {listed}", moves, self.text, self.game.context())
+
+    def illegal(self, move: Move) -> IllegalMoveError:
+        reason = explain_illegal(self.game, move, reader=self.reader)
+        return IllegalMoveError(reason, self.text, self.game.context())
+
+    # --- the parts of a move
+
+    def read(self) -> Move:
+        if self.text.strip() == "-":
+            return self.settle(_Wanted(MoveKind.PASS))
+        tokens = self.tokens
+        if not tokens:
+            raise self.malformed(f"empty move; a move starts with a verb: {self.verb_list()}")
+        verb, rest = tokens[0], tokens[1:]
+        verb = self.full_verb(verb, tokens)
+        if verb in VERBS:
+            return self.read_builtin(VERBS[verb], verb, rest)
+        return self.read_ability(verb, rest)
+
+    def known_verbs(self) -> list[str]:
+        return ["buy", "take", "play", "pass", "discard", *self.words.abilities]
+
+    def full_verb(self, verb: str, tokens: list[str]) -> str:
+        """A verb, a short form or a unique prefix of a verb; MalformedMoveError for anything else."""
+        if verb in VERBS or verb in self.words.abilities:
+            return verb
+        known = self.known_verbs()
+        starting = [word for word in known if word.startswith(verb)]
+        if len(starting) == 1:
+            return starting[0]
+        if starting:
+            raise self.malformed(f"unknown verb {self.shown(verb)!r}; did you mean {_either(starting)}?")
+        raise self.malformed(self.unknown_verb(verb, tokens))
+
+    def verb_list(self) -> str:
+        return ", ".join(self.known_verbs())
+
+    def unknown_verb(self, verb: str, tokens: list[str]) -> str:
+        cards = find_cards(" ".join(tokens), self.words)
+        if len(cards) == 1:
+            return (f"a move starts with a verb, e.g. 'buy {self.words.names[cards[0]]}'; "
+                    f"verbs: {self.verb_list()}")
+        close = difflib.get_close_matches(verb, self.known_verbs(), n=1)
+        if close:
+            return f"unknown verb {self.shown(verb)!r}; did you mean {close[0]!r}?"
+        return f"unknown verb {self.shown(verb)!r}; a move starts with a verb: {self.verb_list()}"
+
+    def read_ability(self, verb: str, rest: list[str]) -> Move:
+        card_id, effect = self.words.abilities[verb]
+        if isinstance(effect, DrawAction):
+            if not rest:
+                raise self.malformed(f"expected a deck after {verb!r}: {', '.join(effect.decks)}")
+            deck = self.find_deck(" ".join(rest), verb, effect)
+            return self.settle(_Wanted(MoveKind.USE, card=card_id, deck=deck))
+        # isdecimal: the digits int() reads ("²" is a digit, but no number)
+        if len(rest) != 1 or not rest[0].isdecimal():
+            raise self.malformed(
+                f"expected a number of points after {verb!r}, e.g. '{verb} 3' (or '{verb} 0' to buy none)"
+            )
+        # more points than any offer allows; thousands of digits would not even convert
+        amount = int(rest[0]) if len(rest[0]) <= 9 else 10**9
+        return self.settle(_Wanted(MoveKind.POINTS, card=card_id, amount=amount))
+
+    def find_deck(self, phrase: str, verb: str, effect: DrawAction) -> str:
+        decks = self.words.decks
+        if phrase in decks:
+            return decks[phrase]
+        found = sorted({deck for form, deck in decks.items() if form.startswith(phrase)},
+                       key=self.words.deck_ids.index)
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise self.ambiguous(f"{self.shown(phrase)!r} could be several decks",
+                                 [f"{verb} {deck}" for deck in found])
+        close = difflib.get_close_matches(phrase, list(decks), n=1)
+        hint = f"did you mean {decks[close[0]]!r}? " if close else ""
+        raise self.malformed(
+            f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(effect.decks)}")
+
+    def read_builtin(self, kind: MoveKind, verb: str, rest: list[str]) -> Move:
+        if kind is MoveKind.PASS:
+            if rest:
+                raise self.malformed(f"{verb!r} takes nothing after it")
+            return self.settle(_Wanted(MoveKind.PASS))
+        name = kind.value
+        row = None
+        if rest and rest[0] in ROW_WORDS and not self.is_exact_card(rest):
+            if kind not in (MoveKind.BUY, MoveKind.TAKE):
+                raise self.malformed(f"{name!r} takes no row: {rest[0]!r}")
+            row = ROW_WORDS[rest[0]]
+            rest = rest[1:]
+        card_words, target_words = self.split_over(rest)
+        if target_words is not None and not target_words:
+            raise self.malformed(f"expected the card to displace after {OVER!r}")
+        if target_words is not None and kind not in (MoveKind.BUY, MoveKind.PLAY):
+            raise self.malformed(f"{name!r} displaces nothing; only 'buy' and 'play' take {OVER!r}")
+        drawn = self.game.drawn_card() if self.game.stage == "drawn" else None
+        if not card_words:
+            if kind is MoveKind.DISCARD and drawn is None:
+                raise self.illegal(Move(kind, row="drawn"))
+            if drawn is None or kind is MoveKind.PLAY:
+                raise self.malformed(f"expected a card after {verb!r}")
+            card = drawn
+        else:
+            card = self.pick_card(" ".join(card_words), kind, row, drawn)
+        target = None
+        if target_words:
+            owned = list(self.game.play_area(self.game.current_player))
+            target = self.pick_card(" ".join(target_words), kind, None, None, pool=owned, card=card)
+        if kind is MoveKind.DISCARD:
+            row = "drawn"
+        return self.settle(_Wanted(kind, card=card, row=row, target=target))
+
+    def is_exact_card(self, words: list[str]) -> bool:
+        phrase = " ".join(words)
+        return phrase in self.words.primary or phrase in self.words.secondary
+
+    def split_over(self, words: list[str]) -> tuple[list[str], list[str] | None]:
+        """The card's words and the displaced card's words (None without 'over')."""
+        spots = [i for i, word in enumerate(words) if word == OVER]
+        if not spots or self.is_exact_card(words):
+            return words, None
+        for spot in spots:
+            if find_cards(" ".join(words[:spot]), self.words):
+                return words[:spot], words[spot + 1:]
+        return words[:spots[0]], words[spots[0] + 1:]
+
+    def pool(self, kind: MoveKind, row: str | None, drawn: str | None) -> list[str]:
+        """The cards the move could be about here: on the board, in the hand, or drawn."""
+        if drawn is not None:
+            return [drawn]
+        if kind is MoveKind.PLAY:
+            return self.game.hand(self.game.current_player)
+        rows = [row] if row in ("upper", "lower") else ["upper", "lower"]
+        return [card for name in rows for card in self.game.row(name)]
+
+    def pick_card(self, phrase: str, kind: MoveKind, row: str | None, drawn: str | None,
+                  pool: list[str] | None = None, card: str | None = None) -> str:
+        """One card for a phrase; several matches are narrowed to those at hand (``pool``)."""
+        found = find_cards(phrase, self.words) if phrase else []
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            forms = list(self.words.primary) + list(self.words.secondary)
+            close = difflib.get_close_matches(phrase, forms, n=1, cutoff=0.7)
+            hint = ""
+            if close:
+                ids = (self.words.primary | self.words.secondary)[close[0]]
+                first = next(card for card in self.words.names if card in ids)
+                hint = f"; did you mean {self.words.names[first]!r}?"
+            raise self.malformed(f"unknown card {self.shown(phrase)!r}{hint}")
+        at_hand = pool if pool is not None else self.pool(kind, row, drawn)
+        near = [c for c in found if c in at_hand]
+        if len(near) == 1:
+            return near[0]
+        # which of them are in the hand and which the player can pay tell a spectator the
+        # secrets: they are shown every card the words fit, in the plain form
+        secret = self.reader != self.game.current_player
+        choices = found if secret else near or found
+        names = [self.words.names[c] for c in choices]
+        moves = []
+        for choice in choices:
+            wanted = (_Wanted(kind, card=card, row=row, target=choice) if card
+                      else _Wanted(kind, card=choice, row=row))
+            fitting = [] if secret else [format_move(m, self.ruleset) for m in self.legal if wanted.fits(m)]
+            moves += fitting or [f"{kind.value} {self.words.names[choice]}"]
+        what = "the displaced card" if card else "the card"
+        raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name {what} in full", moves)
+
+    # --- from what was asked to one legal move
+
+    def settle(self, wanted: _Wanted) -> Move:
+        fitting = [move for move in self.legal if wanted.fits(move)]
+        if len(fitting) == 1:
+            return fitting[0]
+        if fitting:
+            raise self.ambiguous(self.why_several(wanted, fitting),
+                                 [format_move(m, self.ruleset) for m in fitting])
+        raise self.illegal(self.guess(wanted))
+
+    def why_several(self, wanted: _Wanted, fitting: list[Move]) -> str:
+        name = self.words.names.get(wanted.card or "", "")
+        rows = {m.row for m in fitting}
+        targets = [m.target for m in fitting if m.target is not None]
+        if len(rows) > 1:
+            return f"{name} lies in both rows; say which"
+        if len(set(targets)) > 1:
+            displaced = _either([self.words.names[t] for t in dict.fromkeys(targets)])
+            return f"{name} could displace {displaced}; say which with {OVER!r}"
+        return "the move could be any of"
+
+    def guess(self, wanted: _Wanted) -> Move:
+        """The move the player most likely meant, for explaining why it is not allowed."""
+        kind, card, row, target = wanted.kind, wanted.card, wanted.row, wanted.target
+        if kind in (MoveKind.BUY, MoveKind.TAKE) and row is None:
+            if self.game.stage == "drawn" and card == self.game.drawn_card():
+                row = "drawn"
+            elif card in self.game.row("lower"):
+                row = "lower"  # the cheaper row, if the card lies in both
+            else:
+                row = "upper"
+        if kind in (MoveKind.BUY, MoveKind.PLAY) and card is not None and target is None:
+            target = self.likely_target(Move(kind, card=card, row=row))
+        return Move(kind, card=card, row=row, target=target, deck=wanted.deck, amount=wanted.amount)
+
+    def likely_target(self, move: Move) -> str | None:
+        """The cheapest card the player owns that a trading card could displace, if any."""
+        model = self.ruleset.model
+        card = model.card(move.card or "")
+        area = self.game.play_area(self.game.current_player)
+        owned = [model.cards[i].id for i in displace_targets(model, card) if area.get(model.cards[i].id)]
+        if len(owned) <= 1:
+            return owned[0] if owned else None
+        return min(owned, key=lambda t: self.game.cost(Move(move.kind, move.card, move.row, t)) or 0)
+
+
+def _either(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def parse_move(text: str, game: Game, *, spectator: bool = False) -> Move:
+    """The move a text means in the game's current state; always one of ``game.legal_moves()``.
+
+    Raises MalformedMoveError when the text does not read as a move, AmbiguousMoveError
+    (with ``candidates`` in notation) when several legal moves fit it, and
+    IllegalMoveError when the one move it names is not allowed now (with the reason).
+    The errors are for the player on turn, who typed the text; with ``spectator`` they
+    are for anyone else (the replay of a record) and tell none of that player's
+    secrets: not their rubles, not what their hand holds (see :mod:`spbc.play.explain`).
+
+    >>> parse_move("buy obs", game)
+    Move(kind=<MoveKind.BUY: 'buy'>, card='observatory', row='upper', ...)
+    """
+    return _Reader(text, game, None if spectator else game.current_player).read()
+
+
+# --- the notation, described for players -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NotationForm:
+    """One form of move text, as the README, the rules reference and the play help list them."""
+
+    form: str
+    meaning: str
+    example: str
+    short: str = ""  # the short form of its verb, if any
+
+
+def describe_notation(model: RulesModel) -> list[NotationForm]:
+    """The forms of move text for a ruleset, in the order a player meets them."""
+    forms = [
+        NotationForm("buy [upper|lower] CARD", "buy a card from a row", "buy upper Market", "b"),
+        NotationForm("buy [upper|lower] CARD over CARD", "buy a trading card, displacing a card you own",
+                     "buy lower Wharf over Ship Builder", "b"),
+        NotationForm("take [upper|lower] CARD", "take a card from a row into your hand", "take upper Library", "t"),
+        NotationForm("play CARD [over CARD]", "play a card from your hand", "play Academy", "pl"),
+        NotationForm("pass", "do nothing this turn", "pass", "-"),
+    ]
+    for card in model.cards:
+        for effect in card.abilities:
+            if isinstance(effect, DrawAction):
+                forms.append(NotationForm(
+                    f"{effect.verb} DECK", f"use your {card.name}: draw from {', '.join(effect.decks)}",
+                    f"{effect.verb} {effect.decks[0]}"))
+                forms.append(NotationForm(
+                    "buy|take|discard [CARD]", f"decide on the card your {card.name} drew", "discard",
+                    "b, t, d"))
+            elif isinstance(effect, BuyPoints):
+                forms.append(NotationForm(
+                    f"{effect.verb} N", f"buy N points with your {card.name} (0 buys none)", f"{effect.verb} 3"))
+    return forms
+
+
+def format_notation_table(forms: list[NotationForm]) -> str:
+    """A Markdown table of notation forms (the README's "Move notation" table)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| form | meaning | example | short |", "|---|---|---|---|"]
+    for f in forms:
+        short = f"`{cell(f.short)}`" if f.short else ""
+        lines.append(f"| `{cell(f.form)}` | {f.meaning} | `{cell(f.example)}` | {short} |")
+    return "\n".join(lines) + "\n"

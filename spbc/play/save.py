@@ -1,0 +1,251 @@
+"""Saving a game as JSON and loading it back, refusing anything that is not a consistent state.
+
+A saved game holds the ruleset's name and digest, the players, the seed and every
+part of the engine's state by name. Loading checks every value against the rules
+(ranges, card ids, and that every card of the game is in exactly one place), so a
+garbled or edited file is refused with the reason, never half-loaded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from spbc.contract.abi import STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.source.files import read_text, write_text_atomic
+from spbc.lang.model import BuyPoints, Discount
+
+if TYPE_CHECKING:
+    from spbc.play.game import Game, Ruleset
+
+FORMAT = "spbc-game"
+VERSION = 1
+#: A saved game is a few kilobytes; anything larger is refused unread.
+MAX_SAVE_BYTES = 10_000_000
+
+
+class SavedGame(BaseModel):
+    """The JSON of a saved game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: str
+    version: int
+    ruleset: str
+    digest: str
+    players: list[str]
+    seed: int
+    state: dict[str, list[int]]
+
+
+def write_game(game: Game) -> str:
+    """The JSON text of a game (sorted keys, one line per state field)."""
+    values = game.state_values()
+    state = {
+        name: values[offset:offset + size] for name, offset, size in game.ruleset.engine.FIELDS
+    }
+    saved = SavedGame(
+        format=FORMAT, version=VERSION, ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
+        players=list(game.players), seed=game.seed, state=state,
+    )
+    head = saved.model_dump(exclude={"state"})
+    lines = [f"  {json.dumps(name)}: {json.dumps(state[name])}" for name in state]
+    text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
+    return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"
+
+
+def read_game(ruleset: Ruleset, text: str) -> Game:
+    """A Game from JSON text; GameFileError with the reason for anything malformed or inconsistent."""
+    from spbc.play.game import Game, GameFileError, names_problem
+
+    try:
+        # strict: true, 3.0 or "3" where a number belongs is a damaged file, not a number
+        saved = SavedGame.model_validate(json.loads(text), strict=True)
+    except json.JSONDecodeError as error:
+        raise GameFileError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the top level"
+        raise GameFileError(f"not a saved game: {where}: {first['msg']}") from None
+    except (ValueError, RecursionError) as error:  # a number of thousands of digits, nesting too deep
+        reason = "a number too long" if isinstance(error, ValueError) else "nested too deeply"
+        raise GameFileError(f"not a saved game: {reason}") from None
+    if saved.format != FORMAT or saved.version != VERSION:
+        raise GameFileError(f"not a saved game of this version: format {saved.format!r} {saved.version}")
+    if saved.ruleset != ruleset.name or saved.digest != ruleset.model.digest:
+        raise GameFileError(
+            f"this game was saved with other rules ({saved.ruleset}, digest {saved.digest[:12]}); "
+            f"these are {ruleset.name}, digest {ruleset.model.digest[:12]}"
+        )
+    names = names_problem(saved.players)
+    if names:
+        raise GameFileError(f"not a saved game: players: {names}")
+    values = _flatten(ruleset, saved.state)
+    problem = check_state(ruleset, values, len(saved.players))
+    if problem:
+        raise GameFileError(f"inconsistent game state: {problem}")
+    engine = ruleset.engine.Engine()
+    try:
+        engine.load(values)
+    except ValueError as error:  # the engine's own check; check_state should have said it first
+        raise GameFileError(f"inconsistent game state: {error}") from None
+    return Game(ruleset, engine, tuple(saved.players), saved.seed)
+
+
+def read_game_file(ruleset: Ruleset, path: Path) -> Game:
+    """The game saved in a file, read with the limits of :func:`spbc.source.files.read_text`.
+
+    Raises :class:`spbc.source.files.FileReadError` for a file that cannot be read (missing,
+    no regular file, over MAX_SAVE_BYTES, not UTF-8) and GameFileError for a bad game.
+    """
+    return read_game(ruleset, read_text(path, MAX_SAVE_BYTES, "saved game"))
+
+
+def write_game_file(game: Game, path: Path) -> None:
+    """Save a game to a file in one step (:func:`spbc.source.files.write_text_atomic`): the old file
+    stays whole if writing fails. Raises :class:`spbc.source.files.FileWriteError`."""
+    write_text_atomic(path, write_game(game))
+
+
+def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
+    from spbc.play.game import GameFileError
+
+    fields = ruleset.engine.FIELDS
+    unknown = sorted(set(state) - {name for name, _, _ in fields})
+    if unknown:
+        raise GameFileError(f"unknown state field {unknown[0]!r}")
+    values: list[int] = []
+    for name, _offset, size in fields:
+        if name not in state:
+            raise GameFileError(f"state field {name!r} is missing")
+        if len(state[name]) != size:
+            raise GameFileError(f"state field {name!r} has {len(state[name])} values, not {size}")
+        values += state[name]
+    return values
+
+
+def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
+    """The first inconsistency of a state array, or None when it is a state the rules can reach."""
+    model = ruleset.model
+    fields = {name: values[offset:offset + size] for name, offset, size in ruleset.engine.FIELDS}
+    one = {name: part[0] for name, part in fields.items() if len(part) == 1}
+    ncards, players = len(model.cards), one["players"]
+    hand_max = len(fields["hand"]) // model.game.max_players
+    deck_max = len(fields["decks"]) // len(model.decks)
+    offers = sum(1 for card in model.cards for e in card.abilities if e.kind == "buy_points")
+    bounds = [
+        ("players", players, model.game.min_players, model.game.max_players),
+        ("players", players, names, names),
+        ("round", one["round"], 1, 10_000),
+        ("phase", one["phase"], 0, len(model.phases) - 1),
+        ("current", one["current"], 0, players - 1),
+        ("passes", one["passes"], 0, players),
+        ("last_round", one["last_round"], 0, 1),
+        ("stage", one["stage"], 0, 3),
+        ("drawn", one["drawn"], -1, ncards - 1),
+        ("drawn_by", one["drawn_by"], -1, ncards - 1),
+        ("offer", one["offer"], 0, offers),
+        ("offer_turn", one["offer_turn"], 0, players),
+        ("upper_size", one["upper_size"], 0, model.game.board_size),
+        ("lower_size", one["lower_size"], 0, model.game.board_size),
+    ]
+    bounds += [("markers", m, 0, players - 1) for m in fields["markers"]]
+    bounds += [("rubles", r, 0, VALUE_MAX) for r in fields["rubles"]]
+    bounds += [("points", r, 0, VALUE_MAX) for r in fields["points"]]
+    bounds += [("hand_size", h, 0, hand_max) for h in fields["hand_size"]]
+    bounds += [("deck_size", d, 0, deck_max) for d in fields["deck_size"]]
+    bounds += [("owned", n, 0, 1_000) for n in fields["owned"] + fields["used"] + fields["discard"]]
+    # every other value (the unused places of hands, rows and decks too) must fit the engine's ints
+    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() for value in part]
+    for name, value, low, high in bounds:
+        if not low <= value <= high:
+            return f"{name} is {value}, outside {low}..{high}"
+    if (one["stage"] == STAGES.index("drawn")) != (one["drawn"] >= 0):
+        return "a drawn card must be pending exactly while the stage is 'drawn'"
+    problem = _check_places(model, fields, one, deck_max)
+    if problem:
+        return problem
+    if one["stage"] == STAGES.index("points"):
+        problem = _check_offer(model, fields, one)
+        if problem:
+            return problem
+    places: list[int] = []
+    for seat in range(model.game.max_players):
+        size = fields["hand_size"][seat] if seat < players else 0
+        places += fields["hand"][seat * hand_max: seat * hand_max + size]
+    places += fields["upper"][:one["upper_size"]] + fields["lower"][:one["lower_size"]]
+    for deck, size in enumerate(fields["deck_size"]):
+        places += fields["decks"][deck * deck_max: deck * deck_max + size]
+    if one["drawn"] >= 0:
+        places.append(one["drawn"])
+    if any(not 0 <= card < ncards for card in places):
+        return "a card id is out of range"
+    return _check_cards(model, fields, places, players)
+
+
+def _check_places(model, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
+    """What every reachable state has: rows within the board, decks of their own cards, an empty
+    deck only once the last round is called (so the game ends), no hand for a seat not in the game."""
+    board = one["upper_size"] + one["lower_size"]
+    if board > model.game.board_size:
+        return f"the rows hold {board} cards; the board has {model.game.board_size} places"
+    for seat in range(one["players"], model.game.max_players):
+        if fields["hand_size"][seat]:
+            return f"seat {seat + 1} holds cards, but the game has {one['players']} players"
+    ncards = len(model.cards)
+    for d, (deck, size) in enumerate(zip(model.decks, fields["deck_size"])):
+        for code in fields["decks"][d * deck_max: d * deck_max + size]:
+            if 0 <= code < ncards and model.cards[code].deck != deck.id:
+                card = model.cards[code]
+                return f"deck '{deck.id}' holds {card.name}, a card of deck '{card.deck}'"
+        if size == 0 and not one["last_round"]:
+            return f"deck '{deck.id}' is empty but the last round has not been called"
+    return None
+
+
+def _check_offer(model, fields: dict[str, list[int]], one: dict[str, int]) -> str | None:
+    """A buy-points decision: on an offer of the current phase, by the seat whose turn it is, who owns the card."""
+    offers = [  # (phase, card) of every offer, in the engine's order: by phase, then in rules order
+        (p, c) for p, phase in enumerate(model.phases) for c, card in enumerate(model.cards)
+        for effect in card.abilities if isinstance(effect, BuyPoints) and effect.after == phase.id
+    ]
+    offer, players, current = one["offer"], one["players"], one["current"]
+    if offer >= len(offers) or offers[offer][0] != one["phase"]:
+        return "a buy-points decision must be on an offer made after the current phase"
+    turn = one["offer_turn"]
+    if turn >= players or current != (fields["markers"][one["phase"]] + turn) % players:
+        return "the buy-points decision must be the turn of the seat to move"
+    card = offers[offer][1]
+    if not fields["owned"][current * len(model.cards) + card]:
+        return f"seat {current + 1} is to buy points with a {model.cards[card].name} it does not own"
+    return None
+
+
+def _check_cards(model, fields: dict[str, list[int]], places: list[int], players: int) -> str | None:
+    """Every copy in exactly one place; the per-colour counts and discounts match the play areas."""
+    ncards = len(model.cards)
+    colours = [colour.id for colour in model.colours]
+    for index, card in enumerate(model.cards):
+        owned = [fields["owned"][seat * ncards + index] for seat in range(model.game.max_players)]
+        used = [fields["used"][seat * ncards + index] for seat in range(model.game.max_players)]
+        if any(u > o for u, o in zip(used, owned)) or any(owned[players:]):
+            return f"the play areas of {card.name} do not add up"
+        total = sum(owned) + places.count(index) + fields["discard"][index]
+        if total != card.copies:
+            return f"{card.name} appears {total} times; the game has {card.copies}"
+    for seat in range(players):
+        area = fields["owned"][seat * ncards:(seat + 1) * ncards]
+        for c, colour in enumerate(colours):
+            count = sum(n for n, card in zip(area, model.cards) if card.colour == colour)
+            discount = sum(
+                n * effect.amount for n, card in zip(area, model.cards)
+                for effect in card.abilities if isinstance(effect, Discount) and effect.colour == colour
+            )
+            if fields["colour_count"][seat * len(colours) + c] != count:
+                return f"the {colour} count of seat {seat + 1} does not match its cards"
+            if fields["discount"][seat * len(colours) + c] != discount:
+                return f"the {colour} discount of seat {seat + 1} does not match its cards"
+    return None

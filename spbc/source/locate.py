@@ -1,0 +1,37 @@
+"""Where the shipped rules, generated engines and templates live: always inside the spbc package.
+
+An installed spbc carries its rules, generated engines and commands as the folders
+spbc/rules, spbc/generated and spbc/frontends (setup.py maps the top-level folders
+there). A source checkout has the same three names inside spbc/ as links to the
+top-level folders, so a checkout imports and finds its files exactly like an install:
+there is one way, and nothing to guess.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The spbc package folder (this file is spbc/source/locate.py).
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def rules_dir() -> Path:
+    """The folder of the shipped rules files (``base.spb`` and the files it includes)."""
+    return PACKAGE / "rules"
+
+
+def generated_dir() -> Path:
+    """The folder of the generated engines and references, one subfolder per ruleset."""
+    return PACKAGE / "generated"
+
+
+def template_dirs() -> dict[str, Path]:
+    """The template folders of code and document generation, by the prefix their templates are named with
+    (``engine/module.j2`` is engine/templates/module.j2)."""
+    return {"engine": PACKAGE / "engine" / "templates", "reference": PACKAGE / "reference" / "templates"}
+
+
+def shipped_rules(name: str) -> Path | None:
+    """The path of a shipped ruleset by name (``"base"``), or None."""
+    path = rules_dir() / f"{name}.spb"
+    return path if path.is_file() else None

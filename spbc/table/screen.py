@@ -1,0 +1,105 @@
+"""What one seat's screen shows, as data: its view, the board priced for the seat on turn, the phase table.
+
+Built only from the seat's view (:meth:`spbc.play.game.Game.view`) and the prices that
+seat would pay, so a screen never holds another player's hand or secret rubles.
+frontends/screen.py draws it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spbc.play.game import Game
+from spbc.engine.lower import displace_targets
+from spbc.lang.model import DrawAction, RulesModel
+from spbc.play.moves import Move, MoveKind
+from spbc.play.view import GameView
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A card on the board and what it costs the seat on turn.
+
+    ``price`` is after every reduction; for a trading card it is the cheapest
+    displacement (of ``over``), and None when the seat owns nothing it could
+    displace: ``needs`` then lists what it could displace (card ids).
+    """
+
+    card: str
+    row: str  # "upper", "lower" or "drawn"
+    price: int | None
+    over: str | None = None
+    needs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PhaseLine:
+    """One phase of the round: its deck, the cards left in it, who starts it."""
+
+    id: str
+    name: str
+    deck: str  # the deck's name
+    left: int
+    current: bool
+    starter: str | None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything one seat's screen shows; built only from that seat's view and its own prices."""
+
+    view: GameView
+    model: RulesModel
+    seat: int
+    offers: tuple[Offer, ...]
+    phases: tuple[PhaseLine, ...]
+    moves: tuple[tuple[str, int | None], ...]  # legal moves in notation, with their costs
+    recent: tuple[tuple[str, str], ...]  # (player, move) the others made since seat last moved
+
+    @property
+    def me(self):  # -> spbc.play.view.PlayerView
+        return self.view.players[self.seat]
+
+
+def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...],
+                 recent: tuple[tuple[str, str], ...] = ()) -> Screen:
+    """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table."""
+    view = game.view(seat)
+    model = game.ruleset.model
+    offers = [_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)]
+    if view.drawn is not None:
+        offers.append(_offer(game, view, view.drawn, "drawn"))
+    names = [player.name for player in view.players]
+    starters = {phase: names[player.seat] for player in view.players for phase in player.starts}
+    decks = {deck.id: deck for deck in model.decks}
+    phases = tuple(
+        PhaseLine(phase.id, phase.name, decks[phase.deck].name, view.deck_sizes[phase.deck],
+                  phase.id == view.phase, starters.get(phase.id))
+        for phase in model.phases
+    )
+    return Screen(view, model, seat, tuple(offers), phases, moves, recent)
+
+
+def _offer(game: Game, view: GameView, card_id: str, row: str) -> Offer:
+    """The price of a board card for the seat on turn (a trading card: its cheapest displacement)."""
+    model = game.ruleset.model
+    card = model.card(card_id)
+    on_turn = view.current_player
+    if not card.trading:
+        return Offer(card_id, row, game.cost(Move(MoveKind.BUY, card_id, row), on_turn))
+    targets = [model.cards[index].id for index in displace_targets(model, card)]
+    player = view.players[on_turn]
+    usable = [target for target in targets if player.play_area.get(target, 0) > _locked(model, player, target)]
+    prices = [(game.cost(Move(MoveKind.BUY, card_id, row, target), on_turn), target) for target in usable]
+    if not prices:
+        return Offer(card_id, row, None, needs=tuple(targets))
+    price, over = min(prices, key=lambda pair: pair[0] or 0)
+    return Offer(card_id, row, price, over)
+
+
+def _locked(model: RulesModel, player, card_id: str) -> int:
+    """How many copies of a card the player may not displace now (used draw abilities)."""
+    abilities = [e for e in model.card(card_id).abilities if isinstance(e, DrawAction)]
+    if abilities and not abilities[0].used_displaceable:
+        return player.used.get(card_id, 0)
+    return 0

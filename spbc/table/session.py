@@ -1,0 +1,433 @@
+"""A game at the terminal as library code: seats, turns, commands and undo, and no printing.
+
+A :class:`Session` drives one game between human and computer seats. It reads a
+line of input through a callback and reports everything that happens as events
+(:class:`Played`, :class:`Turn`, :class:`Problem`...) to another callback; the
+frontend renders them. What a human sees of the game is a :class:`Screen`, built
+from the view of the seat on turn (:meth:`spbc.play.game.Game.view`) plus the prices
+that seat would pay, so a screen never holds another player's hand or secret rubles.
+
+>>> session = Session(game, parse_seats("Anna,ai:random"), agent_seed=7)
+>>> session.run(read=lambda prompt: "pass", emit=print)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spbc.ai.agents import Agent, make_agent
+from spbc.source.files import write_text_atomic
+from spbc.play.game import Game, GameTooLongError, Standing
+from spbc.play.moves import Move, MoveError, MoveKind
+from spbc.play.save import write_game_file
+from spbc.table.screen import Screen, build_screen
+from spbc.table.seats import Seat, SeatError
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Started:
+    """The game begins (or resumes from a saved game)."""
+
+    ruleset: str
+    seats: tuple[Seat, ...]
+    seed: int
+    resumed: bool
+
+
+@dataclass(frozen=True)
+class NewPhase:
+    """A phase began: the board was refilled from its deck, or a new round started."""
+
+    round: int
+    phase: str  # the phase's name, "Building phase"
+
+
+@dataclass(frozen=True)
+class Handover:
+    """Several humans share the terminal: the next one should take the keyboard."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A human is on turn: show their screen, then ask for a move."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move was played; ``text`` is the move in notation."""
+
+    seat: int
+    name: str
+    text: str
+    computer: bool
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The input could not be used; ``message`` says why. The game goes on."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """An answer to a command: help, undo, save."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """The legal moves of the seat on turn with their costs, for the ``moves`` command."""
+
+    name: str
+    moves: tuple[tuple[str, int | None], ...]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The game is over; ``record`` is where its record was written, if anywhere.
+
+    The seed is told only now: it determines the order of every deck.
+    """
+
+    standings: tuple[Standing, ...]
+    record: Path | None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The game was left unfinished: ``reason`` is "end of input" or "quit"."""
+
+    reason: str
+    context: str
+
+
+Event = Started | NewPhase | Handover | Turn | Played | Problem | Note | MoveList | Finished | Stopped
+
+
+# --- the session -------------------------------------------------------------------------
+
+
+@dataclass
+class _Snapshot:
+    """The game just before a human's move, with everything needed to go back to it."""
+
+    game: Game
+    agents: dict[int, Agent]
+    moves: int
+
+
+@dataclass
+class _History:
+    """The moves of the game so far, and where each seat last moved."""
+
+    moves: list[tuple[int, Move, str]] = field(default_factory=list)  # seat, move, notation
+    last_seen: dict[int, int] = field(default_factory=dict)  # seat -> index after its last move
+
+    def since(self, seat: int) -> list[tuple[str, str]]:
+        """(seat, notation) of the others' moves since seat last moved."""
+        start = self.last_seen.get(seat, 0)
+        return [(mover, text) for mover, _, text in self.moves[start:] if mover != seat]
+
+    def truncate(self, length: int) -> None:
+        del self.moves[length:]
+        self.last_seen = {}
+        for index, (seat, _, _) in enumerate(self.moves):
+            self.last_seen[seat] = index + 1
+
+
+class Session:
+    """One game at the terminal. Create it with the seats, then call :meth:`run`.
+
+    ``interactive`` says a person types at a terminal: ``quit`` then asks for
+    confirmation. ``record`` is a file for the game record, written when the
+    game ends (and, with what is played so far, by the ``save`` command);
+    ``earlier`` are the moves that led to a loaded game (see :func:`resume_record`).
+    """
+
+    def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
+                 interactive: bool = False, record: Path | None = None,
+                 save_dir: Path | None = None, resumed: bool = False,
+                 earlier: Sequence[Move] = ()) -> None:
+        if len(seats) != len(game.players):
+            raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
+        self.game = game
+        self.seats = tuple(seats)
+        self.agents: dict[int, Agent] = {
+            index: make_agent(seat.level, agent_seed * 1_000_003 + index)
+            for index, seat in enumerate(seats) if seat.level is not None
+        }
+        self.interactive = interactive
+        self.resumed = resumed
+        self.record = record
+        self.save_dir = save_dir or Path(".")
+        self.history = _History()
+        self.earlier = list(earlier)
+        self._undo: list[_Snapshot] = []
+        self._barrier: str | None = None  # why undo cannot go further back, once it cannot
+        self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
+
+    # --- reading -------------------------------------------------------------------------
+
+    def screen(self, seat: int) -> Screen:
+        """What seat sees now: its view of the game, its prices, its moves, the others' moves."""
+        recent = tuple((self.seats[mover].name, text) for mover, text in self.history.since(seat))
+        moves = self.legal_moves() if seat == self.game.current_player else ()
+        return build_screen(self.game, seat, moves, recent)
+
+    def legal_moves(self) -> tuple[tuple[str, int | None], ...]:
+        """The legal moves of the seat on turn in notation, with what each costs."""
+        from spbc.play.notation import format_move
+
+        ruleset = self.game.ruleset
+        return tuple((format_move(move, ruleset), self.game.cost(move)) for move in self.game.legal_moves())
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def run(self, read: Callable[[str], str | None], emit: Callable[[Event], None]) -> bool:
+        """Play until the game ends or the input does; True if the game was finished.
+
+        ``read(prompt)`` returns the next line typed, or None at the end of input.
+        """
+        emit(Started(self.game.ruleset.name, self.seats, self.game.seed, self.resumed))
+        previous_human: int | None = None
+        while not self.game.is_over:
+            if len(self.history.moves) >= self.game.ruleset.move_limit:  # undo shortens the history
+                raise GameTooLongError(f"the game did not end within {self.game.ruleset.move_limit} moves, "
+                                       "more than the rules allow any game: an engine bug")
+            seat = self.game.current_player
+            if self.seats[seat].computer:
+                self._play(seat, self.agents[seat].choose(self.game, seat), emit)
+                continue
+            if len(self._humans) > 1 and previous_human != seat:
+                if not self._hand_over(seat, read, emit):
+                    return False
+            previous_human = seat
+            if not self._human_turn(seat, read, emit):
+                return False
+        try:
+            record = self._write_record()
+        except OSError as error:
+            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
+            record = None
+        emit(Finished(tuple(self.game.standings()), record, self.game.seed))
+        return True
+
+    def _human_turn(self, seat: int, read: Callable[[str], str | None],
+                    emit: Callable[[Event], None]) -> bool:
+        """Ask seat for input until it plays a move; False when the game is left."""
+        emit(Turn(self.screen(seat)))
+        while True:
+            line = read(f"{self.seats[seat].name}> ")
+            if line is None:
+                emit(Stopped("end of input", self.game.context()))
+                return False
+            words = line.split()
+            if not words:
+                continue
+            command = words[0].lower()
+            if command == "quit" and len(words) == 1:
+                if self._confirm_quit(read):
+                    emit(Stopped("quit", self.game.context()))
+                    return False
+                continue
+            if command in COMMANDS and (len(words) == 1 or command == "save"):
+                again = COMMANDS[command](self, words[1:], emit)
+                if again:
+                    emit(Turn(self.screen(self.game.current_player)))
+                continue
+            if self._try_move(seat, line.strip(), emit):
+                return True
+
+    def _hand_over(self, seat: int, read: Callable[[str], str | None], emit: Callable[[Event], None]) -> bool:
+        """Several humans at one terminal: announce who is next (and, at a terminal, wait for them)."""
+        name = self.seats[seat].name
+        emit(Handover(name))
+        if self.interactive and read(f"{name}, press Enter to see your screen ") is None:
+            emit(Stopped("end of input", self.game.context()))
+            return False
+        return True
+
+    def _confirm_quit(self, read: Callable[[str], str | None]) -> bool:
+        if not self.interactive:
+            return True
+        answer = read("Leave the game unfinished (nothing is saved unless you typed save)? [y/N] ")
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+    def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
+        from spbc.play.notation import parse_move
+
+        try:
+            move = parse_move(text, self.game)
+        except MoveError as error:
+            emit(Problem(str(error)))
+            return False
+        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves))
+        try:
+            self.game.play(move)
+        except MoveError as error:
+            emit(Problem(str(error)))
+            return False
+        self._undo.append(snapshot)
+        self._after(seat, move, snapshot.game, emit)
+        return True
+
+    def _play(self, seat: int, code: int, emit: Callable[[Event], None]) -> None:
+        """A computer's move, by engine code."""
+        before = self.game.clone()
+        self.game.play_code(code)
+        self._after(seat, self.game.ruleset.decode(code), before, emit)
+
+    def _after(self, seat: int, move: Move, before: Game, emit: Callable[[Event], None]) -> None:
+        """Book-keeping after any move: history, the undo barrier, the events."""
+        from spbc.play.notation import format_move
+
+        text = format_move(move, self.game.ruleset)
+        self.history.moves.append((seat, move, text))
+        self.history.last_seen[seat] = len(self.history.moves)
+        emit(Played(seat, self.seats[seat].name, text, self.seats[seat].computer))
+        drawn = _cards_drawn(before, self.game)
+        if drawn:
+            self._undo.clear()
+            what = "the card drawn with " + text if move.kind is MoveKind.USE else "the refilled board"
+            self._barrier = f"cannot undo past {what}: it showed cards from a deck ({drawn} drawn)"
+        if (before.round, before.phase) != (self.game.round, self.game.phase) and not self.game.is_over:
+            phase = next(p.name for p in self.game.ruleset.model.phases if p.id == self.game.phase)
+            emit(NewPhase(self.game.round, phase))
+
+    # --- commands ------------------------------------------------------------------------
+
+    def undo(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """Take back the last move of the human on turn and the computers' answers to it."""
+        others = [self.seats[i].name for i in self._humans if i != self.game.current_player]
+        if others:
+            emit(Problem(f"undo is only possible against computers; {', '.join(others)} also plays here"))
+            return False
+        if not self._undo:
+            emit(Problem(self._barrier or "there is no move of yours to undo yet"))
+            return False
+        snapshot = self._undo.pop()
+        taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
+        self.game, self.agents = snapshot.game, snapshot.agents
+        self.history.truncate(snapshot.moves)
+        emit(Note(f"took back: {'; '.join(taken)}"))
+        return True
+
+    def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        emit(Note(help_text(self)))
+        return False
+
+    def moves(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        emit(MoveList(self.seats[self.game.current_player].name, self.legal_moves()))
+        return False
+
+    def save(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """Write the game as JSON (and the record so far, with a record file)."""
+        if len(args) > 1:
+            emit(Problem("save takes one file name at most: save [FILE]"))
+            return False
+        # not named after the seed: the seed would tell the order of the decks
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
+        for again in range(2, 1000):  # a second save within the same second gets a name of its own
+            if args or not path.exists():
+                break
+            path = self.save_dir / f"spb-{stamp}-{again}.json"
+        try:
+            write_game_file(self.game, path)
+        except OSError as error:
+            emit(Problem(f"could not save to {path}: {error.strerror or error}"))
+            return False
+        try:
+            record = self._write_record()
+        except OSError as error:  # the game is saved all the same
+            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
+            record = None
+        extra = f" and the record so far to {record}" if record is not None else ""
+        emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}"))
+        return False
+
+    def _write_record(self) -> Path | None:
+        """Write the record of the moves so far to the record file, if there is one."""
+        if self.record is None:
+            return None
+        from spbc.play.record import RecordWriter
+
+        dealt = self.game.ruleset.new_game(list(self.game.players), self.game.seed)
+        writer = RecordWriter(dealt, datetime.date.today().isoformat())
+        for move in self.earlier + [move for _, move, _ in self.history.moves]:
+            writer.add(move)
+        write_text_atomic(self.record, writer.text())
+        return self.record
+
+
+def resume_record(game: Game, path: Path) -> list[Move]:
+    """The moves of the record at path, which must lead exactly to game (a loaded game).
+
+    A loaded game can go on being recorded only by continuing the record written
+    with it. Raises ValueError naming the problem: no such file, a record that
+    does not replay, or one that leads somewhere else.
+    """
+    from spbc.play.record import RecordError, read_record, read_record_text
+
+    try:
+        text = read_record_text(path)
+    except OSError as error:
+        raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
+                         "recorded by continuing the record written with it") from None
+    try:
+        replay = read_record(text, game.ruleset, path=str(path))
+    except RecordError as error:
+        raise ValueError(str(error)) from None
+    if replay.game.state_values() != game.state_values():
+        raise ValueError(f"the record {path} does not lead to the saved game "
+                         f"(it ends at {replay.game.context()}, the game is at {game.context()})")
+    return replay.moves
+
+
+COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool]] = {
+    "help": Session.help,
+    "moves": Session.moves,
+    "undo": Session.undo,
+    "save": Session.save,
+}
+
+
+def _cards_drawn(before: Game, after: Game) -> int:
+    """How many cards left the decks between two states (refills and ability draws)."""
+    old, new = before.deck_sizes(), after.deck_sizes()
+    return sum(max(old[deck] - new[deck], 0) for deck in old)
+
+
+def help_text(session: Session) -> str:
+    """The commands and the notation forms, with examples from the moves legal now."""
+    from spbc.play.notation import describe_notation
+
+    forms = describe_notation(session.game.ruleset.model)
+    width = max(len(form.form) for form in forms)
+    examples = [text for text, _ in session.legal_moves()[:4]]
+    return "\n".join([
+        "Moves (card names may be shortened to any unique beginning, in any case):",
+        *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
+        f"Legal now, for example: {', '.join(examples)}",
+        "Commands:",
+        "  help          this text",
+        "  moves         your legal moves and what each costs",
+        "  undo          take back your last move (only against computers, and not past",
+        "                a refill or an ability that drew cards from a deck)",
+        "  save [FILE]   write the game to FILE; spb play --load FILE continues it",
+        "  quit          leave the game unfinished",
+    ])
