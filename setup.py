@@ -29,7 +29,8 @@ def _subpackages(root: str, prefix: str) -> dict[str, str]:
 
 
 def _engine_extensions() -> list[Extension]:
-    """One extension per generated ruleset: generated/<name>/engine.pyx -> spbc.generated.<name>.engine."""
+    """One extension per generated ruleset: generated/<name>/engine.pyx -> spbc.generated.<name>.engine.
+    Cython reads the engine.pxd beside each engine.pyx first: the declarations it shares."""
     extensions = []
     for pyx in sorted((HERE / "generated").glob("*/engine.pyx")):
         name = pyx.parent.name
@@ -57,7 +58,9 @@ setup(
     packages=sorted(package_dir),
     package_dir=package_dir,
     package_data={
-        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx"],
+        # *.pyx and *.pxd: an installed spbc carries each engine's source and its C interface,
+        # which Cython code elsewhere cimports (spbc.contract.capi)
+        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxd"],
     },
     include_package_data=False,
     ext_modules=_engine_extensions(),

@@ -55,7 +55,9 @@ def test_generated_code_names_no_folder_of_this_machine(files):
 
 
 def test_the_twin_has_every_function_of_the_engine_in_the_same_order(files):
-    engine = re.findall(r"^cdef (?:inline )?\w+ (\w+)\(", files["engine.pyx"], re.M)
+    # the random generator is defined inline in engine.pxd, ahead of engine.pyx
+    engine = re.findall(r"^cdef inline \w+ (\w+)\(", files["engine.pxd"], re.M)
+    engine += re.findall(r"^cdef (?:inline )?\w+ (\w+)\(", files["engine.pyx"], re.M)
     twin = re.findall(r"^def (\w+)\(", files["twin.py"], re.M)
     engine += re.findall(r"^def (\w+)\(", files["engine.pyx"], re.M)
     assert engine and sorted(engine) == sorted(twin)
@@ -71,13 +73,13 @@ def test_each_ability_is_generated_code_that_points_back_at_its_rules_line(files
             if effect.kind == "buy_points":
                 continue  # a row of the offer tables, not code
             where = origin(effect.span, model.files)
-            for text in files.values():
+            for text in (files["engine.pyx"], files["twin.py"]):  # engine.pxd declares, holds no ability
                 assert re.search(rf"# {re.escape(card.name)}: .*\({re.escape(where)}\)", text), (card.name, where)
 
 
 def test_the_engine_tests_a_card_only_in_the_code_of_an_ability(files):
     """A comparison with a card constant appears only under an ability's comment."""
-    for text in files.values():
+    for text in (files["engine.pyx"], files["twin.py"]):
         lines = text.splitlines()
         tests = [n for n, line in enumerate(lines) if re.search(r"==\s*CARD_[A-Z_]+", line)]
         assert tests, "the discount abilities compare the placed card"

@@ -40,7 +40,8 @@ def test_every_top_level_rules_file_is_a_ruleset():
 
 def test_compile_ruleset_names_engine_and_reference_files():
     files = compile_ruleset(load_model("base"))
-    assert {"base/engine.pyx", "base/twin.py", "base/reference.md", "base/reference.html"} <= files.keys()
+    assert {"base/engine.pxd", "base/engine.pyx", "base/twin.py", "base/reference.md",
+            "base/reference.html"} <= files.keys()
     assert list(files) == sorted(files)
 
 
@@ -64,6 +65,19 @@ def test_check_fails_after_a_rules_edit_and_compile_repairs_it(checkout, monkeyp
     assert "wrote base/reference.md" in result.stdout
     assert "| Market | 6 | 5 |" in (checkout / "generated" / "base" / "reference.md").read_text(encoding="utf-8")
     assert runner.invoke(app, ["compile", "--check"]).exit_code == 0
+
+
+def test_check_names_a_missing_or_edited_engine_pxd_and_compile_restores_it(checkout, monkeypatch):
+    monkeypatch.chdir(checkout)
+    pxd = checkout / "generated" / "base" / "engine.pxd"
+    shipped = pxd.read_bytes()
+    pxd.unlink()
+    result = runner.invoke(app, ["compile", "--check"])
+    assert result.exit_code == 1 and "base/engine.pxd: missing" in result.stderr
+    assert runner.invoke(app, ["compile"]).exit_code == 0 and pxd.read_bytes() == shipped
+    _edit(pxd, "    cdef int s[STATE_SIZE]", "    cdef int s[1]")
+    result = runner.invoke(app, ["compile", "--check"])
+    assert result.exit_code == 1 and "base/engine.pxd: differs" in result.stderr
 
 
 def test_compile_reports_rules_errors_and_writes_nothing(checkout):

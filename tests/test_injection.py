@@ -227,7 +227,7 @@ def assert_only_data(files: dict[str, str], plain: dict[str, str], values: list[
     tree, plain_tree = ast.parse(twin), ast.parse(plain["twin.py"])
     assert [type(n).__name__ for n in tree.body] == [type(n).__name__ for n in plain_tree.body]
     assert _without_digest(tree) == _without_digest(plain_tree)
-    for name in ("engine.pyx", "twin.py"):
+    for name in ("engine.pxd", "engine.pyx", "twin.py"):
         lines, plain_lines = files[name].split("\n"), plain[name].split("\n")
         assert len(lines) == len(plain_lines) and _one_line_each(files[name])
         for line, plain_line in zip(lines, plain_lines):
@@ -287,7 +287,9 @@ class _Cycle(Strings):
 def test_cython_reads_an_engine_full_of_hostile_comments(tmp_path: Path) -> None:
     main = write_rules(tmp_path / "rules", _Cycle(None))
     engine = tmp_path / "engine.pyx"
-    engine.write_text(emit_engine(load_model(main))["engine.pyx"], encoding="utf-8")
+    files = emit_engine(load_model(main))
+    engine.write_text(files["engine.pyx"], encoding="utf-8")
+    (tmp_path / "engine.pxd").write_text(files["engine.pxd"], encoding="utf-8")  # Cython reads it first
     cython = Path(sys.executable).with_name("cython")
     done = subprocess.run([str(cython), "-3", str(engine), "-o", str(tmp_path / "engine.c")],
                           capture_output=True, text=True, timeout=120, check=False)

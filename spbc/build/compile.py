@@ -1,10 +1,11 @@
 """The compile driver: every ruleset of a rules folder into generated/, and the check that it is current.
 
 Each top-level ``*.spb`` file of the rules folder is one ruleset; its files
-(the engine, its pure-Python twin, the rules reference) go to
+(the engine and its C interface, its pure-Python twin, the rules reference) go to
 ``generated/<ruleset>/``. File maps use relative POSIX paths as keys::
 
-    {"base/engine.pyx": ..., "base/twin.py": ..., "base/reference.md": ..., "base/reference.html": ...}
+    {"base/engine.pxd": ..., "base/engine.pyx": ..., "base/twin.py": ...,
+     "base/reference.md": ..., "base/reference.html": ...}
 
 Writing is atomic per file and leaves unchanged files untouched. A file belongs
 to the compiler when its first kilobyte carries the "do not edit ... spb

@@ -1,10 +1,11 @@
 """Finding, building and loading the engine modules of a ruleset.
 
 A ruleset's engine is the pair of modules the compiler emits from it: the compiled
-``engine`` (Cython) and the pure-Python ``twin``. Shipped rulesets carry both in
-generated/<name>/ (setup.py compiles the .pyx on install). Any other rules file,
-or a shipped one edited since it was compiled, is emitted into a cache folder on
-first use and its extension built there; without a C compiler the twin serves.
+``engine`` (Cython, with the ``engine.pxd`` that declares its C interface) and the
+pure-Python ``twin``. Shipped rulesets carry both in generated/<name>/ (setup.py
+compiles the .pyx on install). Any other rules file, or a shipped one edited since
+it was compiled, is emitted into a cache folder on first use and its extension built
+there; without a C compiler the twin serves.
 Modules are matched to rules by the digest of the rules' source text.
 """
 
@@ -87,7 +88,7 @@ def _cache_folder(model: RulesModel) -> Path:
     built by an older spbc (other templates, other safety checks) is never picked up again.
     """
     files = emit_engine(model)
-    emitted = hashlib.sha256(files["engine.pyx"].encode("utf-8")).hexdigest()
+    emitted = hashlib.sha256((files["engine.pxd"] + files["engine.pyx"]).encode("utf-8")).hexdigest()
     folder = cache_dir() / f"{model.name}-{model.digest[:16]}-{emitted[:12]}"
     folder.mkdir(parents=True, exist_ok=True)
     for filename, text in files.items():
@@ -109,7 +110,8 @@ dist.run_commands()
 
 
 def build_extension(folder: Path) -> Path:
-    """Compile folder/engine.pyx; the path of the built module. BackendError on failure.
+    """Compile folder/engine.pyx with the engine.pxd beside it; the path of the built module.
+    BackendError on failure.
 
     The build runs in a private subfolder and its module is moved into place in one
     step, so processes that build the same rules at once never load a half-written file.
@@ -119,6 +121,7 @@ def build_extension(folder: Path) -> Path:
         return existing
     with tempfile.TemporaryDirectory(prefix="build-", dir=folder) as private:
         shutil.copy(folder / "engine.pyx", private)
+        shutil.copy(folder / "engine.pxd", private)  # the declarations Cython reads first
         done = subprocess.run(
             [sys.executable, "-c", _BUILD], cwd=private, capture_output=True, text=True, check=False
         )
