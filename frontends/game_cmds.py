@@ -114,7 +114,7 @@ def _load_game(ruleset, path: Path):
     """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
     from spbc.source.files import FileReadError
     from spbc.frontends.common import fail
-    from spbc.play.game import GameFileError
+    from spbc.play.save import GameFileError
     from spbc.play.save import read_game_file
 
     try:

@@ -5,7 +5,7 @@
 >>> game = rules.new_game(["Anna", "Boris"], seed=7)
 """
 
-__version__ = "0.1.0"
+from spbc.source.version import VERSION as __version__  # noqa: F401  (spbc.__version__)
 
 from spbc.play.game import Game, Ruleset, Standing, load_rules
 from spbc.play.moves import (

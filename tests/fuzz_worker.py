@@ -11,7 +11,7 @@ import random
 import sys
 
 import spbc
-from spbc.play.game import GameFileError
+from spbc.play.save import GameFileError
 
 MOVE_BOUND = 5_000
 

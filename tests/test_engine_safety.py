@@ -25,7 +25,8 @@ from scenario import PASS, Scenario, end_phase, points
 
 from spbc.contract.abi import VALUE_MAX
 from spbc.engine.emit import emit_engine_ir
-from spbc.play.game import GameFileError, GameTooLongError
+from spbc.play.game import GameTooLongError
+from spbc.play.save import GameFileError
 from spbc.engine.lower import lower
 from spbc.play.moves import IllegalMoveError, Move, MoveKind
 

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from spbc.source import files
 from spbc.source.files import FileReadError, FileWriteError, read_text, write_text_atomic
 from spbc.frontends.cli import app
-from spbc.play.game import GameFileError, names_problem
+from spbc.play.names import names_problem
+from spbc.play.save import GameFileError
 
 runner = CliRunner()
 

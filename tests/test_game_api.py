@@ -12,7 +12,8 @@ import pytest
 
 import spbc
 from scenario import PASS, Scenario, ScenarioError, buy, discard, play, points, take, use
-from spbc.play.game import GameFileError, Standing
+from spbc.play.game import Standing
+from spbc.play.save import GameFileError
 from spbc.play.moves import IllegalMoveError, Move, MoveKind
 
 # --- loading -------------------------------------------------------------------------------

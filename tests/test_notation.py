@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from scenario import Scenario, buy, discard, end_phase, play, points, take, use
 from spbc.play.moves import PASS, AmbiguousMoveError, IllegalMoveError, MalformedMoveError, Move, MoveKind
-from spbc.play.notation import describe_notation, format_move, format_notation_table, parse_move
+from spbc.play.notation import format_move, parse_move
+from spbc.reference.forms import describe_notation, format_notation_table
 from spbc.play.words import normalize
 from spbc.ai.sim import play_game
 

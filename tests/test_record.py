@@ -14,11 +14,10 @@ from spbc.play.record import (
     RecordWriter,
     format_result,
     read_record,
-    record_game,
     record_ruleset,
     write_record,
 )
-from spbc.ai.sim import play_game
+from spbc.ai.sim import play_game, record_game
 
 
 def random_record(ruleset, seed: int, players: int = 3) -> tuple[str, object]:

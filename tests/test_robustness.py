@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from spbc.play.game import GameFileError
+from spbc.play.save import GameFileError
 from spbc.play.record import RecordError, read_record, write_record
 
 # --- player names ------------------------------------------------------------------------
@@ -409,6 +409,7 @@ def _rich_rules(tmp_path):
     return _variant(tmp_path, "card market", tax.format(n=1) + tax.format(n=2) + greens + "\ncard market", "rich.spb")
 
 
+@pytest.mark.slow  # a Cython build of its own variant
 def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(tmp_path, monkeypatch):
     # found as an overflow (the compiled forecast was -894967296); the engine now caps at VALUE_MAX
     import spbc

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
-from spbc.play.game import Game, GameTooLongError, Ruleset
+from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
+from spbc.play.record import RECORD_EXTENSION, RecordWriter
+from spbc.source.files import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -41,20 +45,34 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
     return game, GameResult(seed, moves, [s.final for s in by_seat], [s.rank for s in by_seat], game.round)
 
 
+def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) -> GameResult:
+    """Play one game between computer levels and write its record to ``folder/game-<seed>.spbr``.
+
+    The record is written in one step (:func:`spbc.source.files.write_text_atomic`);
+    :class:`spbc.source.files.FileWriteError` when it cannot be.
+    """
+    writers: list[RecordWriter] = []
+
+    def note(game: Game, code: int) -> None:
+        if not writers:
+            writers.append(RecordWriter(game, datetime.date.today().isoformat()))
+        writers[0].add(ruleset.decode(code))
+
+    _, result = play_game(ruleset, levels, seed, on_move=note)
+    write_text_atomic(Path(folder) / f"game-{seed}{RECORD_EXTENSION}", writers[0].text())
+    return result
+
+
 def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: list[int],
                 records: Path | None) -> list[GameResult]:
     if records is None:
         return [play_game(ruleset, seats, seed)[1] for seed in seeds]
-    from spbc.play.record import record_game
-
     return [record_game(ruleset, seats, seed, records) for seed in seeds]
 
 
 def _worker(source: str, backend: str, seats: list[str], seeds: list[int],
             records: Path | None) -> list[GameResult]:
     """One process's share of a simulation: it loads the rules itself (modules do not pickle)."""
-    from spbc.play.game import load_rules
-
     return _play_seeds(load_rules(source, backend), seats, seeds, records)
 
 
@@ -65,8 +83,6 @@ def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: in
     seeds = [seed + i for i in range(games)]
     if jobs <= 1 or games < 2:
         return _play_seeds(ruleset, seats, seeds, records)
-    from concurrent.futures import ProcessPoolExecutor
-
     shares = [seeds[i::jobs] for i in range(jobs) if seeds[i::jobs]]
     with ProcessPoolExecutor(max_workers=len(shares)) as pool:
         parts = pool.map(_worker, [str(ruleset.source)] * len(shares), [ruleset.backend] * len(shares),

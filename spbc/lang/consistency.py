@@ -1,24 +1,23 @@
 """The consistency pass of the checker (SPB4xx and SPB214): declarations checked against each other.
 
 Runs after every name is resolved. A check that needs a value already reported as
-wrong stays silent (see :meth:`spbc.lang.check.Decl.valid`), so a misspelt deck does not
+wrong stays silent (see :meth:`spbc.lang.decls.Decl.valid`), so a misspelt deck does not
 also give "card has no colour" or "deck has no cards".
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spbc.lang import syntax
+from spbc.lang.decls import Decl, Declarations
 from spbc.source.diagnostics import Note
 from spbc.lang.model import Span
 from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_POINTS_PER_OFFER  # the engine's limits
 
-if TYPE_CHECKING:
-    from spbc.lang.check import Checker, Decl
 
 
-def card_colour(checker: Checker, card: Decl) -> str | None:
+def card_colour(checker: Declarations, card: Decl) -> str | None:
     """The colour of a card: its deck's colour, else the one it names; None when unknown."""
     if not card.valid("deck", "colour") or card.get("deck") is None:
         return None
@@ -36,7 +35,7 @@ def _value_node(decl: Decl, key: str) -> syntax.Value | None:
     return None
 
 
-def _check_card_colour(checker: Checker, card: Decl) -> None:
+def _check_card_colour(checker: Declarations, card: Decl) -> None:
     if not card.valid("deck", "colour", "displaces") or card.get("deck") is None:
         return
     deck = checker.decls["deck"][card.get("deck")]
@@ -68,7 +67,7 @@ def _check_card_colour(checker: Checker, card: Decl) -> None:
         )
 
 
-def _check_cards(checker: Checker) -> None:
+def _check_cards(checker: Declarations) -> None:
     for card in checker.decls["card"].values():
         _check_card_colour(checker, card)
         if "displaces" in card.values and "displace_value" in card.values:
@@ -78,7 +77,7 @@ def _check_cards(checker: Checker) -> None:
             )
 
 
-def _cards_by_deck(checker: Checker) -> dict[str, int] | None:
+def _cards_by_deck(checker: Declarations) -> dict[str, int] | None:
     """Copies per deck id; None when some card's deck or copies is unknown."""
     counts = {deck: 0 for deck in checker.decls["deck"]}
     for card in checker.decls["card"].values():
@@ -88,7 +87,7 @@ def _cards_by_deck(checker: Checker) -> dict[str, int] | None:
     return counts
 
 
-def _check_decks(checker: Checker) -> None:
+def _check_decks(checker: Declarations) -> None:
     counts = _cards_by_deck(checker)
     if counts is None:
         return
@@ -98,7 +97,7 @@ def _check_decks(checker: Checker) -> None:
                            hint=f"give a card: deck = {deck.id}")
 
 
-def _check_phases(checker: Checker) -> None:
+def _check_phases(checker: Declarations) -> None:
     scored: dict[str, Decl] = {}
     for phase in checker.decls["phase"].values():
         colour = phase.get("scores")
@@ -114,7 +113,7 @@ def _check_phases(checker: Checker) -> None:
             scored[colour] = phase
 
 
-def _check_opening(checker: Checker) -> None:
+def _check_opening(checker: Declarations) -> None:
     game = checker.single.get("game")
     keys = ("players", "opening_per_player", "board_size", "opening_deck")
     if game is None or not game.valid(*keys) or any(game.get(key) is None for key in keys):
@@ -137,7 +136,7 @@ def _check_opening(checker: Checker) -> None:
         )
 
 
-def _check_card_names(checker: Checker) -> None:
+def _check_card_names(checker: Declarations) -> None:
     used: dict[str, tuple[str, Span]] = {}  # casefolded name -> (card id, where)
     for card in checker.decls["card"].values():
         written: list[syntax.Value] = []
@@ -159,7 +158,7 @@ def _check_card_names(checker: Checker) -> None:
                 used[key] = (card.id, node.span)
 
 
-def _check_verbs(checker: Checker) -> None:
+def _check_verbs(checker: Declarations) -> None:
     used: dict[str, tuple[str, Span]] = {}
     for card in checker.decls["card"].values():
         for ability in card.abilities:
@@ -176,7 +175,7 @@ def _check_verbs(checker: Checker) -> None:
                 used[verb] = (card.id, ability.spans["verb"])
 
 
-def _check_cost_example(checker: Checker) -> None:
+def _check_cost_example(checker: Declarations) -> None:
     """cost_example names a trading card, a card it may displace, and optionally a card whose
     discount applies to the trading card's colour."""
     ruleset = checker.single.get("ruleset")
@@ -208,7 +207,7 @@ def _check_cost_example(checker: Checker) -> None:
 
 
 
-def _check_engine_limits(checker: Checker) -> None:
+def _check_engine_limits(checker: Declarations) -> None:
     cards, decks = list(checker.decls["card"].values()), list(checker.decls["deck"].values())
     if len(cards) > MAX_CARDS:
         checker.report("SPB411", f"{len(cards)} cards; the engine holds at most {MAX_CARDS} different cards",
@@ -240,7 +239,7 @@ def _check_engine_limits(checker: Checker) -> None:
                                hint="lower max_points or copies, or write per = player")
 
 
-def check_consistency(checker: Checker) -> None:
+def check_consistency(checker: Declarations) -> None:
     """Run every consistency check, reporting through ``checker``."""
     _check_cards(checker)
     _check_decks(checker)

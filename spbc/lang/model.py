@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from spbc.source.span import NO_SPAN, Span
+
 
 def generated_name(ident: str) -> str:
     """The part of a name in generated code that an id gives: ``gold_miner`` -> ``GOLD_MINER``.
@@ -21,21 +23,8 @@ def generated_name(ident: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "_", ident).strip("_").upper()
 
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """A region of a rules file: 1-based line and column, end exclusive."""
+# Span and NO_SPAN come from spbc.source.span (diagnostics point with them too).
 
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
-
-
-NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
 # --- the effect vocabulary -------------------------------------------------------------

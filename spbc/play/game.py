@@ -24,47 +24,15 @@ from spbc.contract.abi import (
     ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
 )
 from spbc.lang.model import Card, RulesModel
+from spbc.lang.load import load_model
+from spbc.play.explain import explain_illegal
 from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
-from spbc.source.quote import BIDI_CONTROLS, is_unprintable_in_a_name
+from spbc.play.names import names_problem
+from spbc.play.save import read_game, write_game
+from spbc.play.view import GameView, view_of
 
 _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
 _ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
-SAVE_FORMAT = "spbc-game"
-
-
-def names_problem(names: Sequence[str]) -> str | None:
-    """Why these player names cannot be used, or None.
-
-    Records name the player of every move at the start of its line, and screens print
-    names as text, so a name must be unique, not blank, and without spaces at its ends
-    or control characters. Saves and records are UTF-8 files, so a name must also be
-    writable as UTF-8: a lone surrogate (a JSON escape such as ``\\ud800``, or a byte of
-    the command line that is not UTF-8, which Python reads as one) is refused here,
-    before a game is played that could not be saved.
-    """
-    for name in names:
-        if not isinstance(name, str):
-            return f"a player's name must be text, not {name!r}"
-        try:
-            name.encode("utf-8")
-        except UnicodeEncodeError:
-            return (f"{ascii(name)} cannot be written as UTF-8 text "
-                    "(it holds a lone surrogate, or a byte that is not UTF-8)")
-        if not name.strip():
-            return "a player's name must not be empty"
-        if name != name.strip():
-            return f"{name!r} has spaces at its start or end"
-        if any(is_unprintable_in_a_name(char) for char in name):
-            if any(char in BIDI_CONTROLS for char in name):
-                return f"{ascii(name)} holds a bidi control, which would show the name reordered"
-            return f"{name!r} holds a control character"
-        if names.count(name) > 1:
-            return f"{name!r} is the name of two players"
-    return None
-
-
-class GameFileError(ValueError):
-    """A saved game that cannot be loaded: the message says which part is wrong."""
 
 
 class GameTooLongError(RuntimeError):
@@ -133,9 +101,8 @@ class Ruleset:
 
     def game_from_json(self, text: str) -> Game:
         """A game saved by :meth:`Game.to_json`; GameFileError says what is wrong with a bad one."""
-        from spbc.play.save import read_game
-
-        return read_game(self, text)
+        engine, players, seed = read_game(self, text)
+        return Game(self, engine, players, seed)
 
     # --- move codes ---------------------------------------------------------------------
 
@@ -296,8 +263,6 @@ class Game:
             if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
                 self._engine.play(code)
                 return
-        from spbc.play.explain import explain_illegal
-
         raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
 
     def play_code(self, code: int) -> None:
@@ -344,14 +309,10 @@ class Game:
 
     def to_json(self) -> str:
         """The whole game (deck order included) as JSON; :meth:`Ruleset.game_from_json` restores it."""
-        from spbc.play.save import write_game
-
         return write_game(self)
 
-    def view(self, player: int | None):  # -> spbc.play.view.GameView
+    def view(self, player: int | None) -> GameView:
         """What one player may see (None: a spectator, who sees no hand and no secret rubles)."""
-        from spbc.play.view import view_of
-
         return view_of(self, player)
 
 
@@ -362,8 +323,6 @@ def load_rules(name_or_path: str | Path, backend: str = "auto") -> Ruleset:
     it cannot be built), "compiled" or "python"; SPBC_BACKEND=python forces the twin.
     Raises spbc.source.diagnostics.RulesError for a broken rules file.
     """
-    from spbc.lang.load import load_model
-
     model = load_model(name_or_path)
     engine, used = load_engine(model, backend)
     return Ruleset(model, engine, used, name_or_path)

@@ -27,11 +27,10 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from spbc.play.explain import explain_illegal
 from spbc.engine.lower import displace_targets
-from spbc.lang.model import BuyPoints, DrawAction, RulesModel
+from spbc.lang.model import DrawAction
 from spbc.play.moves import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -40,9 +39,8 @@ from spbc.play.moves import (
     MoveKind,
 )
 from spbc.play.words import find_cards, normalize, vocabulary_of
+from spbc.play.game import Game, Ruleset
 
-if TYPE_CHECKING:
-    from spbc.play.game import Game, Ruleset
 
 # The words of moves that every ruleset has, with their short forms.
 VERBS: dict[str, MoveKind] = {
@@ -373,53 +371,3 @@ def parse_move(text: str, game: Game, *, spectator: bool = False) -> Move:
     Move(kind=<MoveKind.BUY: 'buy'>, card='observatory', row='upper', ...)
     """
     return _Reader(text, game, None if spectator else game.current_player).read()
-
-
-# --- the notation, described for players -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NotationForm:
-    """One form of move text, as the README, the rules reference and the play help list them."""
-
-    form: str
-    meaning: str
-    example: str
-    short: str = ""  # the short form of its verb, if any
-
-
-def describe_notation(model: RulesModel) -> list[NotationForm]:
-    """The forms of move text for a ruleset, in the order a player meets them."""
-    forms = [
-        NotationForm("buy [upper|lower] CARD", "buy a card from a row", "buy upper Market", "b"),
-        NotationForm("buy [upper|lower] CARD over CARD", "buy a trading card, displacing a card you own",
-                     "buy lower Wharf over Ship Builder", "b"),
-        NotationForm("take [upper|lower] CARD", "take a card from a row into your hand", "take upper Library", "t"),
-        NotationForm("play CARD [over CARD]", "play a card from your hand", "play Academy", "pl"),
-        NotationForm("pass", "do nothing this turn", "pass", "-"),
-    ]
-    for card in model.cards:
-        for effect in card.abilities:
-            if isinstance(effect, DrawAction):
-                forms.append(NotationForm(
-                    f"{effect.verb} DECK", f"use your {card.name}: draw from {', '.join(effect.decks)}",
-                    f"{effect.verb} {effect.decks[0]}"))
-                forms.append(NotationForm(
-                    "buy|take|discard [CARD]", f"decide on the card your {card.name} drew", "discard",
-                    "b, t, d"))
-            elif isinstance(effect, BuyPoints):
-                forms.append(NotationForm(
-                    f"{effect.verb} N", f"buy N points with your {card.name} (0 buys none)", f"{effect.verb} 3"))
-    return forms
-
-
-def format_notation_table(forms: list[NotationForm]) -> str:
-    """A Markdown table of notation forms (the README's "Move notation" table)."""
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    lines = ["| form | meaning | example | short |", "|---|---|---|---|"]
-    for f in forms:
-        short = f"`{cell(f.short)}`" if f.short else ""
-        lines.append(f"| `{cell(f.form)}` | {f.meaning} | `{cell(f.example)}` | {short} |")
-    return "\n".join(lines) + "\n"

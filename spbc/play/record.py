@@ -24,20 +24,18 @@ replay. The seed and the moves give back the whole game, deck order included.
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from spbc.source.files import read_text, write_text_atomic
+from spbc.play.game import Game, Ruleset, load_rules
+from spbc.source.diagnostics import RulesError
+from spbc.source.files import read_text
 from spbc.play.moves import MalformedMoveError, Move, MoveError
+from spbc.play.names import names_problem
 from spbc.play.notation import format_move, parse_move
 
-if TYPE_CHECKING:
-    from spbc.play.game import Game, Ruleset
-    from spbc.ai.sim import GameResult
 
 RECORD_EXTENSION = ".spbr"
 #: A record is a few kilobytes of text; anything larger is refused unread.
@@ -167,26 +165,6 @@ def write_record(ruleset: Ruleset, players: Sequence[str], seed: int, moves: Seq
     return writer.text()
 
 
-def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) -> GameResult:
-    """Play one game between computer levels and write its record to ``folder/game-<seed>.spbr``.
-
-    The record is written in one step (:func:`spbc.source.files.write_text_atomic`);
-    :class:`spbc.source.files.FileWriteError` when it cannot be.
-    """
-    from spbc.ai.sim import play_game
-
-    writers: list[RecordWriter] = []
-
-    def note(game: Game, code: int) -> None:
-        if not writers:
-            writers.append(RecordWriter(game, datetime.date.today().isoformat()))
-        writers[0].add(ruleset.decode(code))
-
-    _, result = play_game(ruleset, levels, seed, on_move=note)
-    write_text_atomic(Path(folder) / f"game-{seed}{RECORD_EXTENSION}", writers[0].text())
-    return result
-
-
 # --- reading -----------------------------------------------------------------------------
 
 
@@ -272,7 +250,6 @@ class _Reader:
 
     def check_names(self, names: list[str], headers: list[str]) -> None:
         """Names the moves could not be told apart by (the same twice, empty) end the replay at their header."""
-        from spbc.play.game import names_problem
 
         for seat in range(len(names)):
             problem = names_problem(names[:seat + 1])
@@ -296,8 +273,6 @@ class _Reader:
         return ruleset
 
     def load(self, name: str | None) -> Ruleset:
-        from spbc.source.diagnostics import RulesError
-        from spbc.play.game import load_rules
 
         if name is None:
             raise self.fatal(1, 1, "no Ruleset header: the record does not say which rules it used")

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from spbc.contract.abi import STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.model import BuyPoints, Discount
 
@@ -57,9 +58,13 @@ def write_game(game: Game) -> str:
     return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"
 
 
-def read_game(ruleset: Ruleset, text: str) -> Game:
-    """A Game from JSON text; GameFileError with the reason for anything malformed or inconsistent."""
-    from spbc.play.game import Game, GameFileError, names_problem
+class GameFileError(ValueError):
+    """A saved game that cannot be loaded: the message says which part is wrong."""
+
+
+def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
+    """The engine, players and seed of a game saved as JSON text (:meth:`Ruleset.game_from_json`
+    makes the Game of them); GameFileError with the reason for anything malformed or inconsistent."""
 
     try:
         # strict: true, 3.0 or "3" where a number belongs is a damaged file, not a number
@@ -92,7 +97,7 @@ def read_game(ruleset: Ruleset, text: str) -> Game:
         engine.load(values)
     except ValueError as error:  # the engine's own check; check_state should have said it first
         raise GameFileError(f"inconsistent game state: {error}") from None
-    return Game(ruleset, engine, tuple(saved.players), saved.seed)
+    return engine, tuple(saved.players), saved.seed
 
 
 def read_game_file(ruleset: Ruleset, path: Path) -> Game:
@@ -101,7 +106,7 @@ def read_game_file(ruleset: Ruleset, path: Path) -> Game:
     Raises :class:`spbc.source.files.FileReadError` for a file that cannot be read (missing,
     no regular file, over MAX_SAVE_BYTES, not UTF-8) and GameFileError for a bad game.
     """
-    return read_game(ruleset, read_text(path, MAX_SAVE_BYTES, "saved game"))
+    return ruleset.game_from_json(read_text(path, MAX_SAVE_BYTES, "saved game"))
 
 
 def write_game_file(game: Game, path: Path) -> None:
@@ -111,7 +116,6 @@ def write_game_file(game: Game, path: Path) -> None:
 
 
 def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
-    from spbc.play.game import GameFileError
 
     fields = ruleset.engine.FIELDS
     unknown = sorted(set(state) - {name for name, _, _ in fields})

@@ -11,12 +11,10 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from spbc.lang.model import BuyPoints, DrawAction, RulesModel
+from spbc.play.game import Ruleset
 
-if TYPE_CHECKING:
-    from spbc.play.game import Ruleset
 
 
 def normalize(text: str) -> str:

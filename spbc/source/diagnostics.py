@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spbc.source.files import read_text
-from spbc.lang.model import Span
+from spbc.source.span import Span
 
 _SOURCE_BYTES = 10_000_000  # as spbc.lang.load.MAX_RULES_BYTES, which imports this module
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spbc.ai.agents import LEVELS
-from spbc.play.game import names_problem
+from spbc.play.names import names_problem
 
 AI_PREFIX = "ai:"
 

@@ -23,7 +23,10 @@ from spbc.ai.agents import Agent, make_agent
 from spbc.source.files import write_text_atomic
 from spbc.play.game import Game, GameTooLongError, Standing
 from spbc.play.moves import Move, MoveError, MoveKind
+from spbc.play.notation import format_move, parse_move
+from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
 from spbc.play.save import write_game_file
+from spbc.reference.forms import describe_notation
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
@@ -190,7 +193,6 @@ class Session:
 
     def legal_moves(self) -> tuple[tuple[str, int | None], ...]:
         """The legal moves of the seat on turn in notation, with what each costs."""
-        from spbc.play.notation import format_move
 
         ruleset = self.game.ruleset
         return tuple((format_move(move, ruleset), self.game.cost(move)) for move in self.game.legal_moves())
@@ -268,7 +270,6 @@ class Session:
         return answer is not None and answer.strip().lower() in ("y", "yes")
 
     def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
-        from spbc.play.notation import parse_move
 
         try:
             move = parse_move(text, self.game)
@@ -293,7 +294,6 @@ class Session:
 
     def _after(self, seat: int, move: Move, before: Game, emit: Callable[[Event], None]) -> None:
         """Book-keeping after any move: history, the undo barrier, the events."""
-        from spbc.play.notation import format_move
 
         text = format_move(move, self.game.ruleset)
         self.history.moves.append((seat, move, text))
@@ -364,7 +364,6 @@ class Session:
         """Write the record of the moves so far to the record file, if there is one."""
         if self.record is None:
             return None
-        from spbc.play.record import RecordWriter
 
         dealt = self.game.ruleset.new_game(list(self.game.players), self.game.seed)
         writer = RecordWriter(dealt, datetime.date.today().isoformat())
@@ -381,7 +380,6 @@ def resume_record(game: Game, path: Path) -> list[Move]:
     with it. Raises ValueError naming the problem: no such file, a record that
     does not replay, or one that leads somewhere else.
     """
-    from spbc.play.record import RecordError, read_record, read_record_text
 
     try:
         text = read_record_text(path)
@@ -414,7 +412,6 @@ def _cards_drawn(before: Game, after: Game) -> int:
 
 def help_text(session: Session) -> str:
     """The commands and the notation forms, with examples from the moves legal now."""
-    from spbc.play.notation import describe_notation
 
     forms = describe_notation(session.game.ruleset.model)
     width = max(len(form.form) for form in forms)
