@@ -86,6 +86,7 @@ def test_a_variant_changes_what_a_move_costs(tmp_path, monkeypatch):
     assert game.cost(Move(MoveKind.BUY, card=card, row="lower")) == max(1, printed - 3)
 
 
+@pytest.mark.slow
 def test_processes_building_the_same_rules_at_once_both_get_a_whole_engine(tmp_path):
     import os
     import subprocess

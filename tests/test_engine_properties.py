@@ -87,6 +87,7 @@ def check_end(game) -> None:
     assert game.last_round
 
 
+@pytest.mark.slow  # the default run keeps the seeded games below and the twin's share
 @settings(max_examples=200, deadline=None)
 @given(players=players_st, seed=seed_st, choices=seed_st)
 def test_random_play_keeps_every_invariant(compiled, players, seed, choices):

@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-GAMES = 1000  # per player count
+GAMES = 1000  # per player count, in the slow tier
+FEW_GAMES = 30  # per player count, in the default run
 MOVE_LIMIT = 3000
 
 
@@ -34,14 +35,25 @@ def play_both(fast_cls, slow_cls, players: int, seed: int) -> int:
     raise AssertionError(f"{players} players, seed {seed}: no end within {MOVE_LIMIT} moves")
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_engines_agree_move_for_move(compiled, twin, players):
+def play_many(compiled, twin, players: int, games: int) -> None:
+    """Games of seeds 0..games-1 on both engines, which must agree at every move."""
     assert compiled.engine.FIELDS == twin.engine.FIELDS
     assert compiled.engine.CARD_IDS == twin.engine.CARD_IDS
     total = sum(
-        play_both(compiled.engine.Engine, twin.engine.Engine, players, seed) for seed in range(GAMES)
+        play_both(compiled.engine.Engine, twin.engine.Engine, players, seed) for seed in range(games)
     )
-    assert total > GAMES * 50  # whole games were played, not a few moves each
+    assert total > games * 50  # whole games were played, not a few moves each
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engines_agree_move_for_move_in_a_few_games(compiled, twin, players):
+    play_many(compiled, twin, players, FEW_GAMES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engines_agree_move_for_move(compiled, twin, players):
+    play_many(compiled, twin, players, GAMES)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

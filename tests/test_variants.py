@@ -60,6 +60,7 @@ def test_the_second_editions_opening_forces_purchases_in_the_first_worker_phase(
     assert Move(MoveKind.PASS) in game.legal_moves()  # from the building phase on, passing is allowed again
 
 
+@pytest.mark.slow  # a Cython build; test_backend builds one variant in the default run
 def test_the_second_editions_opening_compiles_and_agrees_with_its_twin(second_edition_opening, tmp_path, monkeypatch):
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     compiled = spbc.load_rules(second_edition_opening, backend="compiled")
