@@ -3,18 +3,71 @@
 ``ruleset`` is parametrised over the compiled engine and its pure-Python twin
 (the msgpack / frozenlist pattern); each backend is loaded once per session.
 Tests that compare the two engines ask for ``compiled`` and ``twin`` directly.
+
+The run builds engines in one cache of its own, a temporary folder named by
+SPBC_CACHE_DIR (set here, before a test module imports spbc, and inherited by the
+processes tests start); a test that needs an empty cache sets its own. The user's
+cache (~/.cache/spbc) must come out of the run as it went in.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+_RUN_FOLDER = Path(tempfile.mkdtemp(prefix="spbc-tests-"))
+os.environ["SPBC_CACHE_DIR"] = str(_RUN_FOLDER / "cache")
+
 # tests/ runs with --import-mode=importlib, so helper modules here are found by path.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_RUN_FOLDER, ignore_errors=True)
+
+
+def users_cache() -> Path:
+    """Where spbc builds engines for this user when SPBC_CACHE_DIR is not set."""
+    from spbc.engine.backend import cache_dir
+
+    with mock.patch.dict(os.environ):
+        del os.environ["SPBC_CACHE_DIR"]
+        return cache_dir()
+
+
+def snapshot(folder: Path) -> dict[str, int] | None:
+    """Every path under ``folder`` with its modification time; None if there is no such folder."""
+    if not folder.is_dir():
+        return None
+    paths = [folder, *folder.rglob("*")]
+    return {str(path.relative_to(folder)): path.lstat().st_mtime_ns for path in paths}
+
+
+@pytest.fixture(scope="session")
+def engine_cache() -> Path:
+    """The run's engine cache (SPBC_CACHE_DIR of every test that does not set its own)."""
+    return _RUN_FOLDER / "cache"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def users_cache_is_left_alone() -> Iterator[None]:
+    """Fails the run (an error after its last test) if it created or changed the user's cache."""
+    folder = users_cache()
+    before = snapshot(folder)
+    yield
+    after = snapshot(folder)
+    if after != before:
+        changed = sorted(name for name in set(before or {}) | set(after or {})
+                         if (before or {}).get(name) != (after or {}).get(name))
+        pytest.fail(f"the test run wrote into the user's engine cache {folder}: {changed[:10]}")
 
 BACKENDS = ("compiled", "python")
 
