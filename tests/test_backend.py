@@ -110,14 +110,29 @@ def test_an_engine_cached_by_another_generator_is_not_reused(tmp_path, monkeypat
     """The cache folder is named by the emitted engine too: an engine built by an older spbc (other
     templates, an older load check) is left alone, not loaded for the same rules."""
     import spbc.engine.backend as backend
+    import spbc.engine.emit as emit
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     model = load_model(variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 31"))
     today = backend._cache_folder(model)
-    real = backend.emit_engine
-    monkeypatch.setattr(backend, "emit_engine",
+    real = emit.emit_engine
+    monkeypatch.setattr(emit, "emit_engine",
                         lambda m: {name: text + "# another generator\n" for name, text in real(m).items()})
     older = backend._cache_folder(model)
     assert older != today and older.parent == today.parent
     assert (older / "engine.pyx").read_text(encoding="utf-8").endswith("# another generator\n")
     assert not (today / "engine.pyx").read_text(encoding="utf-8").endswith("# another generator\n")
+
+
+def test_a_shipped_ruleset_loads_without_the_code_generator():
+    """Jinja2 and the emitter are imported only to emit the engine of rules that have none shipped."""
+    import subprocess
+    import sys
+
+    code = ("import spbc, sys\n"
+            "for backend in ('auto', 'python'):\n"
+            "    spbc.load_rules('base', backend=backend).new_game(2, seed=1)\n"
+            "    loaded = {'jinja2', 'spbc.engine.emit', 'spbc.engine.render'} & set(sys.modules)\n"
+            "    assert not loaded, (backend, loaded)\n")
+    done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr

@@ -23,7 +23,6 @@ import types
 from pathlib import Path
 
 from spbc.source import locate
-from spbc.engine.emit import emit_engine
 from spbc.source.files import write_text_atomic
 from spbc.lang.model import RulesModel
 
@@ -87,6 +86,10 @@ def _cache_folder(model: RulesModel) -> Path:
     The folder is named by the rules' digest and by a hash of the emitted engine, so an engine
     built by an older spbc (other templates, other safety checks) is never picked up again.
     """
+    # The code generator (and Jinja2) is imported here, the one place that emits, so that
+    # loading a shipped ruleset never imports it; it is an optional heavy part, not a cycle.
+    from spbc.engine.emit import emit_engine
+
     files = emit_engine(model)
     emitted = hashlib.sha256((files["engine.pxd"] + files["engine.pyx"]).encode("utf-8")).hexdigest()
     folder = cache_dir() / f"{model.name}-{model.digest[:16]}-{emitted[:12]}"
