@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
+from spbc.contract.protocol import EngineModule
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
 from spbc.play.record import RECORD_EXTENSION, RecordWriter
 from spbc.source.files import write_text_atomic
@@ -102,7 +103,7 @@ class BenchResult:
     python_samples: list[float] = field(default_factory=list)
 
 
-def _rate(engine, players: int, batch: int, repeats: int, seed: int) -> list[float]:
+def _rate(engine: EngineModule, players: int, batch: int, repeats: int, seed: int) -> list[float]:
     """Games per second of the engine's own playout loop, one sample per batch."""
     samples = []
     for repeat in range(repeats):
@@ -115,7 +116,7 @@ def _rate(engine, players: int, batch: int, repeats: int, seed: int) -> list[flo
 def bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float = 1.0,
           repeats: int = 5, seed: int = 1) -> BenchResult:
     """Random full games with both engines in one run: median games per second and their ratio."""
-    def batch_for(engine) -> int:
+    def batch_for(engine: EngineModule) -> int:
         start = time.perf_counter()
         engine.random_games(players, 3, seed)
         per_game = max((time.perf_counter() - start) / 3, 1e-7)

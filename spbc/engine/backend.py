@@ -19,9 +19,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import types
 from pathlib import Path
 
+from spbc.contract.protocol import EngineModule
 from spbc.source import locate
 from spbc.source.files import write_text_atomic
 from spbc.lang.model import RulesModel
@@ -42,20 +42,26 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spbc"
 
 
-def _load(name: str, path: Path) -> types.ModuleType:
-    """Import a module from a file under a name of its own (once per process)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    if path.suffix == ".py":
+def _load(name: str, path: Path) -> EngineModule:
+    """Import an engine module from a file under a name of its own (once per process).
+
+    TypeError for a module that lacks a member of :class:`EngineModule` (a bug: every
+    generated engine offers them all).
+    """
+    module = sys.modules.get(name)
+    if module is None:
         loader: importlib.machinery.SourceFileLoader | importlib.machinery.ExtensionFileLoader
-        loader = importlib.machinery.SourceFileLoader(name, str(path))
-    else:
-        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    sys.modules[name] = module
+        if path.suffix == ".py":
+            loader = importlib.machinery.SourceFileLoader(name, str(path))
+        else:
+            loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        sys.modules[name] = module
+    if not isinstance(module, EngineModule):
+        raise TypeError(f"{path} does not offer what spbc.contract.protocol.EngineModule describes")
     return module
 
 
@@ -136,7 +142,7 @@ def build_extension(folder: Path) -> Path:
     return folder / built.name
 
 
-def load_engine(model: RulesModel, backend: str = "auto") -> tuple[types.ModuleType, str]:
+def load_engine(model: RulesModel, backend: str = "auto") -> tuple[EngineModule, str]:
     """The engine module for a model and the name of the backend it is ("compiled" or "python").
 
     ``backend`` is "auto" (compiled if it can be had, else the twin with a warning),

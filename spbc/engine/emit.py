@@ -225,11 +225,11 @@ def _tables(ir: EngineIR) -> list[Table]:
     def column(attribute: str) -> tuple[int, ...]:
         return tuple(int(getattr(card, attribute)) for card in ir.cards)
 
-    target_start, targets = [0], []
+    target_start, targets = [0], list[int]()
     for card in ir.cards:
         targets += card.targets
         target_start.append(len(targets))
-    deck_start, contents = [0], []
+    deck_start, contents = [0], list[int]()
     for deck in ir.decks:
         contents += deck.contents
         deck_start.append(len(contents))
