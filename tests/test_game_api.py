@@ -12,7 +12,8 @@ import pytest
 
 import spbc
 from scenario import PASS, Scenario, ScenarioError, buy, discard, play, points, take, use
-from spbc.play.game import Standing
+from spbc.ai.agents import SplitMix64
+from spbc.play.game import GameTooLongError, Standing
 from spbc.play.save import GameFileError
 from spbc.play.moves import IllegalMoveError, Move, MoveKind
 
@@ -169,6 +170,66 @@ def test_view_of_a_seat_that_does_not_exist(ruleset):
     game = ruleset.new_game(2, seed=1)
     with pytest.raises(ValueError, match="there is no seat 2 in a game of 2"):
         game.view(2)
+
+
+def _play_randomly(game, seed: int, moves: int | None = None) -> None:
+    """What a playout does, through the public API: a move drawn by the engine's generator,
+    no draw when there is one move; to the end or for moves moves."""
+    rng = SplitMix64(seed)
+    made = 0
+    while not game.is_over and (moves is None or made < moves):
+        codes = game.legal_codes()
+        game.play_code(codes[0] if len(codes) == 1 else codes[rng.below(len(codes))])
+        made += 1
+
+
+def test_a_playout_plays_a_copy_to_the_end_and_leaves_the_game_as_it_was(ruleset):
+    game = ruleset.new_game(["Anna", "Boris", "Clara"], seed=4)
+    _play_randomly(game, 1, 25)
+    before = game.state_values()
+    standings = game.playout(9)
+    assert game.state_values() == before
+    copy = game.clone()
+    _play_randomly(copy, 9)
+    assert copy.is_over and standings == copy.standings()
+    assert game.playout(9) == standings
+    assert len({tuple(s.final for s in game.playout(seed)) for seed in range(10)}) > 5
+    assert game.state_values() == before
+
+
+def test_a_playout_stops_at_its_limit_and_refuses_a_limit_that_is_no_number_of_moves(ruleset):
+    game = ruleset.new_game(2, seed=4)
+    copy = game.clone()
+    _play_randomly(copy, 3, 40)
+    assert not copy.is_over and game.playout(3, limit=40) == copy.standings()
+    assert game.playout(3, limit=0) == game.standings()
+    assert game.playout(3, limit=10**30) == game.playout(3)
+    for limit in (-1, 2.5, True, "40"):
+        with pytest.raises(ValueError, match="limit is a number of moves"):
+            game.playout(3, limit=limit)
+
+
+def test_a_playout_of_a_finished_game_is_its_standings(ruleset):
+    game = ruleset.new_game(2, seed=8)
+    _play_randomly(game, 8)
+    assert game.is_over and game.playout(1) == game.standings()
+
+
+def test_both_engines_play_the_same_playouts(compiled, twin):
+    for seed in range(4):
+        players = 2 + seed % 3
+        assert compiled.new_game(players, seed).playout(seed) == twin.new_game(players, seed).playout(seed)
+
+
+def test_a_playout_that_outlasts_the_rules_is_a_game_too_long_error(twin, monkeypatch):
+    game = twin.new_game(2, seed=1)
+
+    def endless(self, seed, limit):
+        raise RuntimeError("the game did not end within MAX_GAME_MOVES")
+
+    monkeypatch.setattr(twin.engine.Engine, "playout", endless)
+    with pytest.raises(GameTooLongError, match="did not end"):
+        game.playout(1)
 
 
 # --- saved games ---------------------------------------------------------------------------

@@ -13,11 +13,11 @@ between moves as values and the engine's move codes.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from spbc.contract.protocol import Engine, EngineModule
 from spbc.engine.backend import load_engine
 from spbc.contract.abi import (
     CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
@@ -56,7 +56,7 @@ class Standing:
 class Ruleset:
     """A checked ruleset with its engine. Create with :func:`load_rules`."""
 
-    def __init__(self, model: RulesModel, engine: types.ModuleType, backend: str,
+    def __init__(self, model: RulesModel, engine: EngineModule, backend: str,
                  source: str | Path | None = None) -> None:
         self.model = model
         self.source = source if source is not None else model.name  # what load_rules was given
@@ -129,7 +129,7 @@ class Ruleset:
 class Game:
     """One game in progress. Seats are numbered from 0; names are for display only."""
 
-    def __init__(self, ruleset: Ruleset, engine: object, players: tuple[str, ...], seed: int) -> None:
+    def __init__(self, ruleset: Ruleset, engine: Engine, players: tuple[str, ...], seed: int) -> None:
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -246,6 +246,7 @@ class Game:
             raise ValueError(f"there is no seat {seat!r} in a game of {len(self.players)}")
         if move.kind not in (MoveKind.BUY, MoveKind.PLAY):
             return None
+        assert move.card is not None  # move_problem: a buy or a play names its card
         row = ROW_HAND if move.kind is MoveKind.PLAY else _ROW_CODES[move.row or "upper"]
         target = index[move.target] if move.target is not None else -1
         player = self.current_player if seat is None else seat
@@ -302,6 +303,30 @@ class Game:
         other players' hands (each card keeps its deck). For search: seat's view of the copy is
         seat's view of this game, so play on it cannot use hidden information."""
         return Game(self.ruleset, self._engine.determinized(seat, seed), self.players, self.seed)
+
+    def playout(self, seed: int, limit: int | None = None) -> list[Standing]:
+        """The standings of a random playout of a copy of this game, which is left as it is.
+
+        The copy plays uniformly random legal moves, drawn with the engine's own generator
+        from seed (any int; its low 64 bits count, and both engines draw the same moves), to
+        the end of the game, or for at most limit moves (then the standings are those of an
+        unfinished game, as :meth:`standings` gives them). For search, play out a determinized
+        copy, which cannot use what seat does not see::
+
+            game.determinized(seat, seed).playout(seed + 1)[0].seat   # the winner of one playout
+
+        Raises ValueError for a limit that is not a whole number of moves, and GameTooLongError
+        if the game outlasts :attr:`Ruleset.move_limit`, which no game of the rules can.
+        """
+        if limit is not None and (type(limit) is not int or limit < 0):
+            raise ValueError(f"a playout's limit is a number of moves, not {limit!r}")
+        moves = self.ruleset.move_limit if limit is None else min(limit, self.ruleset.move_limit)
+        copy = self.clone()
+        try:
+            copy._engine.playout(seed, moves)
+        except RuntimeError as error:  # the engine's playout ran into MAX_GAME_MOVES
+            raise GameTooLongError(str(error)) from None
+        return copy.standings()
 
     def state_values(self) -> list[int]:
         """The engine's whole state, as ints: for comparing two engines move by move."""
