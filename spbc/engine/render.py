@@ -20,7 +20,6 @@ html            reference/page.html.j2                  escaped by :func:`quote.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -35,10 +34,6 @@ class UnquotedValueError(TypeError):
     """A template printed a value into generated code or Markdown without its quoting filter."""
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
 #: The quoting filters, by the name templates use.
 FILTERS: dict[str, Callable[[Any], str]] = {
     "literal": quote.code_literal,
@@ -48,7 +43,6 @@ FILTERS: dict[str, Callable[[Any], str]] = {
     "md_block": quote.markdown_block,
     "html": quote.html_text,
     "anchor": quote.anchor,
-    "json": _json,
 }
 
 

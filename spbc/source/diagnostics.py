@@ -89,10 +89,10 @@ CODES: dict[str, str] = {
 
 
 class Severity(enum.Enum):
-    """How bad a diagnostic is; only errors stop a ruleset from loading."""
+    """How bad a diagnostic is, as its rendering names it; every diagnostic today is an error,
+    which stops a ruleset from loading."""
 
     ERROR = "error"
-    WARNING = "warning"
 
 
 @dataclass(frozen=True)
