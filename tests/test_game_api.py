@@ -12,7 +12,7 @@ import pytest
 
 import spbc
 from scenario import PASS, Scenario, ScenarioError, buy, discard, play, points, take, use
-from spbc.ai.agents import SplitMix64
+from spbc.contract.rng import rng_below
 from spbc.play.game import GameTooLongError, Standing
 from spbc.play.save import GameFileError
 from spbc.play.moves import IllegalMoveError, Move, MoveKind
@@ -175,11 +175,11 @@ def test_view_of_a_seat_that_does_not_exist(ruleset):
 def _play_randomly(game, seed: int, moves: int | None = None) -> None:
     """What a playout does, through the public API: a move drawn by the engine's generator,
     no draw when there is one move; to the end or for moves moves."""
-    rng = SplitMix64(seed)
+    rng = [seed]  # the state of the engine's generator
     made = 0
     while not game.is_over and (moves is None or made < moves):
         codes = game.legal_codes()
-        game.play_code(codes[0] if len(codes) == 1 else codes[rng.below(len(codes))])
+        game.play_code(codes[0] if len(codes) == 1 else codes[rng_below(rng, len(codes))])
         made += 1
 
 

@@ -6,18 +6,18 @@ from collections import Counter
 
 import pytest
 
-from spbc.ai.agents import SplitMix64
+from spbc.contract.rng import rng_below
 from spbc.play.save import check_state
 
 
 def _midgame(ruleset, players: int, seed: int, moves: int):
     game = ruleset.new_game(players, seed)
-    rng = SplitMix64(seed)
+    rng = [seed]  # the state of the engine's generator
     for _ in range(moves):
         if game.is_over:
             break
         legal = game.legal_moves()
-        game.play(legal[rng.below(len(legal))])
+        game.play(legal[rng_below(rng, len(legal))])
     return game
 
 

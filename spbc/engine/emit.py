@@ -19,6 +19,7 @@ from spbc.contract.abi import (
     ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, VALUE_MAX,
 )
 from spbc.contract.capi import C_FUNCTIONS
+from spbc.contract.rng import generator_doc, python_source
 from spbc.engine.lower import EngineIR, lower
 from spbc.lang.model import RulesModel
 from spbc.source.quote import Code, code_literal, identifier
@@ -27,11 +28,7 @@ from spbc.engine.render import render_code
 Constant = tuple[str, int]
 Table = tuple[str, str, tuple[int, ...]]
 
-_RNG_DOC = (
-    "SplitMix64 (Steele, Lea and Flood 2014): the state x advances by 0x9E3779B97F4A7C15 and is\n"
-    "    mixed into the output; rng_below(x, n) maps the top 32 bits onto 0..n-1 by multiplication.\n"
-    "    The same numbers come out of the compiled engine and its twin on every machine."
-)
+_RNG_DOC = generator_doc()
 
 
 def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
@@ -177,18 +174,8 @@ class PythonDialect:
                     "        self.s[O_STAGE] = STAGE_OVER  # no game until new() or load()")
 
     def rng_functions(self) -> Code:
-        return Code(
-            "def rng_next(x):\n"
-            f'    """{_RNG_DOC}"""\n'
-            "    x[0] = (x[0] + 0x9E3779B97F4A7C15) & MASK64\n"
-            "    z = x[0]\n"
-            "    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64\n"
-            "    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64\n"
-            "    return z ^ (z >> 31)\n"
-            "\n\n"
-            "def rng_below(x, n):\n"
-            "    return ((rng_next(x) >> 32) * n) >> 32"
-        )
+        """The generator of spbc.contract.rng, as it is written there."""
+        return Code(python_source())
 
 
 def _constants(ir: EngineIR) -> list[Constant]:
