@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from lark import (
     Lark,
@@ -28,7 +29,7 @@ from lark.tree import Meta, Tree
 
 from spbc.lang import syntax
 from spbc.source.diagnostics import Diagnostic, RulesError
-from spbc.lang.model import Span
+from spbc.source.span import Span
 from spbc.lang.syntax_errors import SYNTAX_CASES, Context, expected_words, refine_two_names
 
 
@@ -45,8 +46,16 @@ def _parser() -> Lark:
 # --- building nodes ----------------------------------------------------------------------
 
 
+def _between(path: str, first: Token, last: Token) -> Span:
+    """From the start of ``first`` to the end of ``last``."""
+    # every token the lexer makes has its place; Lark types them as optional for tokens made by hand
+    assert first.line is not None and first.column is not None, first
+    assert last.end_line is not None and last.end_column is not None, last
+    return Span(path, first.line, first.column, last.end_line, last.end_column)
+
+
 def _token_span(path: str, token: Token) -> Span:
-    return Span(path, token.line, token.column, token.end_line, token.end_column)
+    return _between(path, token, token)
 
 
 def _unescape(quoted: str) -> str:
@@ -62,7 +71,7 @@ def _unescape(quoted: str) -> str:
 
 
 @v_args(meta=True)
-class _Builder(Transformer):
+class _Builder(Transformer[Token, tuple[syntax.Item, ...]]):
     """Turns Lark's tree into syntax nodes; checks nothing."""
 
     def __init__(self, path: str) -> None:
@@ -75,45 +84,45 @@ class _Builder(Transformer):
     def _name(self, token: Token) -> syntax.Name:
         return syntax.Name(str(token), _token_span(self._path, token))
 
-    def start(self, meta: Meta, children: list) -> tuple[syntax.Item, ...]:
+    def start(self, meta: Meta, children: list[syntax.Item]) -> tuple[syntax.Item, ...]:
         return tuple(children)
 
-    def include(self, meta: Meta, children: list) -> syntax.Include:
+    def include(self, meta: Meta, children: list[Token]) -> syntax.Include:
         (token,) = children
         path = syntax.Str(_unescape(token), _token_span(self._path, token))
         return syntax.Include(path, self._span(meta))
 
-    def block(self, meta: Meta, children: list) -> syntax.Block:
+    def block(self, meta: Meta, children: list[Any]) -> syntax.Block:  # kind, id or None, entries
         kind, ident, *entries = children
         name = self._name(ident) if ident is not None else None
         return syntax.Block(self._name(kind), name, tuple(entries), self._span(meta))
 
-    def setting(self, meta: Meta, children: list) -> syntax.Setting:
+    def setting(self, meta: Meta, children: list[Any]) -> syntax.Setting:  # key, value
         key, value = children
         return syntax.Setting(self._name(key), value, self._span(meta))
 
-    def int(self, meta: Meta, children: list) -> syntax.Int:
+    def int(self, meta: Meta, children: list[Token]) -> syntax.Int:
         return syntax.Int(int(children[0]), self._span(meta))
 
-    def string(self, meta: Meta, children: list) -> syntax.Str:
+    def string(self, meta: Meta, children: list[Token]) -> syntax.Str:
         return syntax.Str(_unescape(children[0]), self._span(meta))
 
-    def name(self, meta: Meta, children: list) -> syntax.Name:
+    def name(self, meta: Meta, children: list[Token]) -> syntax.Name:
         return syntax.Name(str(children[0]), self._span(meta))
 
-    def yes(self, meta: Meta, children: list) -> syntax.Bool:
+    def yes(self, meta: Meta, children: list[Token]) -> syntax.Bool:
         return syntax.Bool(True, self._span(meta))
 
-    def no(self, meta: Meta, children: list) -> syntax.Bool:
+    def no(self, meta: Meta, children: list[Token]) -> syntax.Bool:
         return syntax.Bool(False, self._span(meta))
 
-    def range(self, meta: Meta, children: list) -> syntax.Range:
+    def range(self, meta: Meta, children: list[Token]) -> syntax.Range:
         low, _, high = children
         low_node = syntax.Int(int(low), _token_span(self._path, low))
         high_node = syntax.Int(int(high), _token_span(self._path, high))
         return syntax.Range(low_node, high_node, self._span(meta))
 
-    def list(self, meta: Meta, children: list) -> syntax.List:
+    def list(self, meta: Meta, children: list[syntax.Value]) -> syntax.List:
         return syntax.List(tuple(children), self._span(meta))
 
 
@@ -156,7 +165,7 @@ def match_case(error: UnexpectedToken) -> str | None:
 def _unclosed(path: str, ctx: Context, include: bool) -> Diagnostic:
     """The innermost open '{' has no '}': at the end of the file, or an include inside it."""
     brace = ctx.last("LBRACE")
-    assert brace is not None
+    assert isinstance(brace, Token), "a block is open"
     index = next(i for i, item in enumerate(ctx.stack) if item is brace)  # tokens compare as text
     words: list[str] = []
     for item in reversed(ctx.stack[:index]):
@@ -194,8 +203,9 @@ def _translate_token(error: UnexpectedToken, path: str) -> Diagnostic:
     if label in ("name_value_without_equals", "block_without_brace"):
         label = refine_two_names(ctx)
     case = SYNTAX_CASES[label]
-    at = case.at(ctx) if case.at is not None else error.token
-    return Diagnostic(case.code, case.message(ctx), _token_span(path, at))
+    at = case.at(ctx) if case.at is not None else None
+    caret = at if isinstance(at, Token) else error.token  # where the case puts no caret: the token found
+    return Diagnostic(case.code, case.message(ctx), _token_span(path, caret))
 
 
 def _translate_characters(error: UnexpectedCharacters, text: str, path: str) -> Diagnostic:
@@ -238,7 +248,7 @@ def _glued_number(error: UnexpectedToken, text: str, path: str) -> Diagnostic | 
                         hint = f"write it in decimal: {int(written, 16)}"
                     except ValueError:
                         hint = None
-                span = Span(path, previous.line, previous.column, token.end_line, token.end_column)
+                span = _between(path, previous, token)
                 return Diagnostic("SPB113", f"'{written}' is not a number: numbers are written in digits only",
                                   span, hint=hint)
             previous = token
@@ -265,11 +275,11 @@ MAX_NESTING = 32
 MAX_DIGITS = 30
 
 
-def _beyond_limits(tree: Tree, path: str) -> list[Diagnostic]:
+def _beyond_limits(tree: Tree[Token], path: str) -> list[Diagnostic]:
     """Every number with too many digits, and the first block or list nested too deep."""
     found: list[Diagnostic] = []
-    deep: list[Tree] = []
-    stack: list[tuple[Tree | Token, int]] = [(tree, 0)]
+    deep: list[Tree[Token]] = []
+    stack: list[tuple[Tree[Token] | Token | None, int]] = [(tree, 0)]  # None: an absent optional part
     while stack:
         node, depth = stack.pop()
         if isinstance(node, Token):
@@ -336,7 +346,7 @@ def find_includes(text: str, path: str) -> tuple[syntax.Include, ...]:
                 depth = max(0, depth - 1)
             elif token.type == "STRING" and depth == 0 and previous is not None \
                     and previous.type == "INCLUDE":
-                span = Span(path, previous.line, previous.column, token.end_line, token.end_column)
+                span = _between(path, previous, token)
                 found.append(syntax.Include(syntax.Str(_unescape(token), _token_span(path, token)), span))
             previous = token
     except UnexpectedInput:
