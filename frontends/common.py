@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
+
+if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
+    from spbc.play.game import Ruleset
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -13,7 +16,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def load_ruleset(rules: str, backend: str = "auto"):
+def load_ruleset(rules: str, backend: str = "auto") -> Ruleset:
     """spbc.load_rules with its failures turned into messages and exit codes."""
     import spbc
     from spbc.engine.backend import BackendError

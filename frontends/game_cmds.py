@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
+
+if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
+    from spbc.play.game import Game, Ruleset
 
 
 def register(app: typer.Typer) -> None:
@@ -110,7 +113,7 @@ def _seed(seed: int | None) -> int:
     return secrets.randbits(64)
 
 
-def _load_game(ruleset, path: Path):
+def _load_game(ruleset: Ruleset, path: Path) -> Game:
     """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
     from spbc.source.files import FileReadError
     from spbc.frontends.common import fail

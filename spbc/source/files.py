@@ -51,7 +51,8 @@ class FileReadError(OSError):
             return f"{self.path}: not a {self.what} ({self.reason}): the bytes from offset {self.offset} are not UTF-8"
         return f"cannot read {self.path}: {self.reason}"
 
-    def __reduce__(self):  # rebuilt with its own fields, as when sent back from a worker process
+    def __reduce__(self) -> tuple[type[FileReadError], tuple[Path, str, str, int | None, int]]:
+        # rebuilt with its own fields, as when sent back from a worker process
         return type(self), (self.path, self.what, self.reason, self.offset, self.errno or 0)
 
 
@@ -69,7 +70,7 @@ class FileWriteError(OSError):
     def __str__(self) -> str:
         return f"cannot write {self.path}: {self.reason}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FileWriteError], tuple[Path, str, int]]:
         return type(self), (self.path, self.reason, self.errno or 0)
 
 
