@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.lang import syntax
-from spbc.lang.model import Span
+from spbc.source.span import Span
 from spbc.lang.schema import BLOCKS
 from spbc.source.diagnostics import Diagnostic, Note
 

@@ -26,7 +26,8 @@ from spbc.lang import syntax
 from spbc.lang.check import check_program
 from spbc.source.diagnostics import Diagnostic, Note, RulesError, file_span
 from spbc.source.files import FileReadError, read_text
-from spbc.lang.model import RulesModel, Span
+from spbc.source.span import Span
+from spbc.lang.model import RulesModel
 from spbc.lang.parse import find_includes, parse_text
 
 

@@ -6,7 +6,7 @@ and includes; a block holds settings (``cost = 3``) and nested blocks
 values mean, is the checker's business, so a misspelt setting is a checked error
 with a suggestion rather than a bare syntax error.
 
-Every node carries a :class:`spbc.lang.model.Span`. Nothing here depends on Lark.
+Every node carries a :class:`spbc.source.span.Span`. Nothing here depends on Lark.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from spbc.lang.model import Span
+from spbc.source.span import Span
 
 
 # --- values ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 
 class TokenLike(Protocol):
@@ -23,7 +23,7 @@ class TokenLike(Protocol):
     start_pos: int
 
 
-def is_token(item: Any, *types: str) -> bool:
+def is_token(item: Any, *types: str) -> TypeGuard[TokenLike]:
     """Whether a parser stack item is a token of one of ``types``."""
     return isinstance(item, str) and getattr(item, "type", None) in types
 
