@@ -5,9 +5,9 @@
 Tests that compare the two engines ask for ``compiled`` and ``twin`` directly.
 
 The run builds engines in one cache of its own, a temporary folder named by
-SPBC_CACHE_DIR (set here, before a test module imports spbc, and inherited by the
-processes tests start); a test that needs an empty cache sets its own. The user's
-cache (~/.cache/spbc) must come out of the run as it went in.
+SPBC_CACHE_DIR (set when pytest starts, before a test module imports spbc, and
+inherited by the processes tests start); a test that needs an empty cache sets its
+own. The user's cache (~/.cache/spbc) must come out of the run as it went in.
 """
 
 from __future__ import annotations
@@ -23,15 +23,23 @@ from unittest import mock
 
 import pytest
 
-_RUN_FOLDER = Path(tempfile.mkdtemp(prefix="spbc-tests-"))
-os.environ["SPBC_CACHE_DIR"] = str(_RUN_FOLDER / "cache")
-
 # tests/ runs with --import-mode=importlib, so helper modules here are found by path.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+_RUN_FOLDER = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Once per run (a test module that imports this file as a module runs none of this)."""
+    folder = Path(tempfile.mkdtemp(prefix="spbc-tests-"))
+    config.stash[_RUN_FOLDER] = folder
+    os.environ["SPBC_CACHE_DIR"] = str(folder / "cache")
+
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(_RUN_FOLDER, ignore_errors=True)
+    folder = config.stash.get(_RUN_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def users_cache() -> Path:
@@ -52,9 +60,9 @@ def snapshot(folder: Path) -> dict[str, int] | None:
 
 
 @pytest.fixture(scope="session")
-def engine_cache() -> Path:
+def engine_cache(pytestconfig: pytest.Config) -> Path:
     """The run's engine cache (SPBC_CACHE_DIR of every test that does not set its own)."""
-    return _RUN_FOLDER / "cache"
+    return pytestconfig.stash[_RUN_FOLDER] / "cache"
 
 
 @pytest.fixture(scope="session", autouse=True)
