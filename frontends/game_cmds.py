@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
-    from spbc.play.game import Game, Ruleset
+    from rich.console import Console
+
+    from spbc.play.game import Game
+    from spbc.table.session import Session
 
 
 def register(app: typer.Typer) -> None:
@@ -21,14 +25,19 @@ def register(app: typer.Typer) -> None:
 
 
 def play(
-    rules: str = typer.Option("base", "--rules", help="A shipped ruleset by name, or the path of a rules file."),
+    rules: Optional[str] = typer.Option(
+        None, "--rules", metavar="RULES",
+        help="A shipped ruleset by name, or the path of a rules file (default: base, or the rules a saved game names)."),
     players: Optional[str] = typer.Option(
-        None, "--players", help="Comma list of seats: names of people, ai:LEVEL for computers "
-        "[default: you,ai:random]."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deal [default: a random one, printed]."),
+        None, "--players", metavar="SEATS", help="Comma list of seats: names of people, ai:LEVEL for computers "
+        "(default: you,ai:random)."),
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER",
+                                       help="Seed of the deal (default: a random one, told at the end)."),
     record: Optional[Path] = typer.Option(
-        None, "--record", help="Write the game record to this file (with --load: the record to continue)."),
-    load: Optional[Path] = typer.Option(None, "--load", help="Continue a game written by the save command."),
+        None, "--record", metavar="FILE",
+        help="Write the game record to this file whenever the game stops (with --load: the record to continue)."),
+    load: Optional[Path] = typer.Option(None, "--load", metavar="FILE",
+                                        help="Continue a game written by the save command."),
 ) -> None:
     """Play a game in the terminal against computer players or with people at the same keyboard."""
     import sys
@@ -38,18 +47,18 @@ def play(
     from spbc.table.seats import SeatError, parse_seats, seats_of
     from spbc.table.session import Session, resume_record
 
-    ruleset = load_ruleset(rules)
     try:
         if load is not None:
             if players is not None or seed is not None:
                 fail("--load continues a saved game with its own players and seed; "
                      "leave out --players and --seed", code=2)
-            game = _load_game(ruleset, load)
+            game = _load_game(load, rules)
             try:
                 seats = seats_of(game.players)
             except SeatError as error:
                 fail(f"{load}: {error}")
         else:
+            ruleset = load_ruleset(rules or "base")
             seats = parse_seats(players or "you,ai:random")
             game = ruleset.new_game([seat.name for seat in seats], _seed(seed))
     except (SeatError, ValueError) as error:
@@ -67,15 +76,15 @@ def play(
     if record is not None and record.exists() and not record.is_file():  # a device or a pipe is never replaced
         fail(f"cannot write the record to {record}: not a regular file")
     console = make_console()
-    interactive = sys.stdin.isatty()
+    at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
+                      record=record, resumed=load is not None, earlier=earlier)
+    if at_terminal:
+        _play_at_terminal(console, session)
+        return
 
     def read(prompt: str) -> str | None:
-        try:
-            if interactive:
-                return console.input(prompt, markup=False, emoji=False)
-            line = sys.stdin.readline()
-        except (EOFError, KeyboardInterrupt):
-            return None
+        line = sys.stdin.readline()
         if not line:
             return None
         echo = line.rstrip("\n")
@@ -84,13 +93,32 @@ def play(
         console.print(prompt + _printable(echo), markup=False, highlight=False)
         return line
 
-    session = Session(game, seats, agent_seed=game.seed, interactive=interactive,
-                      record=record, resumed=load is not None, earlier=earlier)
     try:
         session.run(read, lambda event: render_event(event, console))
     except KeyboardInterrupt:
-        console.print("interrupted: the game was not finished")
+        _interrupted(session, lambda event: render_event(event, console))
+
+
+def _play_at_terminal(console: Console, session: Session) -> None:
+    """The game on the terminal's alternate screen (frontends/terminal.py); Ctrl-C ends it with exit 130."""
+    from spbc.frontends.terminal import play_at_terminal
+
+    try:
+        play_at_terminal(console, session, lambda terminal: _interrupted(session, terminal.lasting.append, exit=False))
+    except KeyboardInterrupt:
         raise typer.Exit(130) from None
+
+
+def _interrupted(session: Session, emit: Callable[[Any], None], exit: bool = True) -> None:
+    """Ctrl-C: the record so far is written, the game is reported interrupted; exit 130."""
+    from spbc.table.session import Problem
+
+    event, problem = session.stop("interrupted")
+    if problem is not None:
+        emit(Problem(problem))
+    emit(event)
+    if exit:
+        raise typer.Exit(130)
 
 
 def _printable(text: str) -> str:
@@ -113,30 +141,42 @@ def _seed(seed: int | None) -> int:
     return secrets.randbits(64)
 
 
-def _load_game(ruleset: Ruleset, path: Path) -> Game:
-    """A saved game from a file; exit 1 with the reason for an unreadable or bad one."""
-    from spbc.source.files import FileReadError
-    from spbc.frontends.common import fail
-    from spbc.play.save import GameFileError
-    from spbc.play.save import read_game_file
+def _load_game(path: Path, rules: str | None) -> Game:
+    """A saved game from a file, with the rules it names unless --rules gives others; exit 1 with the
+    reason for an unreadable or bad file, and with how to pass --rules when its rules are not found."""
+    from spbc.frontends.common import fail, load_ruleset
+    from spbc.play.save import MAX_SAVE_BYTES, GameFileError, saved_rules
+    from spbc.source.files import FileReadError, read_text
 
     try:
-        return read_game_file(ruleset, path)
+        text = read_text(path, MAX_SAVE_BYTES, "saved game")
     except FileReadError as error:
         fail(str(error))
+    named = saved_rules(text)
+    if rules is None and named is not None and named[1] is not None:
+        if not Path(named[1]).is_file():
+            fail(f"{path}: the game was played with the rules file {named[1]}, which is not there any more; "
+                 "give its rules with --rules FILE")
+        rules = named[1]
+    ruleset = load_ruleset(rules or "base")
+    try:
+        return ruleset.game_from_json(text)
     except GameFileError as error:
-        fail(f"{path}: {error}")
+        hint = ""
+        if named is not None and named[0] != ruleset.name and rules is None:
+            hint = f"; it names the rules {named[0]!r}: give them with --rules FILE"
+        fail(f"{path}: {error}{hint}")
 
 
 # --- replay ------------------------------------------------------------------------------
 
 
 def replay(
-    file: Path = typer.Argument(..., help="A game record (.spbr), as spb play --record or spb sim --records write."),
+    file: Path = typer.Argument(..., metavar="FILE", help="A game record (.spbr), as spb play --record or spb sim --records write."),
     as_json: bool = typer.Option(False, "--json", help="Print the standings and the number of moves as JSON."),
     lenient: bool = typer.Option(False, "--lenient", help="Report every problem, skip bad moves, replay the rest."),
     rules: Optional[str] = typer.Option(
-        None, "--rules", help="A shipped ruleset by name, or the path of a rules file "
+        None, "--rules", metavar="RULES", help="A shipped ruleset by name, or the path of a rules file "
         "[default: the rules the record names]."),
 ) -> None:
     """Replay a game record, check every move and the result, and print the standings.

@@ -274,12 +274,11 @@ def test_save_record_docs_sim_and_compile_write_atomically(tmp_path, monkeypatch
     from spbc.source import locate
 
     tried = _failing_write(monkeypatch)
-    save, record = tmp_path / "game.json", tmp_path / "game.spbr"
-    save.write_text("old save", encoding="utf-8")
+    save, record = tmp_path / "game.json", tmp_path / "game.spbr"  # (save never overwrites a file of another game)
     record.write_text("old record", encoding="utf-8")
     played = spb("play", "--seed", "3", "--record", str(record), input=f"pass\nsave {save}\n")
     assert f"could not save to {save}: No space left on device" in " ".join(played.output.split())
-    assert save.read_text(encoding="utf-8") == "old save" and record.read_text(encoding="utf-8") == "old record"
+    assert not save.exists() and record.read_text(encoding="utf-8") == "old record"
     reference = tmp_path / "ref.md"
     docs = spb("docs", "-o", str(reference))
     assert docs.exit_code == 1 and "No space left on device" in docs.output

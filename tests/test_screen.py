@@ -16,6 +16,7 @@ from rich.console import Console
 from scenario import Scenario
 from spbc.frontends.screen import describe_income, render_event, render_screen
 from spbc.play.moves import Move, MoveKind
+from spbc.play.scoring import final_scores
 from spbc.table.screen import build_screen
 from spbc.table.session import Finished
 
@@ -83,6 +84,8 @@ def test_trading_cards_show_the_cheapest_displacement_or_what_they_need(position
     # Anna owns a Lumberjack but no Shepherd, Ship Builder or Czar and Carpenter
     assert "needs a Shepherd or Czar and Carpenter" in row_line(text, "upper", "Weaving Mill")
     assert "needs a Ship Builder or Czar and Carpenter" in row_line(text, "upper", "Wharf")
+    # no price, and the reason is out of the price column
+    assert re.search(r"green\s+-\s+6r 1p\s+needs a Ship Builder", row_line(text, "upper", "Wharf"))
     screen = build_screen(game, 0, ())
     wharf = next(offer for offer in screen.offers if offer.card == "wharf")
     assert wharf.price is None and set(wharf.needs) == {"ship_builder", "czar_and_carpenter"}
@@ -97,7 +100,7 @@ def test_a_trading_card_price_is_the_minimum_over_owned_targets(ruleset):
     costs = {t: game.cost(Move(MoveKind.BUY, "bank", "upper", t)) for t in ("market", "customs_house")}
     assert costs["customs_house"] < costs["market"]  # Bank 13 over a Customs House (8) or a Market (5)
     text = draw(build_screen(game, 0, ()))
-    assert re.search(rf"blue\s+{costs['customs_house']} over Customs House", row_line(text, "upper", "Bank"))
+    assert re.search(rf"blue\s+{costs['customs_house']}\s+5r 1p\s+over Customs House", row_line(text, "upper", "Bank"))
 
 
 def test_the_phase_table_shows_deck_counts_the_current_phase_and_starters(position):
@@ -125,7 +128,7 @@ def test_players_show_points_hand_sizes_forecast_and_cards_by_colour(position):
     assert rubles == 2 * 3  # two Gold Miners
     lines = text.splitlines()
     pays = lines[lines.index(boris) + 1]
-    assert f"Worker phase {rubles}r {points}p" in pays
+    assert points == 0 and f"Worker phase {rubles} rubles |" in pays
     assert "green: Gold Miner x2" in text and "orange: Author" in text
     assert "green: Lumberjack, Carpenter Workshop" in text
 
@@ -179,11 +182,57 @@ def test_income_describes_printed_income_and_abilities(ruleset):
     assert describe_income(model, model.card("potjomkins_village")) == "-"
 
 
-def test_final_standings_table(position):
+def test_final_standings_table_breaks_every_score_down(position):
     game = position
     console = Console(file=io.StringIO(), width=120, force_terminal=False, no_color=True)
-    render_event(Finished(tuple(game.standings()), None), console)
+    render_event(Finished(tuple(game.standings()), None, None, final_scores(game)), console)
     text = console.file.getvalue()
-    for standing in game.standings():
-        assert re.search(rf"{standing.rank}\s+{standing.name}\s+{standing.final}\s+{standing.rubles}\s+"
-                         rf"{standing.hand_size}\s*$", text, re.MULTILINE)
+    for score in final_scores(game):
+        row = (rf"^\s*{score.rank}\s+{score.name}\s+{score.points}\s+\+{score.noble_bonus} \({score.nobles}\)\s+"
+               rf"\+{score.rubles_points} \({score.rubles}\)\s+-{score.hand_penalty} \({score.hand_cards}\)\s+"
+               rf"{score.final}\s+{score.rubles_left}\s*$")
+        assert re.search(row, text, re.MULTILINE), text
+    # Anna: 13 points, one distinct aristocrat (none: she has no orange card), 31 rubles are 3 points,
+    # 1 ruble left, the Theater in hand costs 5
+    anna = next(score for score in final_scores(game) if score.name == "Anna")
+    assert (anna.points, anna.noble_bonus, anna.rubles_points, anna.rubles_left, anna.hand_penalty) == (13, 0, 3, 1, 5)
+    assert anna.final == 13 + 0 + 3 - 5
+
+
+def test_identical_cards_of_a_row_are_one_line_with_their_number(ruleset):
+    game = (Scenario(ruleset, players=2).upper(["customs_house", "market", "customs_house"])
+            .lower(["customs_house"]).phase("building").current(0).build())
+    screen = build_screen(game, 0, ())
+    assert [(o.card, o.row, o.copies) for o in screen.offers] == [
+        ("customs_house", "upper", 2), ("market", "upper", 1), ("customs_house", "lower", 1)]
+    text = draw(screen)
+    assert re.search(r"blue\s+8\s", row_line(text, "upper", "Customs House x2"))
+    assert re.search(r"blue\s+7\s", row_line(text, "lower", "Customs House"))
+
+
+def test_one_ruble_and_one_point_are_singular(ruleset):
+    game = Scenario(ruleset, players=2).rubles(0, 1).points(0, 1).give(0, "author").current(0).build()
+    lines = [line for line in draw(build_screen(game, 0, ())).splitlines() if line.startswith("Player 1 [you")]
+    assert len(lines) == 1 and "1 point, 1 ruble, hand" in lines[0]
+
+
+def test_when_only_pass_is_left_the_screen_says_enter_passes(position):
+    assert "press Enter to pass" in draw(build_screen(position, 0, (("pass", None),)))
+    assert "press Enter to pass" not in draw(build_screen(position, 0, (("pass", None), ("take upper Pub", None))))
+
+
+def test_the_last_round_marks_phases_that_will_not_come_again_and_shows_the_end_bonus(ruleset):
+    game = (Scenario(ruleset, players=2).give(0, "author").give(0, "administrator").give(1, "author")
+            .hand(1, ["market"]).last_round().phase("aristocrat").current(0).build())
+    screen = build_screen(game, 0, ())
+    assert screen.closed == ("worker", "building")
+    assert [(end.nobles, end.noble_bonus, end.hand_cards, end.hand_penalty) for end in screen.endgame] == [
+        (2, 3, 0, 0), (1, 1, 1, 5)]
+    text = draw(screen)
+    pays = [line for line in text.splitlines() if line.startswith("  pays:")]
+    assert all("Worker phase (no more) | Building phase (no more) | Aristocrat phase " in line for line in pays)
+    assert "Aristocrat phase 3 rubles" in pays[0]  # Author 1 + Administrator 2, still to come
+    assert "at the end: +3 points for Aristocrats (2 distinct)\n" in text
+    assert "at the end: +1 point for Aristocrats (1 distinct), -5 for 1 card in hand" in text
+    before = build_screen(Scenario(ruleset, players=2).phase("aristocrat").current(0).build(), 0, ())
+    assert before.closed == () and before.endgame == () and "(no more)" not in draw(before)

@@ -20,6 +20,10 @@ backslash. Each move line names the player and gives the move in the notation of
 writer puts in) and blank lines are comments. ``Result`` lists the final points in
 seat order and is written once the game is over; a reader checks it against the
 replay. The seed and the moves give back the whole game, deck order included.
+
+A record written before the game ends may withhold the seed (``[Seed "?"]``): it would
+tell every player the order of every deck. Such a record is read back with the seed
+given from elsewhere (the saved game it belongs to, see :func:`read_record`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from spbc.play.notation import format_move, parse_move
 
 
 RECORD_EXTENSION = ".spbr"
+#: The Seed header of a record that withholds its seed until the game is over.
+WITHHELD = "?"
 #: A record is a few kilobytes of text; anything larger is refused unread.
 MAX_RECORD_BYTES = 10_000_000
 _HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -132,13 +138,14 @@ class RecordWriter:
         self.lines.append(text)
         self.moves.append(move)
 
-    def headers(self) -> dict[str, str]:
-        """The header values, in the order they are written."""
+    def headers(self, withhold_seed: bool = False) -> dict[str, str]:
+        """The header values, in the order they are written; ``withhold_seed`` writes the seed
+        as ``?`` while the game is not over (it would give away the order of every deck)."""
         game = self.game
         headers = {
             "Ruleset": self.ruleset.name,
             "RulesDigest": self.ruleset.model.digest,
-            "Seed": str(game.seed),
+            "Seed": WITHHELD if withhold_seed and not game.is_over else str(game.seed),
         }
         headers.update({f"Player{seat + 1}": name for seat, name in enumerate(game.players)})
         if self.date:
@@ -147,9 +154,9 @@ class RecordWriter:
             headers["Result"] = format_result(game)
         return headers
 
-    def text(self) -> str:
-        """The record of the moves so far."""
-        head = [f"[{name} {_quote(value)}]" for name, value in self.headers().items()]
+    def text(self, withhold_seed: bool = False) -> str:
+        """The record of the moves so far (see :meth:`headers` for ``withhold_seed``)."""
+        head = [f"[{name} {_quote(value)}]" for name, value in self.headers(withhold_seed).items()]
         return "\n".join(head + [""] + self.lines) + "\n"
 
 
@@ -282,17 +289,25 @@ class _Reader:
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise self.fatal(*self.where("Ruleset"), f"cannot load the rules {name!r}: {first}") from None
 
-    def new_game(self, ruleset: Ruleset) -> Game:
+    def new_game(self, ruleset: Ruleset, seed_given: int | None) -> Game:
         players = self.players()
         seed_text = self.headers.get("Seed")
         if seed_text is None:
             raise self.fatal(1, 1, "no Seed header: the deck order cannot be known")
+        if seed_text.strip() == WITHHELD:
+            if seed_given is None:
+                raise self.fatal(*self.where("Seed"), "the seed is withheld: the record was written before the "
+                                 "game ended, so it tells the moves so far but cannot be replayed without "
+                                 "the game it belongs to (spb play --load SAVE --record FILE continues it)")
+            seed_text = str(seed_given)
         # digits as the writer writes them: int() would also read "5_0" as 50 and "٥" as 5
         if not re.fullmatch(r"-?[0-9]{1,1000}", seed_text):
             shown = seed_text if len(seed_text) <= 40 else seed_text[:30] + "..."
             raise self.fatal(*self.where("Seed"), f"the seed must be a whole number, not {shown!r}: "
                              "a minus sign at most, then up to 1000 digits 0-9")
         seed = int(seed_text)
+        if seed_given is not None and seed != seed_given:
+            raise self.fatal(*self.where("Seed"), "the record's seed is not the seed of the game it is to continue")
         try:
             return ruleset.new_game(players, seed)
         except ValueError as error:
@@ -372,7 +387,7 @@ class _Reader:
 
 
 def read_record(text: str, ruleset: Ruleset | None = None, lenient: bool = False,
-                path: str = "<record>") -> Replay:
+                path: str = "<record>", seed: int | None = None) -> Replay:
     """Replay a record: the game after its moves, the moves and any problems.
 
     ruleset None loads the rules the Ruleset header names. Strict mode raises
@@ -381,11 +396,14 @@ def read_record(text: str, ruleset: Ruleset | None = None, lenient: bool = False
     the last good state. Both modes raise RecordError when nothing can be replayed:
     no seed or players, rules that cannot be loaded, or rules whose digest differs
     from the record's.
+
+    ``seed`` is the seed of the game the record belongs to: it replays a record that
+    withholds its seed (``[Seed "?"]``), and a record whose seed differs is refused.
     """
     reader = _Reader(text, path, lenient)
     reader.read_headers()
     rules = reader.ruleset(ruleset)
-    game = reader.new_game(rules)
+    game = reader.new_game(rules, seed)
     replay = Replay(game, reader.headers)
     reader.replay(game, replay.moves)
     reader.check_result(game)

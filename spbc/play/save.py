@@ -1,9 +1,11 @@
 """Saving a game as JSON and loading it back, refusing anything that is not a consistent state.
 
 A saved game holds the ruleset's name and digest, the players, the seed and every
-part of the engine's state by name. Loading checks every value against the rules
-(ranges, card ids, and that every card of the game is in exactly one place), so a
-garbled or edited file is refused with the reason, never half-loaded.
+part of the engine's state by name; a game of a rules file of one's own also names that
+file, so that loading it can find the rules again (or say which to give). Loading checks
+every value against the rules (ranges, card ids, and that every card of the game is in
+exactly one place), so a garbled or edited file is refused with the reason, never
+half-loaded.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from spbc.contract.abi import STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
+from spbc.lang.load import resolve_rules, shipped_names
 from spbc.lang.model import BuyPoints, Discount
 
 if TYPE_CHECKING:
@@ -39,7 +42,29 @@ class SavedGame(BaseModel):
     digest: str
     players: list[str]
     seed: int
+    rules: str | None = None  # the rules file of a game not of a shipped ruleset, as an absolute path
     state: dict[str, list[int]]
+
+
+def rules_file(ruleset: Ruleset) -> str | None:
+    """The absolute path of the rules file a ruleset was loaded from, or None for a shipped ruleset."""
+    source = ruleset.source
+    if isinstance(source, str) and source == ruleset.name and source in shipped_names():
+        return None
+    return str(resolve_rules(source).absolute())
+
+
+def saved_rules(text: str) -> tuple[str, str | None] | None:
+    """The ruleset name and rules file (None: a shipped ruleset) a saved game's JSON names, or None
+    when the text is no saved game: what to load before the game itself can be read."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("ruleset"), str):
+        return None
+    rules = data.get("rules")
+    return data["ruleset"], rules if isinstance(rules, str) else None
 
 
 def write_game(game: Game) -> str:
@@ -50,9 +75,9 @@ def write_game(game: Game) -> str:
     }
     saved = SavedGame(
         format=FORMAT, version=VERSION, ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
-        players=list(game.players), seed=game.seed, state=state,
+        players=list(game.players), seed=game.seed, rules=rules_file(game.ruleset), state=state,
     )
-    head = saved.model_dump(exclude={"state"})
+    head = saved.model_dump(exclude={"state"} | ({"rules"} if saved.rules is None else set()))
     lines = [f"  {json.dumps(name)}: {json.dumps(state[name])}" for name in state]
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
     return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"

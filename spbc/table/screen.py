@@ -7,13 +7,15 @@ frontends/screen.py draws it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
 from spbc.lang.model import DrawAction, RulesModel
 from spbc.play.moves import Move, MoveKind
-from spbc.play.view import GameView
+from spbc.play.scoring import EndBonus, end_bonus
+from spbc.play.view import GameView, PlayerView
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Offer:
     price: int | None
     over: str | None = None
     needs: tuple[str, ...] = ()
+    copies: int = 1  # identical cards of one row are one offer
 
 
 @dataclass(frozen=True)
@@ -55,10 +58,17 @@ class Screen:
     phases: tuple[PhaseLine, ...]
     moves: tuple[tuple[str, int | None], ...]  # legal moves in notation, with their costs
     recent: tuple[tuple[str, str], ...]  # (player, move) the others made since seat last moved
+    closed: tuple[str, ...] = ()  # in the last round: the scoring phases that will not score again
+    endgame: tuple[EndBonus, ...] = ()  # in the last round: what the end will add, per seat (all public)
 
     @property
-    def me(self):  # -> spbc.play.view.PlayerView
+    def me(self) -> PlayerView:
         return self.view.players[self.seat]
+
+    @property
+    def only_pass(self) -> bool:
+        """Whether passing is the one move the seat has: Enter alone then passes."""
+        return [text for text, _ in self.moves] == ["pass"]
 
 
 def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...],
@@ -66,7 +76,7 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table."""
     view = game.view(seat)
     model = game.ruleset.model
-    offers = [_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)]
+    offers = _grouped([_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)])
     if view.drawn is not None:
         offers.append(_offer(game, view, view.drawn, "drawn"))
     names = [player.name for player in view.players]
@@ -77,7 +87,33 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
                   phase.id == view.phase, starters.get(phase.id))
         for phase in model.phases
     )
-    return Screen(view, model, seat, tuple(offers), phases, moves, recent)
+    closed, endgame = _last_round(view, model)
+    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame)
+
+
+def _grouped(offers: list[Offer]) -> list[Offer]:
+    """Identical cards of a row as one offer with their number, where the first of them lies."""
+    grouped: dict[tuple[str, str], Offer] = {}
+    for offer in offers:
+        key = (offer.card, offer.row)
+        if key in grouped:
+            grouped[key] = dataclasses.replace(grouped[key], copies=grouped[key].copies + 1)
+        else:
+            grouped[key] = offer
+    return list(grouped.values())
+
+
+def _last_round(view: GameView, model: RulesModel) -> tuple[tuple[str, ...], tuple[EndBonus, ...]]:
+    """In the last round, the scoring phases past (or scored) that will not come again, and every
+    seat's end-of-game bonus and penalty as things stand; nothing before the last round."""
+    if not view.last_round:
+        return (), ()
+    order = [phase.id for phase in model.phases]
+    now = order.index(view.phase)
+    closed = tuple(phase.id for index, phase in enumerate(model.phases) if phase.scores and (
+        index < now or (index == now and view.stage == "points")))
+    endgame = tuple(end_bonus(model, player.play_area, player.hand_size) for player in view.players)
+    return closed, endgame
 
 
 def _offer(game: Game, view: GameView, card_id: str, row: str) -> Offer:

@@ -20,105 +20,42 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import Agent, make_agent
-from spbc.source.files import write_text_atomic
-from spbc.play.game import Game, GameTooLongError, Standing
-from spbc.play.moves import Move, MoveError, MoveKind
-from spbc.play.notation import format_move, parse_move
+from spbc.source.files import FileReadError, write_text_atomic
+from spbc.play.game import Game, GameTooLongError
+from spbc.play.moves import PASS, Move, MoveError, MoveKind
+from spbc.play.notation import VERBS, format_move, parse_move
 from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
-from spbc.play.save import write_game_file
+from spbc.play.save import GameFileError, read_game_file, write_game_file
+from spbc.play.scoring import final_scores
+from spbc.play.words import vocabulary_of
 from spbc.reference.forms import describe_notation
+from spbc.table.events import (  # re-exported: the session's events are part of its interface
+    Event,
+    Finished,
+    Handover,
+    LastRound,
+    MoveList,
+    NewPhase,
+    Note,
+    PhaseScored,
+    Played,
+    PointsBought,
+    Problem,
+    RoundEnded,
+    Started,
+    Stopped,
+    Turn,
+    phase_name,
+    table_events,
+)
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
-
-# --- events ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Started:
-    """The game begins (or resumes from a saved game)."""
-
-    ruleset: str
-    seats: tuple[Seat, ...]
-    seed: int
-    resumed: bool
-
-
-@dataclass(frozen=True)
-class NewPhase:
-    """A phase began: the board was refilled from its deck, or a new round started."""
-
-    round: int
-    phase: str  # the phase's name, "Building phase"
-
-
-@dataclass(frozen=True)
-class Handover:
-    """Several humans share the terminal: the next one should take the keyboard."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A human is on turn: show their screen, then ask for a move."""
-
-    screen: Screen
-
-
-@dataclass(frozen=True)
-class Played:
-    """A move was played; ``text`` is the move in notation."""
-
-    seat: int
-    name: str
-    text: str
-    computer: bool
-
-
-@dataclass(frozen=True)
-class Problem:
-    """The input could not be used; ``message`` says why. The game goes on."""
-
-    message: str
-
-
-@dataclass(frozen=True)
-class Note:
-    """An answer to a command: help, undo, save."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class MoveList:
-    """The legal moves of the seat on turn with their costs, for the ``moves`` command."""
-
-    name: str
-    moves: tuple[tuple[str, int | None], ...]
-
-
-@dataclass(frozen=True)
-class Finished:
-    """The game is over; ``record`` is where its record was written, if anywhere.
-
-    The seed is told only now: it determines the order of every deck.
-    """
-
-    standings: tuple[Standing, ...]
-    record: Path | None
-    seed: int | None = None
-
-
-@dataclass(frozen=True)
-class Stopped:
-    """The game was left unfinished: ``reason`` is "end of input" or "quit"."""
-
-    reason: str
-    context: str
-
-
-Event = Started | NewPhase | Handover | Turn | Played | Problem | Note | MoveList | Finished | Stopped
+__all__ = [
+    "COMMANDS", "Event", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
+    "Played", "PointsBought", "Problem", "RoundEnded", "Session", "Started", "Stopped", "Turn", "help_text",
+    "resume_record",
+]
 
 
 # --- the session -------------------------------------------------------------------------
@@ -140,7 +77,7 @@ class _History:
     moves: list[tuple[int, Move, str]] = field(default_factory=list)  # seat, move, notation
     last_seen: dict[int, int] = field(default_factory=dict)  # seat -> index after its last move
 
-    def since(self, seat: int) -> list[tuple[str, str]]:
+    def since(self, seat: int) -> list[tuple[int, str]]:
         """(seat, notation) of the others' moves since seat last moved."""
         start = self.last_seen.get(seat, 0)
         return [(mover, text) for mover, _, text in self.moves[start:] if mover != seat]
@@ -156,9 +93,10 @@ class Session:
     """One game at the terminal. Create it with the seats, then call :meth:`run`.
 
     ``interactive`` says a person types at a terminal: ``quit`` then asks for
-    confirmation. ``record`` is a file for the game record, written when the
-    game ends (and, with what is played so far, by the ``save`` command);
-    ``earlier`` are the moves that led to a loaded game (see :func:`resume_record`).
+    confirmation. ``record`` is a file for the game record, written whenever the game
+    stops (at its end, on ``quit``, at the end of input, by :meth:`stop` when the frontend
+    is interrupted) and by the ``save`` command; until the game is over it withholds the
+    seed. ``earlier`` are the moves that led to a loaded game (see :func:`resume_record`).
     """
 
     def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
@@ -183,6 +121,11 @@ class Session:
         self._barrier: str | None = None  # why undo cannot go further back, once it cannot
         self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
 
+    @property
+    def shared(self) -> bool:
+        """Whether several people play at this terminal (each must see only their own screen)."""
+        return len(self._humans) > 1
+
     # --- reading -------------------------------------------------------------------------
 
     def screen(self, seat: int) -> Screen:
@@ -197,6 +140,23 @@ class Session:
         ruleset = self.game.ruleset
         return tuple((format_move(move, ruleset), self.game.cost(move)) for move in self.game.legal_moves())
 
+    def verbs(self) -> list[str]:
+        """Every word a move may start with in these rules: the notation's verbs, short forms and ability verbs."""
+        return [*VERBS, *vocabulary_of(self.game.ruleset).abilities]
+
+    def command_of(self, word: str) -> str | None:
+        """The command a typed word means, or None: a command's name, ``?`` for help, or a beginning
+        of one command's name that begins no verb of the notation (``q``, ``h``, ``mo``)."""
+        word = word.lower()
+        if word in COMMANDS or word == "quit":
+            return word
+        if word == "?":
+            return "help"
+        if any(verb.startswith(word) for verb in self.verbs()):
+            return None
+        fitting = [name for name in (*COMMANDS, "quit") if name.startswith(word)]
+        return fitting[0] if len(fitting) == 1 else None
+
     # --- the loop ------------------------------------------------------------------------
 
     def run(self, read: Callable[[str], str | None], emit: Callable[[Event], None]) -> bool:
@@ -204,7 +164,8 @@ class Session:
 
         ``read(prompt)`` returns the next line typed, or None at the end of input.
         """
-        emit(Started(self.game.ruleset.name, self.seats, self.game.seed, self.resumed))
+        emit(Started(self.game.ruleset.name, self.seats, self.game.seed, self.resumed,
+                     self.game.round, phase_name(self.game)))
         previous_human: int | None = None
         while not self.game.is_over:
             if len(self.history.moves) >= self.game.ruleset.move_limit:  # undo shortens the history
@@ -214,19 +175,30 @@ class Session:
             if self.seats[seat].computer:
                 self._play(seat, self.agents[seat].choose(self.game, seat), emit)
                 continue
-            if len(self._humans) > 1 and previous_human != seat:
+            if self.shared and previous_human != seat:
                 if not self._hand_over(seat, read, emit):
                     return False
             previous_human = seat
             if not self._human_turn(seat, read, emit):
                 return False
-        try:
-            record = self._write_record()
-        except OSError as error:
-            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
-            record = None
-        emit(Finished(tuple(self.game.standings()), record, self.game.seed))
+        record, problem = self._record_now()
+        if problem is not None:
+            emit(Problem(problem))
+        emit(Finished(tuple(self.game.standings()), record, self.game.seed, final_scores(self.game)))
         return True
+
+    def stop(self, reason: str) -> tuple[Stopped, str | None]:
+        """The game is left unfinished for ``reason``: write the record so far (if there is a record
+        file) and give the event to show, with why the record could not be written, if it could not."""
+        record, problem = self._record_now()
+        return Stopped(reason, self.game.context(), record), problem
+
+    def _stopped(self, reason: str, emit: Callable[[Event], None]) -> bool:
+        event, problem = self.stop(reason)
+        if problem is not None:
+            emit(Problem(problem))
+        emit(event)
+        return False
 
     def _human_turn(self, seat: int, read: Callable[[str], str | None],
                     emit: Callable[[Event], None]) -> bool:
@@ -235,16 +207,16 @@ class Session:
         while True:
             line = read(f"{self.seats[seat].name}> ")
             if line is None:
-                emit(Stopped("end of input", self.game.context()))
-                return False
+                return self._stopped("end of input", emit)
             words = line.split()
             if not words:
+                if self.game.legal_moves() == [PASS] and self._try_move(seat, "pass", emit):
+                    return True
                 continue
-            command = words[0].lower()
+            command = self.command_of(words[0])
             if command == "quit" and len(words) == 1:
                 if self._confirm_quit(read):
-                    emit(Stopped("quit", self.game.context()))
-                    return False
+                    return self._stopped("quit", emit)
                 continue
             if command in COMMANDS and (len(words) == 1 or command == "save"):
                 again = COMMANDS[command](self, words[1:], emit)
@@ -259,14 +231,14 @@ class Session:
         name = self.seats[seat].name
         emit(Handover(name))
         if self.interactive and read(f"{name}, press Enter to see your screen ") is None:
-            emit(Stopped("end of input", self.game.context()))
-            return False
+            return self._stopped("end of input", emit)
         return True
 
     def _confirm_quit(self, read: Callable[[str], str | None]) -> bool:
         if not self.interactive:
             return True
-        answer = read("Leave the game unfinished (nothing is saved unless you typed save)? [y/N] ")
+        kept = "the record so far is written" if self.record is not None else "nothing is saved unless you typed save"
+        answer = read(f"Leave the game unfinished ({kept})? [y/N] ")
         return answer is not None and answer.strip().lower() in ("y", "yes")
 
     def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
@@ -304,9 +276,8 @@ class Session:
             self._undo.clear()
             what = "the card drawn with " + text if move.kind is MoveKind.USE else "the refilled board"
             self._barrier = f"cannot undo past {what}: it showed cards from a deck ({drawn} drawn)"
-        if (before.round, before.phase) != (self.game.round, self.game.phase) and not self.game.is_over:
-            phase = next(p.name for p in self.game.ruleset.model.phases if p.id == self.game.phase)
-            emit(NewPhase(self.game.round, phase))
+        for event in table_events(before, self.game, seat, move):
+            emit(event)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -335,7 +306,10 @@ class Session:
         return False
 
     def save(self, args: list[str], emit: Callable[[Event], None]) -> bool:
-        """Write the game as JSON (and the record so far, with a record file)."""
+        """Write the game as JSON (and the record so far, with a record file).
+
+        A file given by name is overwritten only when it holds an earlier save of this game.
+        """
         if len(args) > 1:
             emit(Problem("save takes one file name at most: save [FILE]"))
             return False
@@ -346,22 +320,48 @@ class Session:
             if args or not path.exists():
                 break
             path = self.save_dir / f"spb-{stamp}-{again}.json"
+        taken = self._taken(path)
+        if taken is not None:
+            emit(Problem(taken))
+            return False
         try:
             write_game_file(self.game, path)
         except OSError as error:
             emit(Problem(f"could not save to {path}: {error.strerror or error}"))
             return False
-        try:
-            record = self._write_record()
-        except OSError as error:  # the game is saved all the same
-            emit(Problem(f"could not write the record to {self.record}: {error.strerror or error}"))
-            record = None
+        record, problem = self._record_now()
+        if problem is not None:  # the game is saved all the same
+            emit(Problem(problem))
         extra = f" and the record so far to {record}" if record is not None else ""
-        emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}"))
+        secret = " (it holds every hand and the order of the decks: keep it closed until the game ends)" \
+            if self.shared else ""
+        emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}{secret}"))
         return False
 
-    def _write_record(self) -> Path | None:
-        """Write the record of the moves so far to the record file, if there is one."""
+    def _taken(self, path: Path) -> str | None:
+        """Why the save must not be written to path (it holds something other than this game), or None."""
+        if not path.exists() and not path.is_symlink():
+            return None
+        if not path.is_file():
+            return f"cannot save to {path}: it is not a regular file"
+        try:
+            other = read_game_file(self.game.ruleset, path)
+        except (FileReadError, GameFileError):
+            return f"{path} already exists and is not a save of this game; save to another name"
+        if other.players != self.game.players or other.seed != self.game.seed:
+            return f"{path} holds another game ({', '.join(other.players)}); save to another name"
+        return None
+
+    def _record_now(self) -> tuple[Path | None, str | None]:
+        """Write the record (if there is a record file): where it went, and why not if it could not be."""
+        try:
+            return self.write_record(), None
+        except OSError as error:
+            return None, f"could not write the record to {self.record}: {error.strerror or error}"
+
+    def write_record(self) -> Path | None:
+        """Write the record of the moves so far to the record file, if there is one; the seed is
+        withheld until the game is over. Raises OSError when the file cannot be written."""
         if self.record is None:
             return None
 
@@ -369,7 +369,7 @@ class Session:
         writer = RecordWriter(dealt, datetime.date.today().isoformat())
         for move in self.earlier + [move for _, move, _ in self.history.moves]:
             writer.add(move)
-        write_text_atomic(self.record, writer.text())
+        write_text_atomic(self.record, writer.text(withhold_seed=True))
         return self.record
 
 
@@ -377,8 +377,9 @@ def resume_record(game: Game, path: Path) -> list[Move]:
     """The moves of the record at path, which must lead exactly to game (a loaded game).
 
     A loaded game can go on being recorded only by continuing the record written
-    with it. Raises ValueError naming the problem: no such file, a record that
-    does not replay, or one that leads somewhere else.
+    with it; a record that withholds its seed is replayed with the game's. Raises
+    ValueError naming the problem: no such file, a record that does not replay, or one
+    that leads somewhere else.
     """
 
     try:
@@ -387,9 +388,9 @@ def resume_record(game: Game, path: Path) -> list[Move]:
         raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
                          "recorded by continuing the record written with it") from None
     try:
-        replay = read_record(text, game.ruleset, path=str(path))
+        replay = read_record(text, game.ruleset, path=str(path), seed=game.seed)
     except RecordError as error:
-        raise ValueError(str(error)) from None
+        raise ValueError(f"the record {path} does not lead to the saved game: {error}") from None
     if replay.game.state_values() != game.state_values():
         raise ValueError(f"the record {path} does not lead to the saved game "
                          f"(it ends at {replay.game.context()}, the game is at {game.context()})")
@@ -410,17 +411,27 @@ def _cards_drawn(before: Game, after: Game) -> int:
     return sum(max(old[deck] - new[deck], 0) for deck in old)
 
 
+def _shortest(session: Session, command: str) -> str:
+    """The shortest beginning of a command's name that means it."""
+    return next(command[:n] for n in range(1, len(command) + 1) if session.command_of(command[:n]) == command)
+
+
 def help_text(session: Session) -> str:
     """The commands and the notation forms, with examples from the moves legal now."""
 
     forms = describe_notation(session.game.ruleset.model)
     width = max(len(form.form) for form in forms)
     examples = [text for text, _ in session.legal_moves()[:4]]
+    short = ", ".join(f"{word} ({kind.value})" for word, kind in VERBS.items() if word != kind.value)
+    prefixes = ", ".join(f"{_shortest(session, name)} ({name})" for name in (*COMMANDS, "quit"))
     return "\n".join([
-        "Moves (card names may be shortened to any unique beginning, in any case):",
+        "Moves (card names may be shortened to any unique beginning, in any case; German names work too):",
         *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
+        f"Short verbs: {short}; any beginning of one verb works too.",
         f"Legal now, for example: {', '.join(examples)}",
-        "Commands:",
+        "At a terminal Tab completes moves and commands, and Up and Down go through what you typed;",
+        "Enter alone passes when passing is all you can do.",
+        f"Commands, or their beginnings: {prefixes}, ? (help)",
         "  help          this text",
         "  moves         your legal moves and what each costs",
         "  undo          take back your last move (only against computers, and not past",
