@@ -11,9 +11,25 @@ app = typer.Typer(
     name="spb",
     help="Saint Petersburg: check and compile rules, play, simulate and benchmark.",
     no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,  # help texts are plain text: "[default: ...]" is never read as markup
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from spbc.source.version import VERSION
+
+        typer.echo(f"spb {VERSION}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version of spb and exit."),
+) -> None:
+    """Saint Petersburg: check and compile rules, play, simulate and benchmark."""
 
 
 def _register_commands() -> None:

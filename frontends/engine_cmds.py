@@ -13,13 +13,13 @@ from spbc.frontends.common import fail, load_ruleset
 
 
 def sim(
-    seats: Annotated[str, typer.Option(help="Comma list of computer seats, e.g. random,random,random.")] = "random,random",
-    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 1,
-    rules: Annotated[str, typer.Option(help="Shipped ruleset name or rules file.")] = "base",
-    backend: Annotated[str, typer.Option(help="auto, compiled or python.")] = "auto",
-    records: Annotated[Optional[Path], typer.Option(help="Write a game record of each game into this folder.")] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="Processes to play on; the results do not depend on it.")] = 1,
+    seats: Annotated[str, typer.Option(metavar="LEVELS", help="Comma list of computer seats, e.g. random,random,random.")] = "random,random",
+    games: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option(metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
+    rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
+    backend: Annotated[str, typer.Option(metavar="[auto|compiled|python]", help="auto, compiled or python.")] = "auto",
+    records: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Write a game record of each game into this folder.")] = None,
+    jobs: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results."""
@@ -64,10 +64,10 @@ def sim(
 
 
 def bench(
-    rules: Annotated[str, typer.Option(help="Shipped ruleset name or rules file.")] = "base",
-    players: Annotated[int, typer.Option(min=1, help="Players per game.")] = 2,
-    seconds: Annotated[float, typer.Option(help="Seconds per sample.")] = 1.0,
-    repeats: Annotated[int, typer.Option(min=1, help="Samples per engine; the median is reported.")] = 5,
+    rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
+    players: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Players per game.")] = 2,
+    seconds: Annotated[float, typer.Option(metavar="NUMBER", help="Seconds per sample.")] = 1.0,
+    repeats: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Samples per engine; the median is reported.")] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Random full games on the compiled engine and on its pure-Python twin, in one run."""

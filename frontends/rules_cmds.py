@@ -36,10 +36,10 @@ def _default_rules() -> str:
 
 def check(
     files: list[str] | None = typer.Argument(
-        None, help="Rules files or shipped ruleset names (default: rules/base.spb if present here, else the shipped base)."
+        None, metavar="[FILES]...", help="Rules files or shipped ruleset names (default: rules/base.spb if present here, else the shipped base)."
     ),
     dump: DumpKind | None = typer.Option(
-        None, "--dump", help="Print the syntax tree (ast), the checked model (model) or the engine IR (ir) as text."
+        None, "--dump", metavar="[ast|model|ir]", help="Print the syntax tree (ast), the checked model (model) or the engine IR (ir) as text."
     ),
 ) -> None:
     """Check rules files: every error with its place on stderr, or a one-line summary."""
@@ -97,7 +97,7 @@ def _load(rules: str) -> RulesModel:
 
 
 def cards(
-    rules: str = typer.Option("base", "--rules", help=RULES_HELP),
+    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the cards as a JSON list."),
 ) -> None:
     """List every card of a ruleset: deck, colour, cost, copies, income, symbol, abilities."""
@@ -134,9 +134,10 @@ class DocFormat(str, enum.Enum):
 
 
 def docs(
-    rules: str = typer.Option("base", "--rules", help=RULES_HELP),
-    doc_format: DocFormat = typer.Option(DocFormat.md, "--format", help="Markdown or a self-contained HTML page."),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file instead of stdout."),
+    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP),
+    doc_format: DocFormat = typer.Option(DocFormat.md, "--format", metavar="[md|html]",
+                                         help="Markdown or a self-contained HTML page."),
+    output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", help="Write to this file instead of stdout."),
 ) -> None:
     """Print the rules reference of a ruleset, generated from its rules."""
     from spbc.reference.docs import MissingProseError, emit_reference, notation_section
@@ -191,8 +192,9 @@ def _compile_folders(rules_dir: Path | None, out: Path | None) -> tuple[Path, Pa
 
 
 def compile_rules(
-    rules_dir: Path | None = typer.Option(None, "--rules-dir", help="The rules folder [default: ./rules]."),
-    out: Path | None = typer.Option(None, "--out", help="The generated folder [default: beside the rules folder]."),
+    rules_dir: Path | None = typer.Option(None, "--rules-dir", metavar="DIR", help="The rules folder [default: ./rules]."),
+    out: Path | None = typer.Option(None, "--out", metavar="DIR",
+                                    help="The generated folder [default: beside the rules folder]."),
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if the generated files are stale."),
 ) -> None:
     """Compile every ruleset of the rules folder into the generated folder."""
