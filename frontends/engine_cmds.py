@@ -22,7 +22,8 @@ def sim(
     jobs: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
-    """Play games between computer players and print the results."""
+    """Play games between computer players and print the results (on --jobs processes; the results do not
+    depend on them)."""
     from spbc.ai.agents import make_agent
     from spbc.ai.sim import simulate
 
@@ -70,7 +71,7 @@ def bench(
     repeats: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Samples per engine; the median is reported.")] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Random full games on the compiled engine and on its pure-Python twin, in one run."""
+    """Random full games on the compiled engine and on its pure-Python twin, in one run, with the speedup."""
     import math
 
     from spbc.ai.sim import bench as run_bench

@@ -197,7 +197,7 @@ def compile_rules(
                                     help="The generated folder [default: beside the rules folder]."),
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if the generated files are stale."),
 ) -> None:
-    """Compile every ruleset of the rules folder into the generated folder."""
+    """Compile every ruleset of the rules folder into the generated folder (--check: exit 1 if it is stale)."""
     from spbc.build.compile import compile_rules_dir, diff_generated, write_generated
     from spbc.source.diagnostics import RulesError
     from spbc.reference.docs import MissingProseError

@@ -1,0 +1,128 @@
+"""spb play at a real (pseudo-)terminal: nothing of one seat is left for the next, line editing works,
+Ctrl-C keeps the record.
+
+Each test runs ``python -m spbc.frontends.cli play`` under pexpect on a terminal of a fixed size
+and feeds everything it writes into pyte, a terminal emulator that keeps the lines scrolled off
+the top as scrollback (and clears them on ESC[3J, as xterm does). pyte has no alternate screen,
+so its scrollback is the stricter model: a terminal that keeps the scrollback of the alternate
+screen too. What a player could see is the screen plus that scrollback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+from conftest import load_base  # noqa: E402
+from spbc.play.record import read_record  # noqa: E402
+
+ROWS, COLUMNS = 24, 120
+
+
+class Terminal:
+    """spb play on a pseudo-terminal, and what its screen and scrollback hold."""
+
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(ROWS))
+        env.pop("NO_COLOR", None)
+        self.child = pexpect.spawn(sys.executable, ["-m", "spbc.frontends.cli", "play", *args], env=env,
+                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=60)
+        self.screen = pyte.HistoryScreen(COLUMNS, ROWS, history=100_000)
+        self.stream = pyte.Stream(self.screen)
+        self.raw = ""
+
+    def wait(self, pattern: str) -> None:
+        """Read output until it shows pattern (a regular expression), keeping it all."""
+        self.child.expect(pattern)
+        self._feed(self.child.before + self.child.after)
+
+    def _feed(self, text: str) -> None:
+        self.raw += text
+        self.stream.feed(text)
+
+    def send(self, text: str, then: str) -> None:
+        self.child.send(text)
+        self.wait(then)
+
+    def visible(self) -> str:
+        """Every line a player could look at now: the scrollback, then the screen."""
+        history = ["".join(line[x].data for x in range(COLUMNS)) for line in self.screen.history.top]
+        return "\n".join(line.rstrip() for line in history + list(self.screen.display))
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self._feed(self.child.before)
+        self.child.close()
+        return self.child.exitstatus
+
+
+def test_after_each_handover_neither_screen_nor_scrollback_holds_the_other_players_secrets():
+    term = Terminal("--players", "Anna,Boris", "--seed", "4")  # Boris starts the worker phase
+    term.wait("Boris, press Enter to see your screen")
+    assert "\x1b[?1049h" in term.raw  # the game runs on the alternate screen
+    shown = term.visible()
+    assert "rubles" not in shown and "Your hand" not in shown  # the handover screen shows nothing private
+    term.send("\r", "Boris> ")
+    assert "Boris [you, on turn]  0 points, 25 rubles" in term.visible()
+    term.send("buy upper Shepherd\r", "Anna, press Enter to see your screen")
+    shown = term.visible()
+    assert "20 rubles" not in shown and "Your hand" not in shown and "Boris [you" not in shown
+    term.send("\r", "Anna> ")
+    shown = term.visible()
+    assert "Anna [you, on turn]  0 points, 25 rubles, hand 0/3" in shown
+    assert "Boris  0 points, ? rubles, hand 0/3" in shown
+    assert "20 rubles" not in shown and "Boris [you" not in shown
+    term.send("take upper Ship Builder\r", "Boris, press Enter to see your screen")
+    shown = term.visible()
+    assert "Ship Builder" not in shown.replace("Anna: take upper Ship Builder", "")
+    assert "Your hand" not in shown and "Anna [you" not in shown and "25 rubles" not in shown
+    term.send("\r", "Boris> ")
+    shown = term.visible()
+    assert "Your hand (0/3): empty" in shown and "Your hand (1/3)" not in shown
+    assert "Anna  0 points, ? rubles, hand 1/3" in shown and "Anna [you" not in shown
+    assert "25 rubles" not in shown and "Boris [you, on turn]  0 points, 20 rubles" in shown
+    # every handover cleared the scrollback as well as the screen
+    assert term.raw.count("\x1b[3J") >= 4
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "not finished")
+    assert term.finish() == 0
+
+
+def test_a_move_typed_with_tab_completion_and_again_from_the_history():
+    term = Terminal("--players", "me,ai:random", "--seed", "3")
+    term.wait("me> ")
+    term.send("take upper Lum\t", "Lumberjack")  # Tab completes the card's name
+    term.send("\r", "me> ")
+    assert "Your hand (1/3): Lumberjack" in term.visible()
+    term.send("undo\r", "me> ")
+    assert "Your hand (0/3): empty" in term.visible() and "took back: take upper Lumberjack" in term.visible()
+    term.send("\x1b[A\x1b[A", "take upper Lumberjack")  # Up, Up: the move before undo
+    term.send("\r", "me> ")
+    assert "Your hand (1/3): Lumberjack" in term.visible()
+    assert term.raw.count("me: take upper Lumberjack") == 2
+    term.send("q\r", r"\[y/N\] ")
+    term.send("y\r", "not finished")
+    assert term.finish() == 0
+    # leaving the game leaves the alternate screen and says how the game ended on the normal one
+    assert term.raw.rindex("\x1b[?1049l") < term.raw.rindex("Stopped (quit)")
+
+
+def test_ctrl_c_leaves_a_readable_record_of_the_moves_so_far(tmp_path):
+    record = tmp_path / "game.spbr"
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--record", str(record))
+    term.wait("me> ")
+    term.send("take upper Lumberjack\r", "me> ")
+    term.send("pass\r", "me> ")
+    term.child.sendintr()  # Ctrl-C, through the terminal as a player sends it
+    assert term.finish() == 130
+    assert "Stopped (interrupted)" in term.visible()
+    assert f"Record of the moves so far written to {record}" in " ".join(term.visible().split())
+    text = record.read_text(encoding="utf-8")
+    assert '[Seed "?"]' in text and "me: take upper Lumberjack" in text and "me: pass" in text
+    replay = read_record(text, load_base("compiled"), seed=3)
+    assert len(replay.moves) == 4 and not replay.game.is_over
