@@ -271,8 +271,8 @@ def render_line(event: Event, console: Console) -> None:
             console.print(Rule(Text(f"Round {event.round}: {event.phase}")))
         case PhaseScored():
             console.print(Text(f"{event.phase} scores:", style="bold"))
-            for income in event.incomes:
-                console.print(Text("  " + describe_payment(income)))
+            for income in event.incomes:  # one line each, however long: the terminal wraps it
+                console.print(Text("  " + describe_payment(income)), soft_wrap=True)
         case PointsBought():
             console.print(Text(f"{event.name} buys {count(event.points, 'point')} for "
                                f"{count(event.rubles, 'ruble')} with the {event.card}"))

@@ -265,13 +265,19 @@ def test_malformed_moves_say_what_is_wrong(board, text, reason):
      ["buy upper Wharf over Ship Builder", "buy upper Wharf over Czar and Carpenter"]),
     ("buy ware", "'ware' could be Warehouse or Warehouse Manager; name the card in full",
      ["buy upper Warehouse", "buy lower Warehouse Manager"]),
-    ("buy gold", "'gold' could be Gold Miner or Gold Smelter; name the card in full",
-     ["buy Gold Miner", "buy Gold Smelter"]),
 ])
 def test_ambiguous_moves_list_the_candidates(board, text, reason, candidates):
     error = raised(AmbiguousMoveError, text, board)
     assert error.candidates == candidates
     assert error.reason == f"{reason}: " + ", ".join(candidates[:-1]) + " or " + candidates[-1]
+
+
+def test_words_that_fit_several_cards_none_of_them_at_hand_are_no_ambiguity(board):
+    """Suggesting 'buy Gold Miner or buy Gold Smelter' when neither lies on the board helps nobody."""
+    error = raised(IllegalMoveError, "buy gold", board)
+    assert error.reason == "'gold' could be Gold Miner or Gold Smelter, and neither is on the board"
+    error = raised(IllegalMoveError, "play gold", board)
+    assert error.reason == "'gold' could be Gold Miner or Gold Smelter, and neither is in your hand"
 
 
 def test_every_ambiguity_candidate_reads_as_a_legal_move(board):

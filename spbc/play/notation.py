@@ -293,6 +293,8 @@ class _Reader:
         # which of them are in the hand and which the player can pay tell a spectator the
         # secrets: they are shown every card the words fit, in the plain form
         secret = self.reader != self.game.current_player
+        if not near and not secret:
+            raise self.none_at_hand(phrase, found, kind, card, drawn)
         choices = found if secret else near or found
         names = [self.words.names[c] for c in choices]
         moves = []
@@ -303,6 +305,16 @@ class _Reader:
             moves += fitting or [f"{kind.value} {self.words.names[choice]}"]
         what = "the displaced card" if card else "the card"
         raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name {what} in full", moves)
+
+    def none_at_hand(self, phrase: str, found: list[str], kind: MoveKind, card: str | None,
+                     drawn: str | None) -> IllegalMoveError:
+        """The words fit several cards and none of them is where the move would take it from."""
+        where = ("is the drawn card" if drawn is not None else "is yours to displace" if card
+                 else "is in your hand" if kind is MoveKind.PLAY else "is on the board")
+        names = [self.words.names[c] for c in found]
+        neither = "neither" if len(names) == 2 else "none of them"
+        reason = f"{self.shown(phrase)!r} could be {_either(names)}, and {neither} {where}"
+        return IllegalMoveError(reason, self.text, self.game.context())
 
     # --- from what was asked to one legal move
 
