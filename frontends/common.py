@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -17,13 +19,27 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 
 def load_ruleset(rules: str, backend: str = "auto") -> Ruleset:
-    """spbc.load_rules with its failures turned into messages and exit codes."""
+    """spbc.load_rules with its failures turned into messages and exit codes.
+
+    The first build of a rules file's engine shows a progress bar on a terminal; when the
+    compiled engine cannot be had and the twin serves, one line on stderr says so.
+    """
+    import warnings
+
     import spbc
-    from spbc.engine.backend import BackendError
+    from spbc.engine.backend import BackendError, builds_shown_by
     from spbc.source.diagnostics import RulesError
 
     try:
-        return spbc.load_rules(rules, backend)
+        with warnings.catch_warnings(record=True) as caught, builds_shown_by(building):
+            warnings.simplefilter("always", RuntimeWarning)
+            loaded = spbc.load_rules(rules, backend)
+        for warning in caught:
+            if issubclass(warning.category, RuntimeWarning):
+                typer.echo(f"note: {warning.message}", err=True)
+            else:
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+        return loaded
     except RulesError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(1) from None
@@ -36,3 +52,22 @@ def load_ruleset(rules: str, backend: str = "auto") -> Ruleset:
              "set SPBC_CACHE_DIR to a folder you can write")
     except ValueError as error:
         fail(str(error), code=2)
+
+
+@contextmanager
+def building(rules: str) -> Iterator[None]:
+    """A progress bar on stderr while an engine is built (a pulsing bar and the time so far: a
+    build says nothing of how far it has come); nothing when stderr is no terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from spbc.engine.backend import BUILD_SECONDS
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        progress.add_task(f"building the engine for {rules}, about {BUILD_SECONDS} s", total=None)
+        yield

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -45,7 +47,8 @@ def sim(
         except OSError as error:
             fail(f"cannot write records into {records}: {error.strerror or error}")
     try:
-        results = simulate(ruleset, levels, games, seed, jobs, records)
+        with _progress_bar(f"{games} games", games) as advance:
+            results = simulate(ruleset, levels, games, seed, jobs, records, progress=advance)
     except OSError as error:  # a record that cannot be written
         fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
     if as_json:
@@ -91,6 +94,22 @@ def bench(
     typer.echo(f"  compiled engine  {result.compiled_games_per_s:12,.0f} games/s")
     typer.echo(f"  Python twin      {result.python_games_per_s:12,.0f} games/s")
     typer.echo(f"  speedup          {result.speedup:12,.1f} x")
+
+
+@contextmanager
+def _progress_bar(what: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr (when it is a terminal) and the function that moves it to a count done."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda done: None
+        return
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as progress:
+        task = progress.add_task(what, total=total)
+        yield lambda done: progress.update(task, completed=done)
 
 
 def register(app: typer.Typer) -> None:

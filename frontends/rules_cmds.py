@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.table import Table
 
 from spbc.lang.model import RulesModel
 
@@ -112,20 +113,53 @@ def cards(
         typer.echo(card_data.format_card_table(model), nl=False)
 
 
+#: Shorter headings for a card table that would not fit the terminal with the full ones.
+SHORT_HEADINGS = {"Copies": "#", "Rubles": "R", "Points": "P", "Symbol": "Sym", "Displace value": "Disp"}
+
+
 def _print_card_table(model: RulesModel) -> None:
-    """The card table drawn by rich, for a terminal."""
+    """The card table drawn by rich, for a terminal, as wide as the terminal at most."""
     from rich.console import Console
-    from rich.table import Table
 
     from spbc.reference.cards import card_table
 
+    console = Console()
     columns, rows = card_table(model, deck=True, names=False)
-    table = Table(title=f"{model.title}: {sum(card.copies for card in model.cards)} cards")
-    for column in columns:
-        table.add_column(column.title, justify="right" if column.numeric else "left", no_wrap=column.title == "Card")
+    title = f"{model.title}: {sum(card.copies for card in model.cards)} cards"
+    table = _card_table(title, [column.title for column in columns], [c.numeric for c in columns], rows)
+    if not _fits(table, [column.title for column in columns], console.width):
+        short = [SHORT_HEADINGS.get(column.title, column.title) for column in columns]
+        table = _card_table(title + " (#: copies, R: rubles, P: points)", short,
+                            [c.numeric for c in columns], rows)
+    console.print(table)
+
+
+def _fits(table: Table, headings: list[str], width: int) -> bool:
+    """Whether the table drawn that wide shows every heading whole (rich cuts what does not fit)."""
+    import io
+
+    from rich.console import Console
+
+    probe = Console(file=io.StringIO(), width=width, no_color=True)
+    probe.print(table)
+    drawn = probe.file.getvalue()  # type: ignore[attr-defined]
+    return all(word in drawn.split() for heading in headings for word in heading.split())
+
+
+def _card_table(title: str, headings: list[str], numeric: list[bool], rows: list[list[str]]) -> Table:
+    """The terminal's width is shared out by wrapping the words of names and headings, never by
+    cutting a value short: each column is at least as wide as its longest word."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    for index, heading in enumerate(headings):
+        words = [word for row in rows for word in row[index].split()] + heading.split()
+        table.add_column(heading, justify="right" if numeric[index] else "left", overflow="fold",
+                         min_width=max(len(word) for word in words))
     for row in rows:
         table.add_row(*row)
-    Console().print(table)
+    return table
 
 
 class DocFormat(str, enum.Enum):

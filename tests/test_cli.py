@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import typer.main
 from typer.testing import CliRunner
 
@@ -84,3 +85,68 @@ def test_shell_completion_is_offered():
     assert "--install-completion" in result.stdout and "--show-completion" in result.stdout
     shown = runner.invoke(app, ["--show-completion", "bash"])
     assert shown.exit_code == 0 and "complete" in shown.stdout
+
+
+# --- at a terminal: widths and progress -------------------------------------------------------------
+
+
+def at_terminal(args: list[str], columns: int, env: dict[str, str] | None = None) -> str:
+    """What spb prints on a pseudo-terminal so many columns wide, escape sequences taken out."""
+    import os
+
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "spbc.frontends.cli", *args], dimensions=(200, columns),
+                          env=dict(os.environ, TERM="xterm", **(env or {})), encoding="utf-8", timeout=120)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+
+
+def test_the_card_table_fits_the_terminal():
+    for columns in (80, 100, 160):
+        text = at_terminal(["cards"], columns)
+        lines = [line for line in text.replace("\r", "").split("\n") if line]
+        assert max(len(line) for line in lines) <= columns, columns
+        assert "…" not in text  # no value is cut short
+        head = next(line for line in lines if line.lstrip().startswith("Card"))
+        assert head.split()[-1] == "Ability", (columns, head)  # every column is there
+        assert "Church of the" in text and "Mistress of" in text
+
+
+def test_a_simulation_shows_its_progress_at_a_terminal():
+    text = at_terminal(["sim", "--games", "60"], 100)
+    assert "60/60" in text and "60 games of base" in text
+    piped = runner.invoke(app, ["sim", "--games", "60"])
+    assert "/60" not in piped.output  # no bar into a pipe
+
+
+def test_without_a_c_compiler_one_line_says_the_twin_is_used(tmp_path):
+    import os
+
+    from test_backend import variant
+
+    main = variant(tmp_path, "hand_limit         = 3", "hand_limit         = 5")
+    env = dict(os.environ, SPBC_CACHE_DIR=str(tmp_path / "cache"), CC=str(tmp_path / "no-such-cc"))
+    env.pop("SPBC_BACKEND", None)
+    done = subprocess.run([sys.executable, "-m", "spbc.frontends.cli", "sim", "--rules", str(main), "--games", "2"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("note: the compiled engine of 'base' is not available (no C compiler was found); "
+                           "using the pure-Python twin, which plays the same game more slowly\n")
+    assert "2 games of base (python engine)" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_first_build_of_a_rules_files_engine_shows_a_progress_bar(tmp_path):
+    """A real Cython build (some seconds on two cores), so in the slow tier."""
+    from test_backend import variant
+
+    main = variant(tmp_path, "hand_limit         = 3", "hand_limit         = 4")
+    house = main.with_name("house.spb")
+    main.rename(house)
+    text = at_terminal(["sim", "--rules", str(house), "--games", "2"], 120,
+                       env={"SPBC_CACHE_DIR": str(tmp_path / "cache")})
+    assert "building the engine for house.spb, about 10 s" in text
+    assert "2 games of base (compiled engine)" in text

@@ -77,18 +77,31 @@ def _worker(source: str, backend: str, seats: list[str], seeds: list[int],
     return _play_seeds(load_rules(source, backend), seats, seeds, records)
 
 
+#: Games a process plays between two reports of progress.
+CHUNK = 25
+
+
 def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: int = 1,
-             records: Path | None = None) -> list[GameResult]:
+             records: Path | None = None, progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """games games from seeds seed, seed + 1, ..., on jobs processes; with records, each game's
-    record is written into that folder. The results, in seed order, do not depend on jobs."""
+    record is written into that folder. The results, in seed order, do not depend on jobs.
+    ``progress`` is told how many games are done, every CHUNK games or so."""
     seeds = [seed + i for i in range(games)]
+    chunks = [seeds[start:start + CHUNK] for start in range(0, games, CHUNK)]
+    results: list[GameResult] = []
     if jobs <= 1 or games < 2:
-        return _play_seeds(ruleset, seats, seeds, records)
-    shares = [seeds[i::jobs] for i in range(jobs) if seeds[i::jobs]]
-    with ProcessPoolExecutor(max_workers=len(shares)) as pool:
-        parts = pool.map(_worker, [str(ruleset.source)] * len(shares), [ruleset.backend] * len(shares),
-                         [seats] * len(shares), shares, [records] * len(shares))
-        results = [result for part in parts for result in part]
+        for chunk in chunks:
+            results += _play_seeds(ruleset, seats, chunk, records)
+            if progress is not None:
+                progress(len(results))
+        return results
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
+        parts = pool.map(_worker, [str(ruleset.source)] * len(chunks), [ruleset.backend] * len(chunks),
+                         [seats] * len(chunks), chunks, [records] * len(chunks))
+        for part in parts:
+            results += part
+            if progress is not None:
+                progress(len(results))
     return sorted(results, key=lambda result: result.seed)
 
 

@@ -15,11 +15,16 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
+from pathlib import Path, PurePath
 
 from spbc.contract.protocol import EngineModule
 from spbc.source import locate
@@ -31,6 +36,39 @@ BACKENDS = ("auto", "compiled", "python")
 
 class BackendError(RuntimeError):
     """The requested engine cannot be had (for example: compiled, without a C compiler)."""
+
+
+class NoCompilerError(BackendError):
+    """No C compiler is there to build a compiled engine with."""
+
+
+#: About how long the first build of a rules file's engine takes (Cython, then the C compiler).
+BUILD_SECONDS = 10
+_SHOW_BUILD: ContextVar[Callable[[str], AbstractContextManager[object]] | None] = ContextVar(
+    "show_build", default=None)
+
+
+@contextmanager
+def builds_shown_by(show: Callable[[str], AbstractContextManager[object]]) -> Iterator[None]:
+    """While the block runs, every build of an engine runs inside ``show(rules file name)``: a
+    frontend's progress bar, say ("building the engine for house.spb, about 10 s"). The library
+    itself shows nothing.
+
+    >>> with builds_shown_by(progress_bar):      # doctest: +SKIP
+    ...     rules = spbc.load_rules("house.spb")
+    """
+    token = _SHOW_BUILD.set(show)
+    try:
+        yield
+    finally:
+        _SHOW_BUILD.reset(token)
+
+
+def _compiler() -> tuple[str, bool]:
+    """The C compiler a build would run ($CC, else the one Python was built with), and whether it is there."""
+    command = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    name = (shlex.split(command) or ["cc"])[0]
+    return name, shutil.which(name) is not None
 
 
 def cache_dir() -> Path:
@@ -118,17 +156,23 @@ dist.run_commands()
 """
 
 
-def build_extension(folder: Path) -> Path:
+def build_extension(folder: Path, label: str = "") -> Path:
     """Compile folder/engine.pyx with the engine.pxd beside it; the path of the built module.
-    BackendError on failure.
+    NoCompilerError when there is no C compiler, BackendError when the build fails.
 
     The build runs in a private subfolder and its module is moved into place in one
     step, so processes that build the same rules at once never load a half-written file.
+    ``label`` names the rules for whoever shows the build (see :func:`builds_shown_by`).
     """
     existing = _extension(folder)
     if existing is not None:
         return existing
-    with tempfile.TemporaryDirectory(prefix="build-", dir=folder) as private:
+    compiler, found = _compiler()
+    if not found:
+        raise NoCompilerError(f"no C compiler ({compiler}) was found to build the engine in {folder}")
+    show = _SHOW_BUILD.get()
+    with show(label or folder.name) if show is not None else nullcontext(), \
+            tempfile.TemporaryDirectory(prefix="build-", dir=folder) as private:
         shutil.copy(folder / "engine.pyx", private)
         shutil.copy(folder / "engine.pxd", private)  # the declarations Cython reads first
         done = subprocess.run(
@@ -158,14 +202,17 @@ def load_engine(model: RulesModel, backend: str = "auto") -> tuple[EngineModule,
     if backend == "python":
         return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
     try:
-        extension = (shipped and _extension(shipped)) or build_extension(_cache_folder(model))
-    except BackendError:
+        extension = (shipped and _extension(shipped)) or build_extension(
+            _cache_folder(model), PurePath(model.files[0]).name if model.files else model.name)
+    except BackendError as error:
         if backend == "compiled":
             raise
         import warnings
 
+        why = "no C compiler was found" if isinstance(error, NoCompilerError) else "its build failed"
         warnings.warn(
-            f"the compiled engine of '{model.name}' is not available; using the pure-Python twin",
+            f"the compiled engine of '{model.name}' is not available ({why}); using the pure-Python twin, "
+            "which plays the same game more slowly",
             RuntimeWarning,
             stacklevel=3,
         )
