@@ -1,9 +1,9 @@
 """The game at a terminal: the alternate screen, each screen drawn in place, nothing left behind.
 
 When standard input and output are a terminal, ``spb play`` runs in the terminal's alternate
-screen. Every turn clears it and draws the screen of the player on turn, with what the table
-saw happen since the last screen (scorings, the end of a round) below it; moves, errors and
-answers to commands then appear under it until the next screen.
+screen. Every turn clears it and draws the screen of the player on turn, after what the table
+saw happen since the last screen (scorings, the end of a round); moves, errors and answers to
+commands then appear under it until the next screen.
 
 Several people at one terminal must not see each other's rubles or hands, on the screen or
 in its scrollback: every handover, and the final standings, clear both (ESC[3J clears the
@@ -125,8 +125,8 @@ class Terminal:
             case Turn():
                 self._history_of(event.screen.me.name)
                 self.clear()
+                self._replay_log()  # above the screen: if the terminal is too short, the log scrolls away first
                 render_screen(event.screen, self.console)
-                self._replay_log()
                 if event.screen.seat == self.seat:  # the same player's screen again (after undo): keep the answer
                     for answer in self.answers:
                         render_line(answer, self.console)
@@ -161,13 +161,12 @@ class Terminal:
         self.console.print(Text(f"{verb} game of {event.ruleset}: {seats}"))
 
     def _replay_log(self) -> None:
-        """What the table saw since the last screen, below the new one (moves are on the screen)."""
-        shown = [event for event in self.log if not isinstance(event, Played)]
+        """What the table saw since the last screen, above the new one (the moves and the phase are
+        on the screen itself)."""
+        shown = [event for event in self.log if not isinstance(event, (Played, NewPhase))]
         self.log.clear()
-        if shown:
-            self.console.print(Text("Since the last screen:", style="bold"))
-            for event in shown:
-                render_line(event, self.console)
+        for event in shown:
+            render_line(event, self.console)
 
     def _draw_lasting(self, event: Event) -> None:
         if isinstance(event, Finished):
