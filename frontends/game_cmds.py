@@ -84,6 +84,11 @@ def play(
         return
 
     def read(prompt: str) -> str | None:
+        if sys.stdin.isatty():  # a person types, but the output goes to a pipe (spb play | tee game.log)
+            try:
+                return console.input(prompt, markup=False, emoji=False)
+            except EOFError:
+                return None
         line = sys.stdin.readline()
         if not line:
             return None
