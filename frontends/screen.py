@@ -19,9 +19,9 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from spbc.lang.model import BuyPoints, Card, Discount, DrawAction, HandLimit, IncomePerCard, RulesModel
+from spbc.lang.model import Card, RulesModel
 from spbc.play.scoring import EndBonus, Income, IncomePart
-from spbc.table.screen import Offer, Screen
+from spbc.table.screen import Offer, Screen, describe_card
 from spbc.table.session import (
     Event,
     Finished,
@@ -90,10 +90,8 @@ def render_screen(screen: Screen, console: Console, *, phase_header: bool = True
     if screen.recent:
         moves = "; ".join(f"{name}: {text}" for name, text in screen.recent)
         console.print(Text(f"Since your last turn: {moves}"))
-    if view.stage == "drawn" and view.drawn is not None:
-        console.print(Text(f"{on_turn} drew {screen.model.card(view.drawn).name}: buy it, take it or discard it"))
-    if view.stage == "points":
-        console.print(Text(f"The phase has scored; {on_turn} may now buy points (0 buys none)"))
+    if screen.prompt is not None:
+        console.print(Text(screen.prompt))
     if screen.moves:
         console.print(Text("Your moves: ") + _move_list(screen.moves))
     if screen.only_pass:
@@ -148,25 +146,7 @@ def _article(words: str) -> str:
 
 def describe_income(model: RulesModel, card: Card) -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4"."""
-    parts = []
-    if card.rubles or card.points:
-        parts.append(" ".join(p for p in (f"{card.rubles}r" if card.rubles else "",
-                                          f"{card.points}p" if card.points else "") if p))
-    colours = {c.id: c.name for c in model.colours}
-    for effect in card.abilities:
-        if isinstance(effect, Discount):
-            parts.append(f"-{effect.amount} on {colours[effect.colour]}")
-        elif isinstance(effect, HandLimit):
-            parts.append(f"hand {effect.limit}")
-        elif isinstance(effect, IncomePerCard):
-            pays = " ".join(p for p in (f"{effect.rubles}r" if effect.rubles else "",
-                                        f"{effect.points}p" if effect.points else "") if p)
-            parts.append(f"{pays} per {colours[effect.colour]}")
-        elif isinstance(effect, BuyPoints):
-            parts.append(f"buys points ({effect.verb})")
-        elif isinstance(effect, DrawAction):
-            parts.append(f"draws a card ({effect.verb})")
-    return ", ".join(parts) or "-"
+    return describe_card(model, card)
 
 
 def _phases(screen: Screen) -> Table:

@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping
 
 from spbc.play.game import Game, Ruleset
 from spbc.contract.abi import STAGES
-from spbc.lang.model import Discount
 from spbc.play.moves import Move, MoveKind
 from spbc.play.save import check_state
 
@@ -61,7 +60,6 @@ class Scenario:
             {self.cards[i]: n for i, n in enumerate(state["discard"]) if n}
         )
         self.drawn_card: str | None = None
-        self.drawn_with: str | None = None
         self.scalars: dict[str, int] = {
             name: values[0] for name, values in state.items() if len(values) == 1
         }
@@ -186,9 +184,10 @@ class Scenario:
         return self.deck(deck, [], exact=True)
 
     def drawn(self, card: str, by: str) -> Scenario:
-        """A card an ability (the card ``by``) drew, waiting for the current player's decision."""
+        """A card an ability (the card ``by``, which the state does not keep) drew, waiting for the
+        current player's decision."""
         self._pull(card)
-        self.drawn_card, self.drawn_with = card, by
+        self.drawn_card = card
         return self
 
     def rubles(self, seat: int, amount: int) -> Scenario:
@@ -264,7 +263,6 @@ class Scenario:
         state["discard"] = [self.discard[card] for card in self.cards]
         if self.drawn_card is not None:
             state["drawn"] = [index[self.drawn_card]]
-            state["drawn_by"] = [index[self.drawn_with or ""]]
             state["stage"] = [STAGES.index("drawn")]
         return state
 
@@ -285,8 +283,8 @@ class Scenario:
                 card = self.model.card(card_id)
                 counts[seat * ncolours + self.colour_ids.index(card.colour)] += n
                 for effect in card.abilities:
-                    if isinstance(effect, Discount):
-                        discounts[seat * ncolours + self.colour_ids.index(effect.colour)] += n * effect.amount
+                    for c, colour in enumerate(self.colour_ids):
+                        discounts[seat * ncolours + c] += n * effect.reduction(colour)
         return counts, discounts
 
     def to_json(self) -> str:

@@ -21,7 +21,11 @@ from spbc.source.diagnostics import RulesError
 from spbc.lang.dump import dump_ast, dump_model
 from spbc.frontends.cli import app
 from spbc.lang.load import load_model, load_program
-from spbc.lang.model import BuyPoints, Discount, DrawAction, HandLimit, IncomePerCard
+from spbc.mechanics.buy_points.effect import BuyPoints
+from spbc.mechanics.discount.effect import Discount
+from spbc.mechanics.draw_action.effect import DrawAction
+from spbc.mechanics.hand_limit.effect import HandLimit
+from spbc.mechanics.income_per_card.effect import IncomePerCard
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "tests" / "catalogue"

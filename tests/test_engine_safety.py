@@ -181,12 +181,16 @@ def test_max_moves_is_the_largest_move_list_of_any_stage():
     from spbc.lang.load import load_model
 
     ir = lower(load_model("base"))
+    rows = {m.kind: m.rows for m in ir.mechanics}
     purchases = max(len(c.targets) if c.trading else 1 for c in ir.cards)
     actions = (1 + ir.board_size * (1 + purchases) + ir.hand_max * purchases
-               + sum(len(x.decks) for x in ir.draws))
+               + sum(len(x.decks) for x in rows["draw_action"]))
     drawn = purchases + 2
-    offer = 1 + max(bp.max_points * (ir.cards[bp.card].copies if bp.per_card else 1) for bp in ir.buy_points)
+    offer = 1 + max(bp.max_points * (ir.cards[bp.card].copies if bp.per_card else 1) for bp in rows["buy_points"])
     assert ir.max_moves == max(actions, drawn, offer) == actions
+    shares = {(m.kind, stage): share for m in ir.mechanics for stage, share in m.moves}
+    assert shares == {("draw_action", "actions"): 4, ("draw_action", "drawn"): drawn,
+                      ("buy_points", "points"): offer}
 
 
 def test_a_move_buffer_too_small_for_a_state_is_caught_by_the_twin(twin):

@@ -258,7 +258,7 @@ def test_a_save_edited_consistently_is_refused_or_plays_to_the_end_alike_on_both
 
 # The fields whose values bound the engine's loops and arrays, the counts of cards weighted up.
 _BOUNDS = ("owned", "owned", "owned", "used", "discard", "hand_size", "upper_size", "lower_size", "deck_size",
-           "offer", "offer_turn", "drawn", "drawn_by", "passes", "current", "markers", "points")
+           "offer", "offer_turn", "drawn", "passes", "current", "markers", "points")
 _bound_edit = st.tuples(st.sampled_from(_BOUNDS), st.integers(0, 10_000), st.booleans(),
                         edge_int())
 

@@ -4,31 +4,33 @@ The IR holds only integers, strings and tuples, already in the order the generat
 code prints them. Names in generated code come from :func:`const_name`.
 All the work of interpreting rules happens here, once, at compile time; the
 templates only print what they are given.
+
+The core lowers what every ruleset has (cards, colours, decks, phases, the game's
+numbers); each mechanic a ruleset uses lowers its abilities itself (its ``lower.py``,
+given a :class:`Lowering`) into a :class:`MechanicIR`: its rows, state fields, tables,
+stages, use moves and its share of the move buffer, which the core adds up.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import PurePath
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS
-from spbc.lang.model import (
-    generated_name,
-    BuyPoints,
-    Card,
-    Discount,
-    DrawAction,
-    Effect,
-    HandLimit,
-    IncomePerCard,
-    RulesModel,
-    Span,
-)
+from spbc import mechanics
+from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
+from spbc.lang.model import Card, Effect, RulesModel, generated_name
+from spbc.source.span import Span
 
 ANY_SYMBOL = -2  # symbol index of a wildcard ("any")
 NO_SYMBOL = -1
 
-LOWERED = (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)  # the effects the engine implements
+#: The stages the core plays: a normal turn, and the end. A mechanic owns every other stage.
+CORE_STAGES = ("actions", "over")
+#: What the core's state check finds, by number from 1 (spbc.engine.templates.guard); the mechanics'
+#: problems come next, and the last number is the core's check of the decks (EngineIR.problems).
+CORE_PROBLEMS = 7
 
 
 def const_name(prefix: str, ident: str) -> str:
@@ -66,8 +68,8 @@ class CardIR:
     symbol: int
     displace_value: int  # 0 for trading cards, which are never displaced
     targets: tuple[int, ...]  # the cards this trading card may displace
-    used_locked: bool  # a used copy (draw action) may not be displaced
-    used_skips_income: bool  # a used copy pays nothing that round
+    used_locked: bool  # a copy used this round may not be displaced (Effect.used_locks)
+    used_skips_income: bool  # a copy used this round pays nothing that round (Effect.used_idle)
     origin: str
 
 
@@ -88,49 +90,6 @@ class DeckIR:
 
 
 @dataclass(frozen=True)
-class DiscountIR:
-    card: int
-    colour: int
-    amount: int
-    origin: str
-
-
-@dataclass(frozen=True)
-class HandLimitIR:
-    card: int
-    limit: int
-    origin: str
-
-
-@dataclass(frozen=True)
-class IncomeIR:
-    card: int
-    colour: int
-    rubles: int
-    points: int
-    origin: str
-
-
-@dataclass(frozen=True)
-class BuyPointsIR:
-    index: int
-    card: int
-    rubles_per_point: int
-    max_points: int
-    per_card: bool
-    origin: str
-
-
-@dataclass(frozen=True)
-class DrawIR:
-    card: int
-    phase: int
-    decks: tuple[int, ...]
-    forbid_last_card: bool
-    origin: str
-
-
-@dataclass(frozen=True)
 class PhaseIR:
     index: int
     id: str
@@ -138,8 +97,7 @@ class PhaseIR:
     deck: int
     scores: int  # colour index, or -1
     scored_cards: tuple[int, ...]  # the cards of that colour
-    incomes: tuple[IncomeIR, ...]  # income_per_card effects paid when this phase scores
-    buy_points: tuple[BuyPointsIR, ...]  # offered right after this phase scores
+    scored_by: tuple[str, ...]  # the mechanics that add to this phase's scoring
     origin: str
 
 
@@ -151,6 +109,45 @@ class Field:
     const: str
     offset: int
     size: int
+
+
+@dataclass(frozen=True)
+class StateField:
+    """A part of the state a mechanic keeps: ``size`` ints, laid out at ``place``.
+
+    ``"stage"``: the state of the decision a stage waits for, right after O_STAGE, in stage order;
+    ``"area"``: what a mechanic keeps beside the play areas, after O_COLOUR_COUNT, in hook order.
+    """
+
+    name: str
+    size: int
+    place: str
+
+
+@dataclass(frozen=True)
+class MechanicIR:
+    """What one mechanic bakes into the engine of a ruleset that uses it; its ``lower.py`` makes it.
+
+    The core templates call its macros (mechanics/<kind>/engine.j2, see spbc.engine.hooks);
+    everything else here tells the core where its code and data go and what it adds to the
+    engine's bounds.
+    """
+
+    kind: str
+    rows: tuple[Any, ...]  # one entry per ability of its kind, in card declaration order
+    fields: tuple[StateField, ...] = ()
+    tables: tuple[tuple[str, str, tuple[int, ...]], ...] = ()  # (name, C type, values), never empty
+    stages: tuple[str, ...] = ()  # the stages it owns: it prints their function <stage>_moves
+    uses: tuple[int, ...] = ()  # the cards whose use moves it lists and plays
+    scores: tuple[int, ...] = ()  # the phases whose scoring it adds to (macro score)
+    seek: str = ""  # after a phase scores: its function that finds the next decision (1) or none (0)
+    problems: int = 0  # how many state problems its guard finds (macro problems lists them)
+    locals: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (function, int locals its macros use there)
+    moves: tuple[tuple[str, int], ...] = ()  # (stage, the most moves it adds to one list of that stage)
+    hand_max: int = 0  # the largest hand limit it gives
+    actions_per_round: int = 0  # the most actions per round that move no card (MAX_GAME_MOVES)
+    decisions_per_round: int = 0  # the most moves per round that are no action (MAX_GAME_MOVES)
+    first_problem: int = 0  # the number of its first state problem; lowering sets it
 
 
 @dataclass(frozen=True)
@@ -183,12 +180,36 @@ class EngineIR:
     colours: tuple[ColourIR, ...]
     decks: tuple[DeckIR, ...]
     phases: tuple[PhaseIR, ...]
-    discounts: tuple[DiscountIR, ...]
-    hand_limits: tuple[HandLimitIR, ...]
-    buy_points: tuple[BuyPointsIR, ...]
-    draws: tuple[DrawIR, ...]
+    mechanics: tuple[MechanicIR, ...]  # the mechanics the ruleset uses, in hook order
+    stages: tuple[str, ...]  # the stages a mechanic owns, in stage order
+    idle_stages: tuple[str, ...]  # the stages no mechanic of the ruleset owns: no state may be in one
+    problems: int  # the state problems state_problem finds; the last is the core's check of the decks
     layout: tuple[Field, ...]
     state_size: int
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """What a mechanic's lowering is given: the model and the core's part of the IR.
+
+    >>> [index for index, card, effect in lowering.abilities(EFFECT)]     # doctest: +SKIP
+    [26]
+    """
+
+    model: RulesModel
+    cards: tuple[CardIR, ...]
+    colour: dict[str, int] = field(default_factory=dict)  # index by id
+    deck: dict[str, int] = field(default_factory=dict)
+    phase: dict[str, int] = field(default_factory=dict)
+    purchases: int = 1  # the most buy (or play) moves one card gives: a trading card's targets
+
+    def abilities(self, kind: type[Effect]) -> list[tuple[int, Card, Any]]:
+        """Every effect of one kind, with its card's index, in declaration order."""
+        return _abilities(self.model, kind)
+
+    def origin(self, span: Span) -> str:
+        """The rules location of a span, for a comment in generated code (see :func:`origin`)."""
+        return origin(span, self.model.files)
 
 
 def _symbol_index(symbols: tuple[str, ...], symbol: str | None) -> int:
@@ -214,19 +235,23 @@ def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
     return tuple(index for index, other in enumerate(model.cards) if card.can_displace(other))
 
 
-def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Field, ...], int]:
+def _layout(model: RulesModel, hand_max: int, deck_max: int,
+            lowered: tuple[MechanicIR, ...]) -> tuple[tuple[Field, ...], int]:
+    """The state array: the core's fields, the stages' after O_STAGE, the mechanics' areas after O_COLOUR_COUNT."""
     players = model.game.max_players
     ncards = len(model.cards)
+    by_stage = sorted(lowered, key=lambda m: min([STAGES.index(stage) for stage in m.stages] or [len(STAGES)]))
+    stage_parts = [(f.name, f.size) for m in by_stage for f in m.fields if f.place == "stage"]
+    area_parts = [(f.name, f.size) for m in lowered for f in m.fields if f.place == "area"]
     parts = [
         ("players", 1), ("round", 1), ("phase", 1), ("current", 1), ("passes", 1),
-        ("last_round", 1), ("stage", 1), ("drawn", 1), ("drawn_by", 1),
-        ("offer", 1), ("offer_turn", 1),
+        ("last_round", 1), ("stage", 1), *stage_parts,
         ("markers", len(model.phases)),
         ("rubles", players), ("points", players),
         ("hand_size", players), ("hand", players * hand_max),
         ("owned", players * ncards), ("used", players * ncards),
         ("colour_count", players * len(model.colours)),
-        ("discount", players * len(model.colours)),
+        *area_parts,
         ("upper_size", 1), ("upper", model.game.board_size),
         ("lower_size", 1), ("lower", model.game.board_size),
         ("deck_size", len(model.decks)), ("decks", len(model.decks) * deck_max),
@@ -239,52 +264,81 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int) -> tuple[tuple[Fiel
     return tuple(fields), offset
 
 
-def max_moves(cards: tuple[CardIR, ...], board_size: int, hand_max: int, draws: tuple[DrawIR, ...],
-              buy_points: tuple[BuyPointsIR, ...]) -> int:
+def purchases(cards: tuple[CardIR, ...]) -> int:
+    """The most buy (or play) moves one card gives: 1, or for a trading card 1 per card it may displace."""
+    return max(len(card.targets) if card.trading else 1 for card in cards)
+
+
+def max_moves(cards: tuple[CardIR, ...], board_size: int, hand_max: int, lowered: tuple[MechanicIR, ...]) -> int:
     """The most moves legal_moves() can list in any state Engine.load accepts (state_problem).
 
     The bounds come from what state_problem holds: the two rows hold at most board_size
     cards between them, a hand at most hand_max, and nobody owns more copies of a card
-    than the game has. Per stage, every move kind the engine writes:
+    than the game has. The core lists the moves of a normal turn (stage actions):
 
     actions: 1 pass
              + per card on the board (both rows: board_size at most), 1 take and its
                purchases: 1 buy, or for a trading card 1 per card it may displace
              + per card in the hand (hand_max), its purchases (play)
-             + per draw ability, 1 use per deck it draws from
-    drawn:   the drawn card's purchases, 1 take, 1 discard
-    points:  0 up to the offer's most points: max_points, times the card's copies when
-             the points are per card owned
-    The buffer holds the largest of the three.
+
+    and each mechanic adds its share to the stages it lists moves in (MechanicIR.moves: the
+    use moves of its actions, every move of a stage it owns; its lower.py derives it).
+    The buffer holds the largest list of any stage.
     """
-    purchases = max(len(card.targets) if card.trading else 1 for card in cards)
-    actions = (1 + board_size * (1 + purchases) + hand_max * purchases
-               + sum(len(draw.decks) for draw in draws))
-    drawn = purchases + 2
-    points = 1 + max([0] + [bp.max_points * (cards[bp.card].copies if bp.per_card else 1) for bp in buy_points])
-    return max(actions, drawn, points)
+    most = purchases(cards)
+    per_stage = {"actions": 1 + board_size * (1 + most) + hand_max * most}
+    for mechanic in lowered:
+        for stage, share in mechanic.moves:
+            per_stage[stage] = per_stage.get(stage, 0) + share
+    return max(per_stage.values())
 
 
-def max_game_moves(cards: tuple[CardIR, ...], players: int, phases: int, offers: int) -> int:
+def max_game_moves(cards: tuple[CardIR, ...], players: int, phases: int, lowered: tuple[MechanicIR, ...]) -> int:
     """A number of moves no game outlasts from any state Engine.load accepts: C the copies in all.
 
     - Cards only move on, never back: deck -> board or drawn -> hand -> play area ->
-      discard pile. Each move other than a pass or a points decision moves a card (a use
-      draws one), and a card takes at most 3 of them (use, take, play), so a game has at
-      most 3 C of these "actions".
+      discard pile. Each move other than a pass, a mechanic's decision or a mechanic's
+      action that moves no card moves a card (a use that draws draws one), and a card
+      takes at most 3 of them (use, take, play), so a game has at most 3 C of these
+      "actions", plus the mechanics' actions that move no card (actions_per_round).
     - A phase ends once every player passed in a row: at most players passes follow each
       action of the phase, and players more end it.
     - Rounds: a round in which no card leaves a deck leaves the upper row empty, so the
       next round starts with an empty board and its first refill draws; and the round in
       which any deck is empty is the last (next_phase). So deck cards run out within
       2 rounds each: at most 2 C + 2 rounds after the current one, 2 C + 3 in all.
-    - After each phase's scoring, every player decides at most once per offer.
+    - The mechanics' decisions (after a phase's scoring, say) come at most
+      decisions_per_round times a round.
 
-    moves <= 3 C + players (3 C + phases R) + R players offers, with R = 2 C + 3.
+    moves <= A + players (A + phases R) + R D, with R = 2 C + 3, A = 3 C + R (actions per
+    round) and D the decisions per round.
     """
     copies = sum(card.copies for card in cards)
-    actions, rounds = 3 * copies, 2 * copies + 3
-    return actions + players * (actions + rounds * phases) + rounds * players * offers
+    rounds = 2 * copies + 3
+    actions = 3 * copies + rounds * sum(m.actions_per_round for m in lowered)
+    decisions = sum(m.decisions_per_round for m in lowered)
+    return actions + players * (actions + rounds * phases) + rounds * decisions
+
+
+def _lower_mechanics(model: RulesModel, lowering: Lowering) -> tuple[MechanicIR, ...]:
+    """Each mechanic the model uses, lowered by its own lower.py, its state problems numbered."""
+    used = mechanics.used_by(effect.kind for card in model.cards for effect in card.abilities)
+    for card in model.cards:
+        for effect in card.abilities:
+            if effect.kind not in {m.kind for m in used} or mechanics.mechanic(effect.kind).part("lower") is None:
+                raise TypeError(f"the engine has no code for the ability {effect.kind!r} of {card.name}")
+    lowered: list[MechanicIR] = []
+    number = CORE_PROBLEMS + 1
+    for mechanic in used:
+        part = mechanic.part("lower")
+        assert part is not None
+        ir: MechanicIR = part.lower(lowering)
+        taken = [stage for other in lowered for stage in other.stages if stage in ir.stages]
+        if taken or any(stage in CORE_STAGES or stage not in STAGES for stage in ir.stages):
+            raise TypeError(f"mechanic {ir.kind!r} owns a stage of the core or of another mechanic: {ir.stages}")
+        lowered.append(dataclasses.replace(ir, first_problem=number))
+        number += ir.problems
+    return tuple(lowered)
 
 
 def lower(model: RulesModel) -> EngineIR:
@@ -293,16 +347,9 @@ def lower(model: RulesModel) -> EngineIR:
     if (len(model.cards) > MAX_CARDS or len(model.decks) > MAX_DECKS
             or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL):
         raise ValueError(f"{model.name} is beyond what the engine holds; the checker should have said so")
-    for card in model.cards:
-        for effect in card.abilities:
-            if not isinstance(effect, LOWERED):
-                raise TypeError(f"the engine has no code for the ability {effect.kind!r} of {card.name}")
     colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
     deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
     phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
-    draws = _abilities(model, DrawAction)
-    locked = {i for i, _, effect in draws if not effect.used_displaceable}
-    skips = {i for i, _, effect in draws if not effect.used_scores}
 
     cards = tuple(
         CardIR(
@@ -311,10 +358,13 @@ def lower(model: RulesModel) -> EngineIR:
             colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
             symbol=_symbol_index(game.symbols, card.symbol),
             displace_value=card.displace_value or 0, targets=displace_targets(model, card),
-            used_locked=i in locked, used_skips_income=i in skips, origin=origin(card.span, model.files),
+            used_locked=any(e.used_locks for e in card.abilities),
+            used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
         )
         for i, card in enumerate(model.cards)
     )
+    lowering = Lowering(model, cards, colour_index, deck_index, phase_index, purchases(cards))
+    lowered = _lower_mechanics(model, lowering)
     colours = tuple(
         ColourIR(i, colour.id, const_name("colour", colour.id),
                  tuple(c.index for c in cards if c.colour == i))
@@ -325,35 +375,18 @@ def lower(model: RulesModel) -> EngineIR:
                tuple(c.index for c in cards if c.deck == i for _ in range(c.copies)))
         for i, deck in enumerate(model.decks)
     )
-    buy_points = tuple(
-        BuyPointsIR(n, i, effect.rubles_per_point, effect.max_points, effect.per == "card", origin(effect.span, model.files))
-        for n, (i, _, effect) in enumerate(_abilities(model, BuyPoints))
-    )
     phases = []
     for i, phase in enumerate(model.phases):
         scores = colour_index[phase.scores] if phase.scores else -1
-        incomes = tuple(
-            IncomeIR(ci, colour_index[e.colour], e.rubles, e.points, origin(e.span, model.files))
-            for ci, _, e in _abilities(model, IncomePerCard) if e.phase == phase.id
-        )
-        after = tuple(
-            bp for bp, (_, _, e) in zip(buy_points, _abilities(model, BuyPoints)) if e.after == phase.id
-        )
         phases.append(PhaseIR(
             i, phase.id, const_name("phase", phase.id), deck_index[phase.deck], scores,
-            colours[scores].cards if scores >= 0 else (), incomes, after, origin(phase.span, model.files),
+            colours[scores].cards if scores >= 0 else (), tuple(m.kind for m in lowered if i in m.scores),
+            origin(phase.span, model.files),
         ))
-    draws_ir = tuple(
-        DrawIR(i, phase_index[e.phase], tuple(deck_index[d] for d in e.decks), e.forbid_last_card,
-               origin(e.span, model.files))
-        for i, _, e in draws
-    )
-    hand_limits = tuple(
-        HandLimitIR(i, e.limit, origin(e.span, model.files)) for i, _, e in _abilities(model, HandLimit)
-    )
-    hand_max = max([game.hand_limit] + [h.limit for h in hand_limits])
+    owned = [stage for m in lowered for stage in m.stages]
+    hand_max = max([game.hand_limit] + [m.hand_max for m in lowered])
     deck_max = max(len(d.contents) for d in decks)
-    layout, state_size = _layout(model, hand_max, deck_max)
+    layout, state_size = _layout(model, hand_max, deck_max, lowered)
     return EngineIR(
         ruleset=model.name, digest=model.digest, files=model.files,
         min_players=game.min_players, max_players=game.max_players,
@@ -364,15 +397,13 @@ def lower(model: RulesModel) -> EngineIR:
         same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,
         marker_shift=game.marker_shift, first_phase_must_buy=game.first_phase_must_buy,
         tie_break=game.tie_break,
-        deck_max=deck_max, max_moves=max_moves(cards, game.board_size, hand_max, draws_ir, buy_points),
-        max_game_moves=max_game_moves(cards, game.max_players, len(phases), len(buy_points)),
+        deck_max=deck_max, max_moves=max_moves(cards, game.board_size, hand_max, lowered),
+        max_game_moves=max_game_moves(cards, game.max_players, len(phases), lowered),
         noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
         cards=cards, colours=colours, decks=decks, phases=tuple(phases),
-        discounts=tuple(
-            DiscountIR(i, colour_index[e.colour], e.amount, origin(e.span, model.files))
-            for i, _, e in _abilities(model, Discount)
-        ),
-        hand_limits=hand_limits, buy_points=buy_points,
-        draws=draws_ir,
+        mechanics=lowered,
+        stages=tuple(stage for stage in STAGES if stage in owned),
+        idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
+        problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size,
     )

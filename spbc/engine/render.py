@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 
 import jinja2
 
+from spbc import mechanics
 from spbc.source import locate
 
 from spbc.source import quote
@@ -71,10 +72,26 @@ def _finalize_markdown(context: jinja2.runtime.Context, value: Any) -> Any:
     _refuse(context, value, "md, md_block, html or anchor")
 
 
+class MechanicsLoader(jinja2.BaseLoader):
+    """``mechanics/<kind>/<file>``: a file of the folder of the mechanic registered for kind
+    (spbc.mechanics), looked up when the template is loaded, so a mechanic registered at run time
+    is found too."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        kind, _, name = template.partition("/")
+        try:
+            folder = mechanics.mechanic(kind).folder
+        except KeyError:
+            raise jinja2.TemplateNotFound(template) from None
+        return jinja2.FileSystemLoader(str(folder)).get_source(environment, name)
+
+
 def _loader() -> jinja2.BaseLoader:
-    """Templates by prefix: ``engine/...`` from spbc/engine/templates, ``reference/...`` from spbc/reference/templates."""
-    return jinja2.PrefixLoader({prefix: jinja2.FileSystemLoader(str(folder))
-                                for prefix, folder in locate.template_dirs().items()})
+    """Templates by prefix: ``engine/...`` from spbc/engine/templates, ``reference/...`` from
+    spbc/reference/templates, ``mechanics/<kind>/...`` from the folder of that kind's mechanic."""
+    folders: dict[str, jinja2.BaseLoader] = {
+        prefix: jinja2.FileSystemLoader(str(folder)) for prefix, folder in locate.template_dirs().items()}
+    return jinja2.PrefixLoader({**folders, "mechanics": MechanicsLoader()})
 
 
 def _environment(finalize: Callable[..., Any] | None = None, autoescape: bool = False) -> jinja2.Environment:

@@ -12,8 +12,9 @@ from typing import Any
 from spbc.lang import syntax
 from spbc.lang.decls import Decl, Declarations
 from spbc.source.diagnostics import Note
-from spbc.lang.model import Span
-from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_POINTS_PER_OFFER  # the engine's limits
+from spbc.lang.model import EFFECT_KINDS, Effect
+from spbc.source.span import Span
+from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS  # the engine's limits
 
 
 
@@ -198,9 +199,10 @@ def _check_cost_example(checker: Declarations) -> None:
                             "that is not a trading card")
         return
     if len(example) == 3:
-        discounts = [a for a in cards[example[2]].abilities
-                     if a.id == "discount" and a.get("colour") == colour]
-        if not discounts:
+        # an ability with a value already reported wrong stays silent: it may be the reduction meant
+        reductions = [a for a in cards[example[2]].abilities
+                      if (effect := _effect_of(a)) is None or (colour is not None and effect.reduction(colour))]
+        if not reductions:
             checker.report("SPB410", f"cost_example: '{example[2]}' has no discount on {colour} cards",
                            at, hint=usage)
 
@@ -225,18 +227,27 @@ def _check_engine_limits(checker: Declarations) -> None:
             checker.report("SPB411", f"with card '{card.id}' the decks hold {total} cards; the engine holds "
                            f"at most {MAX_COPIES_IN_ALL} in all", card.spans["copies"])
             break
-    for card in cards:
-        copies = card.get("copies") if card.valid("copies") else None
+
+
+def _effect_of(ability: Decl) -> Effect | None:
+    """The effect an ability block describes, or None while one of its values is wrong or missing
+    (already reported)."""
+    cls = EFFECT_KINDS.get(ability.id)
+    if cls is None or not ability.valid(*ability.values):
+        return None
+    try:
+        return cls(**ability.values)
+    except TypeError:  # a required parameter is missing (SPB213)
+        return None
+
+
+def _check_abilities(checker: Declarations) -> None:
+    """Each ability's own checks, as its kind's mechanic defines them (Effect.check)."""
+    for card in checker.decls["card"].values():
         for ability in card.abilities:
-            most = ability.get("max_points")
-            if ability.id != "buy_points" or most is None or copies is None or not ability.valid("max_points", "per"):
-                continue
-            points = most * copies if ability.get("per", "card") == "card" else most
-            if points > MAX_POINTS_PER_OFFER:
-                checker.report("SPB411", f"card '{card.id}' lets a player buy {points} points at once "
-                               f"({most} for each of its {copies} copies); the engine allows at most "
-                               f"{MAX_POINTS_PER_OFFER}", ability.spans["max_points"],
-                               hint="lower max_points or copies, or write per = player")
+            cls = EFFECT_KINDS.get(ability.id)
+            if cls is not None:
+                cls.check(checker, card, ability)
 
 
 def check_consistency(checker: Declarations) -> None:
@@ -249,3 +260,4 @@ def check_consistency(checker: Declarations) -> None:
     _check_verbs(checker)
     _check_cost_example(checker)
     _check_engine_limits(checker)
+    _check_abilities(checker)

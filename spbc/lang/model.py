@@ -8,10 +8,15 @@ Tuples keep declaration order, which is the order of everything generated.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from spbc import mechanics
 from spbc.source.span import NO_SPAN, Span
+
+if TYPE_CHECKING:
+    from spbc.lang.decls import Decl, Declarations
 
 
 def generated_name(ident: str) -> str:
@@ -29,84 +34,60 @@ def generated_name(ident: str) -> str:
 
 # --- the effect vocabulary -------------------------------------------------------------
 #
-# A card ability is one of these. Each kind has a prose template in
-# spbc/reference/templates/effects/<kind>.md.j2 and engine code in the engine templates;
-# the compiler refuses a kind that lacks either.
+# A card ability is one effect. Each kind is a mechanic, a package of spbc.mechanics that
+# holds its dataclass (a subclass of Effect) and its code at every later layer.
 
 
 @dataclass(frozen=True)
 class Effect:
-    """Base of every ability effect. ``kind`` is the name used in rules files."""
+    """Base of every ability effect: one ability's parameters, as its mechanic's dataclass holds them.
+
+    ``kind`` is the name rules files use (``ability KIND { ... }``); ``order`` places the
+    kind's hooks among the other kinds' (spbc.mechanics calls them lowest first). The methods are
+    what the core asks of any ability about the rules; a kind overrides those it has an answer to.
+    A kind whose moves have a word in the notation has a str parameter ``verb``.
+    """
 
     kind: ClassVar[str] = ""
+    order: ClassVar[int] = 1000
     span: Span = field(default=NO_SPAN, compare=False, kw_only=True)
 
+    def reduction(self, colour: str) -> int:
+        """How many rubles less the owner pays for each card of ``colour`` they buy or play."""
+        return 0
 
-@dataclass(frozen=True)
-class Discount(Effect):
-    """The owner pays ``amount`` less for every card of ``colour`` they buy or play."""
+    @property
+    def used_locks(self) -> bool:
+        """Whether a copy used this round may not be displaced by a trading card that round."""
+        return False
 
-    kind: ClassVar[str] = "discount"
-    colour: str
-    amount: int = 1
+    @property
+    def used_idle(self) -> bool:
+        """Whether a copy used this round pays none of its card's income in that round's scoring."""
+        return False
 
-
-@dataclass(frozen=True)
-class HandLimit(Effect):
-    """While the owner has this card, their hand limit is at least ``limit``."""
-
-    kind: ClassVar[str] = "hand_limit"
-    limit: int
-
-
-@dataclass(frozen=True)
-class IncomePerCard(Effect):
-    """When ``phase`` scores, pays rubles and points per card of ``colour`` the owner has."""
-
-    kind: ClassVar[str] = "income_per_card"
-    colour: str
-    phase: str
-    rubles: int = 0
-    points: int = 0
+    @classmethod
+    def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
+        """Report the problems of one ability block of this kind that its settings alone do not show
+        (after every name is resolved; see spbc.lang.consistency). Reports nothing by default."""
 
 
-@dataclass(frozen=True)
-class BuyPoints(Effect):
-    """Right after ``after`` scores, the owner may buy up to ``max_points`` points.
+class _EffectKinds(Mapping[str, type[Effect]]):
+    """The effect classes by kind, one per registered mechanic, in hook order; asks the registry
+    each time, so a mechanic registered at run time is known at once."""
 
-    ``per`` is ``"card"`` (the cap counts once per copy owned) or ``"player"``.
-    ``verb`` is the word of the move in the notation (``pub 3``).
-    """
+    def __getitem__(self, kind: str) -> type[Effect]:
+        cls: type[Effect] = mechanics.effect_kinds()[kind]
+        return cls
 
-    kind: ClassVar[str] = "buy_points"
-    verb: str
-    after: str
-    rubles_per_point: int
-    max_points: int
-    per: str = "card"
+    def __iter__(self) -> Iterator[str]:
+        return iter(mechanics.effect_kinds())
 
-
-@dataclass(frozen=True)
-class DrawAction(Effect):
-    """An action in ``phase``: draw the top card of one of ``decks``, then buy, take or discard it.
-
-    Each copy can be used once per round. ``forbid_last_card`` forbids drawing a
-    deck's last card; ``used_scores`` and ``used_displaceable`` say whether a used
-    copy still pays its income and may still be displaced that round.
-    """
-
-    kind: ClassVar[str] = "draw_action"
-    verb: str
-    phase: str
-    decks: tuple[str, ...]
-    forbid_last_card: bool = True
-    used_scores: bool = False
-    used_displaceable: bool = False
+    def __len__(self) -> int:
+        return len(mechanics.effect_kinds())
 
 
-EFFECT_KINDS: dict[str, type[Effect]] = {
-    cls.kind: cls for cls in (Discount, HandLimit, IncomePerCard, BuyPoints, DrawAction)
-}
+EFFECT_KINDS: Mapping[str, type[Effect]] = _EffectKinds()
 
 
 # --- the ruleset -----------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """What each block of the rules language accepts, and how a written value becomes a typed one.
 
-:data:`BLOCKS` lists the block kinds with their settings; :data:`ABILITIES` is built
-from :data:`spbc.lang.model.EFFECT_KINDS`, one entry per effect class, its parameters typed
-by the dataclass fields. :func:`read_value` turns a syntax value into a Python value
+:data:`BLOCKS` lists the block kinds with their settings; :data:`ABILITIES` has one entry
+per registered mechanic (spbc.mechanics), its parameters typed by the fields of its effect
+dataclass and by what :func:`setting` says of each. :func:`read_value` turns a syntax value into a Python value
 (int, str, bool, ``(low, high)``, :class:`Ref`, tuple) or raises :class:`ValueProblem`
 carrying the diagnostic. References are only recorded here; :mod:`spbc.lang.check`
 resolves them once every declaration is known.
@@ -11,14 +11,17 @@ resolves them once every declaration is known.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from spbc import mechanics
 from spbc.lang import syntax
 from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
-from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT, MAX_POINTS_PER_OFFER
-from spbc.lang.model import EFFECT_KINDS, Span
+from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT
+from spbc.source.span import Span
 from spbc.source.quote import is_unprintable_in_a_name
 
 
@@ -44,6 +47,7 @@ class ValueType:
     non_empty: bool = False  # str, list
     unique: bool = False  # list
     non_decreasing: bool = False  # list of int
+    cap: tuple[int, str] | None = None  # int: where the engine stops, and why (SPB301 with a hint)
 
     def describe(self) -> str:
         """The type in words: ``a number``, ``a list of deck names``."""
@@ -79,7 +83,7 @@ class BlockSpec:
     settings: dict[str, SettingSpec]
     nested: tuple[str, ...] = ()
     single: bool = False  # at most one per ruleset
-    fields: dict[str, dataclasses.Field] = field(default_factory=dict)  # abilities: by param
+    fields: dict[str, dataclasses.Field[Any]] = field(default_factory=dict)  # abilities: by param
 
 
 class ValueProblem(Exception):
@@ -158,26 +162,54 @@ BLOCKS: dict[str, BlockSpec] = {
     }, nested=("ability",)),
 }
 
-# How an effect parameter is read, beyond its Python type: which names it refers to,
-# which words it allows, the least number it takes.
-_PARAM_NAMESPACES = {"colour": "colour", "phase": "phase", "after": "phase", "decks": "deck"}
-_PARAM_CHOICES = {"per": ("card", "player")}
-_PARAM_MINIMUM = {"amount": 1, "limit": 1, "rubles_per_point": 1, "max_points": 1}
+# --- abilities ---------------------------------------------------------------------------
+
+_SETTING = "spbc.setting"  # the key of an effect field's metadata that says how rules files write it
 
 
-def _param_type(name: str, hint: Any) -> ValueType:
+@dataclass(frozen=True)
+class _Written:
+    refers_to: str | None
+    choices: tuple[str, ...]
+    minimum: int
+    cap: tuple[int, str] | None
+
+
+def setting(*, refers_to: str | None = None, choices: tuple[str, ...] = (), minimum: int = 0,
+            cap: tuple[int, str] | None = None, default: Any = dataclasses.MISSING) -> Any:
+    """A parameter of an effect dataclass, and how rules files write it: a name that refers to a
+    ``colour``, ``phase`` or ``deck`` (a tuple of str: a list of them), one of ``choices``, a number
+    of at least ``minimum`` and at most ``cap`` (the engine's limit, with the reason). Without a
+    ``default`` the parameter is required.
+
+    >>> @dataclass(frozen=True)
+    ... class Rebate(Effect):
+    ...     colour: str = setting(refers_to="colour")
+    ...     amount: int = setting(minimum=1, default=1)
+    """
+    written = _Written(refers_to, choices, minimum, cap)
+    return field(default=default, metadata={_SETTING: written})
+
+
+def refers_to(parameter: dataclasses.Field[Any]) -> str | None:
+    """What an effect parameter's names refer to (``"colour"``, ``"phase"``, ``"deck"``), or None."""
+    written = parameter.metadata.get(_SETTING)
+    return written.refers_to if isinstance(written, _Written) else None
+
+
+def _param_type(name: str, hint: Any, written: _Written) -> ValueType:
     if hint is int:
-        return _int(_PARAM_MINIMUM.get(name, 0))
+        return ValueType("int", minimum=written.minimum, cap=written.cap)
     if hint is bool:
         return _BOOL
     if hint is str:
-        if name in _PARAM_NAMESPACES:
-            return _ref(_PARAM_NAMESPACES[name])
-        if name in _PARAM_CHOICES:
-            return ValueType("choice", choices=_PARAM_CHOICES[name])
+        if written.refers_to:
+            return _ref(written.refers_to)
+        if written.choices:
+            return ValueType("choice", choices=written.choices)
         return _TEXT
     if typing.get_origin(hint) is tuple and typing.get_args(hint)[0] is str:
-        item = _ref(_PARAM_NAMESPACES[name]) if name in _PARAM_NAMESPACES else _TEXT
+        item = _ref(written.refers_to) if written.refers_to else _TEXT
         return ValueType("list", item=item, non_empty=True, unique=True)
     raise TypeError(f"effect parameter {name!r}: no rules-language type for {hint!r}")
 
@@ -185,17 +217,37 @@ def _param_type(name: str, hint: Any) -> ValueType:
 def _ability_spec(kind: str, cls: type) -> BlockSpec:
     hints = typing.get_type_hints(cls)
     settings: dict[str, SettingSpec] = {}
-    fields: dict[str, dataclasses.Field] = {}
+    fields: dict[str, dataclasses.Field[Any]] = {}
     for f in dataclasses.fields(cls):
         if f.name == "span":
             continue
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        settings[f.name] = SettingSpec(_param_type(f.name, hints[f.name]), required)
+        written = f.metadata.get(_SETTING, _Written(None, (), 0, None))
+        settings[f.name] = SettingSpec(_param_type(f.name, hints[f.name], written), required)
         fields[f.name] = f
     return BlockSpec(kind, False, settings, fields=fields)
 
 
-ABILITIES: dict[str, BlockSpec] = {kind: _ability_spec(kind, cls) for kind, cls in EFFECT_KINDS.items()}
+@functools.cache
+def _ability_specs(registry: tuple[mechanics.Mechanic, ...]) -> dict[str, BlockSpec]:
+    return {m.kind: _ability_spec(m.kind, m.effect) for m in registry}
+
+
+class _Abilities(Mapping[str, BlockSpec]):
+    """The ability blocks by kind, one per registered mechanic, in hook order; asks the registry
+    each time, so a mechanic registered at run time is known at once."""
+
+    def __getitem__(self, kind: str) -> BlockSpec:
+        return _ability_specs(mechanics.mechanics())[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ability_specs(mechanics.mechanics()))
+
+    def __len__(self) -> int:
+        return len(_ability_specs(mechanics.mechanics()))
+
+
+ABILITIES: Mapping[str, BlockSpec] = _Abilities()
 
 
 # --- reading values ----------------------------------------------------------------------
@@ -229,21 +281,20 @@ def _mismatch(vtype: ValueType, node: syntax.Value, key: str) -> ValueProblem:
     return ValueProblem(Diagnostic("SPB300", message, node.span, hint=hint))
 
 
-#: Settings the engine keeps arrays or move-code bits of, with their own caps (spbc.contract.abi):
-#: places on the board and in a hand, copies of a card, the points of one buy-points offer.
-_PLACES = "the engine keeps this many places in every game state"
+#: Settings the engine keeps arrays of, with their own caps (spbc.contract.abi): places on the board
+#: and in a hand, copies of a card. (An ability's parameters say theirs: ``setting(cap=...)``.)
+PLACES = "the engine keeps this many places in every game state"
 ENGINE_MAXIMUM = {
-    "board_size": (MAX_PLACES, _PLACES), "hand_limit": (MAX_PLACES, _PLACES), "limit": (MAX_PLACES, _PLACES),
-    "opening_per_player": (MAX_PLACES, _PLACES),
+    "board_size": (MAX_PLACES, PLACES), "hand_limit": (MAX_PLACES, PLACES),
+    "opening_per_player": (MAX_PLACES, PLACES),
     "copies": (MAX_COPIES, "the engine keeps every copy in the game state"),
-    "max_points": (MAX_POINTS_PER_OFFER, f"a move holds at most {MAX_POINTS_PER_OFFER} points"),
 }
 
 
 def _check_bounds(vtype: ValueType, number: syntax.Int, key: str) -> None:
     low, high = vtype.minimum, vtype.maximum
     if (low is None or number.value >= low) and (high is None or number.value <= high):
-        cap, hint = ENGINE_MAXIMUM.get(key, (MAX_NUMBER, "the engine counts in whole numbers far below this"))
+        cap, hint = vtype.cap or ENGINE_MAXIMUM.get(key, (MAX_NUMBER, "the engine counts in whole numbers far below this"))
         if number.value > cap:
             message = f"'{key}' must be at most {cap}, not {number.value}"
             raise ValueProblem(Diagnostic("SPB301", message, number.span, hint=hint))

@@ -13,11 +13,11 @@ spectator such as the replay of a record) learns only what the table sees, as in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from spbc.engine.lower import displace_targets
-from spbc.lang.model import BuyPoints, DrawAction
+from spbc.play import hooks
+from spbc.play.hooks import Known
 from spbc.play.moves import Move, MoveKind
 from spbc.play.view import view_of
 
@@ -25,25 +25,12 @@ if TYPE_CHECKING:
     from spbc.play.game import Game
 
 
-@dataclass(frozen=True)
-class _Known:
-    """What the reader of an explanation may know of the player on turn."""
-
-    name: str
-    rubles: int | None  # None: secret from the reader
-    hand: list[str] | None  # None: secret from the reader
-
-
-def _known(game: Game, reader: int | None) -> _Known:
+def _known(game: Game, reader: int | None) -> Known:
     seat = game.current_player
     mover = view_of(game, reader).players[seat]
-    return _Known(game.players[seat], mover.rubles, mover.hand)
+    return Known(game.players[seat], mover.rubles, mover.hand)
 
 
-def _either(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _a(name: str) -> str:
@@ -85,88 +72,32 @@ def _name(game: Game, card_id: str) -> str:
     return game.ruleset.model.card(card_id).name
 
 
-def _stage_refusal(game: Game, move: Move, known: _Known) -> str | None:
-    stage = game.stage
-    if stage == "drawn":
-        if move.row != "drawn":
-            drawn = _name(game, game.drawn_card() or "")
-            return f"first decide on the {drawn} you drew: buy it, take it into your hand or discard it"
-        return None
-    if stage == "points":
-        amounts = [m.amount or 0 for m in game.legal_moves()]
-        offer = _name(game, game.legal_moves()[0].card or "")
-        if move.kind is not MoveKind.POINTS or move.card != game.legal_moves()[0].card:
-            if known.rubles is None:  # how many points are on offer tells the rubles
-                return f"first {known.name} decides how many points to buy with the {offer}"
-            return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
-        if move.amount is not None and move.amount > max(amounts):
-            return _points_refusal(game, move, max(amounts), known)
-        return None
-    if move.kind is MoveKind.POINTS:
-        return "there is no offer to buy points now"
-    if move.row == "drawn" or move.kind is MoveKind.DISCARD:
-        return "there is no drawn card to decide on"
+def _stage_refusal(game: Game, move: Move, known: Known) -> str | None:
+    """Why the move does not fit the stage: the stage's mechanic says while its stage waits, and in
+    a normal turn each mechanic says why a move of its own stage is refused (hooks)."""
+    model = game.ruleset.model
+    if game.stage != "actions":
+        owner = hooks.stage_owner(model, game.stage)
+        refuse = getattr(owner, "refuse_in_stage", None)
+        return refuse(game, move, known) if refuse is not None else None
+    for refuse in hooks.offering(model, "refuse_elsewhere"):
+        refusal: str | None = refuse(game, move, known)
+        if refusal:
+            return refusal
     return None
 
 
-def _points_refusal(game: Game, move: Move, most: int, known: _Known) -> str:
-    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles.
-
-    A reader who may not know the rubles is told the card's cap when the move is over
-    it, and else only that the points cost more than the player has.
-    """
-    effect = model_effects(game, move.card, BuyPoints)[0]
-    seat = game.current_player
-    price = effect.rubles_per_point
-    card = _name(game, move.card or "")
-    copies = game.play_area(seat).get(move.card or "", 0)
-    cap = effect.max_points * copies if effect.per == "card" else effect.max_points
-    wanted = move.amount or 0
-    if game.rubles(seat) // price == most and (known.rubles is not None or wanted <= cap):
-        if known.rubles is None:
-            return (f"{known.name} cannot pay for {wanted} points: at {price} rubles each they cost "
-                    f"{wanted * price}, more than {known.name} has")
-        return (f"you can buy at most {most} points now: each costs {price} rubles "
-                f"and you have {known.rubles} rubles")
-    if known.rubles is None:
-        most = cap  # the card's limit, which everyone can see
-    if effect.per == "card":
-        return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
-    return f"you can buy at most {most} points now with your {card}"
-
-
-def model_effects(game: Game, card_id: str | None, kind: type) -> list:
-    if card_id is None:
-        return []
-    return [e for e in game.ruleset.model.card(card_id).abilities if isinstance(e, kind)]
-
-
 def _use_refusal(game: Game, move: Move) -> str:
-    seat = game.current_player
-    card = _name(game, move.card or "")
-    effects = model_effects(game, move.card, DrawAction)
-    if not effects:
-        return f"{card} has no action to use"
-    effect = effects[0]
-    owned = game.play_area(seat).get(move.card or "", 0)
-    if not owned:
-        return f"you have no {card}"
-    if game.phase != effect.phase:
-        phase = next(p.name for p in game.ruleset.model.phases if p.id == effect.phase)
-        return f"{card} can only be used in the {phase}"
-    if game.used(seat).get(move.card or "", 0) >= owned:
-        return f"your {card} was already used this round"
-    if move.deck not in effect.decks:
-        return f"{card} draws from {_either(list(effect.decks))}, not {move.deck}"
-    left = game.deck_sizes().get(move.deck or "", 0)
-    if left == 0:
-        return f"the {move.deck} deck is empty"
-    if left == 1 and effect.forbid_last_card:
-        return f"the {move.deck} deck has only its last card left, which {card} may not draw"
-    return f"{card} cannot be used now"
+    """Why a use is refused, as the mechanic of the card's ability says."""
+    found = hooks.ability(game.ruleset.model, move.card or "", MoveKind.USE)
+    refuse = getattr(found[1], "refuse_use", None) if found is not None else None
+    if found is None or refuse is None:
+        return f"{_name(game, move.card or '')} has no action to use"
+    reason: str = refuse(game, move, found[0])
+    return reason
 
 
-def _where_refusal(game: Game, move: Move, known: _Known) -> str | None:
+def _where_refusal(game: Game, move: Move, known: Known) -> str | None:
     card = _name(game, move.card or "")
     if move.kind is MoveKind.PLAY:
         if known.hand is not None and move.card not in known.hand:
@@ -191,7 +122,7 @@ def _hand_refusal(game: Game) -> str | None:
     return None
 
 
-def _purchase_refusal(game: Game, move: Move, known: _Known) -> str:
+def _purchase_refusal(game: Game, move: Move, known: Known) -> str:
     seat = game.current_player
     model = game.ruleset.model
     card = model.card(move.card or "")
@@ -203,13 +134,13 @@ def _purchase_refusal(game: Game, move: Move, known: _Known) -> str:
         names = [t.name for t in targets]
         whole_colour = {c.id for c in model.cards if c.colour == card.displaces and not c.trading}
         wanted = (f"a {card.displaces} card" if whole_colour == {t.id for t in targets}
-                  and len(targets) > 2 else _a(_either(names)))
+                  and len(targets) > 2 else _a(hooks.either(names)))
         if move.target is None:
             have = [t.name for t in targets if area.get(t.id)]
             if not have:
                 none = "neither" if len(names) == 2 else "none"
                 return f"{card.name} must displace {wanted}; you have {none}"
-            return f"{card.name} must name the card it displaces: {_either(have)}"
+            return f"{card.name} must name the card it displaces: {hooks.either(have)}"
         target = model.card(move.target)
         if target.id not in {t.id for t in targets}:
             return f"{card.name} cannot displace {target.name}; it displaces {wanted}"

@@ -25,6 +25,7 @@ from spbc.contract.abi import (
 )
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
+from spbc.play import hooks
 from spbc.play.explain import explain_illegal
 from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
 from spbc.play.names import names_problem
@@ -119,11 +120,16 @@ class Ruleset:
             return Move(kind, card=card, row=_ROW_NAMES[middle], target=target)
         if kind is MoveKind.PLAY:
             return Move(kind, card=card, target=target)
-        if kind is MoveKind.USE:
-            return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
         if kind is MoveKind.DISCARD:
             return Move(kind, card=card, row="drawn")
-        return Move(kind, card=card, amount=middle)
+        # a use or a points decision: the middle bits are what the card's mechanic says (hooks.MIDDLE)
+        found = hooks.ability(self.model, card, kind)
+        field = getattr(found[1], "MIDDLE", None) if found is not None else None
+        if field == "deck":
+            return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
+        if field == "amount":
+            return Move(kind, card=card, amount=middle)
+        return Move(kind, card=card)
 
 
 class Game:
@@ -207,8 +213,16 @@ class Game:
 
     def drawn_card(self) -> str | None:
         """The card an ability drew and its owner must now decide on (shown to everyone)."""
-        code = self._value("drawn")
-        return None if code < 0 else self.ruleset.engine.CARD_IDS[code]
+        for pending in hooks.offering(self.ruleset.model, "pending_card"):
+            card: str | None = pending(self)
+            if card is not None:
+                return card
+        return None
+
+    def state_field(self, name: str) -> list[int]:
+        """One part of the engine's state by its name in the engine's FIELDS: ``state_field("rubles")``.
+        KeyError for a name the engine of these rules does not have."""
+        return self._field(name)
 
     def discard_size(self) -> int:
         return sum(self._field("discard"))
@@ -256,7 +270,7 @@ class Game:
         """Play a move: exactly one of legal_moves(), looked up there, so no other value is ever
         read as a move. IllegalMoveError with the reason for anything else: a value that is no
         whole move (see :func:`spbc.play.moves.move_problem`), or a move the rules do not allow now."""
-        problem = move_problem(move)
+        problem = move_problem(move) or self._ability_problem(move)
         if problem is not None:
             raise IllegalMoveError(f"not a whole move: {problem}; moves are as legal_moves() gives them",
                                    context=self.context())
@@ -265,6 +279,23 @@ class Game:
                 self._engine.play(code)
                 return
         raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
+
+    def _ability_problem(self, move: Move) -> str | None:
+        """Why a use or a points decision lacks the field its card's ability gives such moves (a deck,
+        an amount; hooks.MIDDLE), or has one it gives none; None for other moves."""
+        model = self.ruleset.model
+        if move.card not in self.ruleset._card_index:
+            return None  # explained as a card the rules do not have
+        found = hooks.ability(model, move.card or "", move.kind)
+        if found is None:
+            return None
+        wanted = getattr(found[1], "MIDDLE", None)
+        for name in ("deck", "amount"):
+            if name == wanted and getattr(move, name) is None:
+                return f"a {move.kind.value} move of {model.card(move.card or '').name} names its {name}"
+            if name != wanted and getattr(move, name) is not None:
+                return f"a {move.kind.value} move of {model.card(move.card or '').name} has no {name}"
+        return None
 
     def play_code(self, code: int) -> None:
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""

@@ -11,9 +11,9 @@ class MoveKind(str, Enum):
     BUY = "buy"  # from the upper or lower row, or the card an ability drew ("drawn")
     TAKE = "take"  # into the hand, from a row or the drawn card
     PLAY = "play"  # from the hand into the play area
-    USE = "use"  # a draw_action ability: draw from `deck` with the ability card `card`
+    USE = "use"  # an action of the ability of card `card` (drawing from `deck`, where it draws)
     DISCARD = "discard"  # the card an ability drew
-    POINTS = "points"  # a buy_points ability: buy `amount` points with the ability card `card`
+    POINTS = "points"  # a decision of the ability of card `card` after a scoring: buy `amount` points
 
 
 ROWS = ("upper", "lower", "drawn")
@@ -31,7 +31,7 @@ class Move:
     card: str | None = None  # the card bought, taken, played or discarded; the ability card for USE and POINTS
     row: str | None = None  # BUY and TAKE: "upper", "lower" or "drawn"
     target: str | None = None  # the card a trading card displaces
-    deck: str | None = None  # USE: the deck drawn from
+    deck: str | None = None  # USE: the deck drawn from, for an ability that draws
     amount: int | None = None  # POINTS: how many points are bought
 
 
@@ -43,7 +43,7 @@ _FIELDS = {
     MoveKind.BUY: (("card", "row"), ("target",)),
     MoveKind.TAKE: (("card", "row"), ()),
     MoveKind.PLAY: (("card",), ("target",)),
-    MoveKind.USE: (("card", "deck"), ()),
+    MoveKind.USE: (("card",), ("deck",)),
     MoveKind.DISCARD: (("card", "row"), ()),
     MoveKind.POINTS: (("card", "amount"), ()),
 }

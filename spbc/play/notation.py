@@ -27,10 +27,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from spbc.play.explain import explain_illegal
 from spbc.engine.lower import displace_targets
-from spbc.lang.model import DrawAction
+from spbc import mechanics
+from spbc.play import hooks
 from spbc.play.moves import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -73,10 +75,11 @@ def format_move(move: Move, ruleset: Ruleset) -> str:
     kind = move.kind
     if kind is MoveKind.PASS:
         return "pass"
-    if kind is MoveKind.USE:
-        return f"{words.verb_of[move.card or '']} {move.deck}"
-    if kind is MoveKind.POINTS:
-        return f"{words.verb_of[move.card or '']} {move.amount or 0}"
+    if kind in hooks.verb_kinds(ruleset.model):
+        found = hooks.ability(ruleset.model, move.card or "", kind)
+        assert found is not None, f"{move.card} has no ability with {kind.value} moves"
+        text: str = found[1].format_move(move, words.verb_of[move.card or ""])
+        return text
     parts = [kind.value]
     if kind in (MoveKind.BUY, MoveKind.TAKE) and move.row in ("upper", "lower"):
         parts.append(move.row)
@@ -183,22 +186,22 @@ class _Reader:
         return f"unknown verb {self.shown(verb)!r}; a move starts with a verb: {self.verb_list()}"
 
     def read_ability(self, verb: str, rest: list[str]) -> Move:
+        """The words after an ability's verb, read by the mechanic of the ability (hooks.Reader)."""
         card_id, effect = self.words.abilities[verb]
-        if isinstance(effect, DrawAction):
-            if not rest:
-                raise self.malformed(f"expected a deck after {verb!r}: {', '.join(effect.decks)}")
-            deck = self.find_deck(" ".join(rest), verb, effect)
-            return self.settle(_Wanted(MoveKind.USE, card=card_id, deck=deck))
-        # isdecimal: the digits int() reads ("²" is a digit, but no number)
-        if len(rest) != 1 or not rest[0].isdecimal():
-            raise self.malformed(
-                f"expected a number of points after {verb!r}, e.g. '{verb} 3' (or '{verb} 0' to buy none)"
-            )
-        # more points than any offer allows; thousands of digits would not even convert
-        amount = int(rest[0]) if len(rest[0]) <= 9 else 10**9
-        return self.settle(_Wanted(MoveKind.POINTS, card=card_id, amount=amount))
+        present = mechanics.mechanic(effect.kind).part("present")
+        assert present is not None
+        move: Move = present.parse_move(self, card_id, effect, verb, rest)
+        return move
 
-    def find_deck(self, phrase: str, verb: str, effect: DrawAction) -> str:
+    def settle_move(self, kind: MoveKind, **fields: Any) -> Move:
+        """The one legal move of that kind with those fields (see settle)."""
+        return self.settle(_Wanted(kind, **fields))
+
+    def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
+        """The deck a phrase names (see find_deck)."""
+        return self.find_deck(phrase, verb, decks)
+
+    def find_deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
         decks = self.words.decks
         if phrase in decks:
             return decks[phrase]
@@ -212,7 +215,7 @@ class _Reader:
         close = difflib.get_close_matches(phrase, list(decks), n=1)
         hint = f"did you mean {decks[close[0]]!r}? " if close else ""
         raise self.malformed(
-            f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(effect.decks)}")
+            f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(expected)}")
 
     def read_builtin(self, kind: MoveKind, verb: str, rest: list[str]) -> Move:
         if kind is MoveKind.PASS:

@@ -20,7 +20,9 @@ from spbc.contract.abi import STAGES, VALUE_MAX  # where the engine stops rubles
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
-from spbc.lang.model import BuyPoints, Discount
+from spbc import mechanics
+from spbc.lang.model import RulesModel
+from spbc.play import hooks
 
 if TYPE_CHECKING:
     from spbc.play.game import Game, Ruleset
@@ -143,7 +145,10 @@ def write_game_file(game: Game, path: Path) -> None:
 def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
 
     fields = ruleset.engine.FIELDS
-    unknown = sorted(set(state) - {name for name, _, _ in fields})
+    # a field a mechanic keeps, or kept once, that these rules' engine has not: ignored
+    kept = {name for m in mechanics.mechanics() for part in [m.part("present")]
+            for name in getattr(part, "FIELD_NAMES", ())}
+    unknown = sorted(set(state) - {name for name, _, _ in fields} - kept)
     if unknown:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
     values: list[int] = []
@@ -164,7 +169,9 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     ncards, players = len(model.cards), one["players"]
     hand_max = len(fields["hand"]) // model.game.max_players
     deck_max = len(fields["decks"]) // len(model.decks)
-    offers = sum(1 for card in model.cards for e in card.abilities if e.kind == "buy_points")
+    order = {name: index for index, (name, _, _) in enumerate(ruleset.engine.FIELDS)}
+    abilities = sorted((bound for bounds_of in hooks.offering(model, "state_bounds")
+                        for bound in bounds_of(model, fields, one)), key=lambda bound: order[bound[0]])
     bounds = [
         ("players", players, model.game.min_players, model.game.max_players),
         ("players", players, names, names),
@@ -173,11 +180,8 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         ("current", one["current"], 0, players - 1),
         ("passes", one["passes"], 0, players),
         ("last_round", one["last_round"], 0, 1),
-        ("stage", one["stage"], 0, 3),
-        ("drawn", one["drawn"], -1, ncards - 1),
-        ("drawn_by", one["drawn_by"], -1, ncards - 1),
-        ("offer", one["offer"], 0, offers),
-        ("offer_turn", one["offer_turn"], 0, players),
+        ("stage", one["stage"], 0, len(STAGES) - 1),
+        *abilities,  # the mechanics' fields, in the order of the state
         ("upper_size", one["upper_size"], 0, model.game.board_size),
         ("lower_size", one["lower_size"], 0, model.game.board_size),
     ]
@@ -192,15 +196,16 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     for name, value, low, high in bounds:
         if not low <= value <= high:
             return f"{name} is {value}, outside {low}..{high}"
-    if (one["stage"] == STAGES.index("drawn")) != (one["drawn"] >= 0):
-        return "a drawn card must be pending exactly while the stage is 'drawn'"
+    stage = STAGES[one["stage"]]
+    if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
+        return f"the stage is {stage!r}, which no ability of these rules leads to"
+    for problem_of in hooks.offering(model, "state_problem"):
+        problem = problem_of(model, fields, one)
+        if problem:
+            return str(problem)
     problem = _check_places(model, fields, one, deck_max)
     if problem:
         return problem
-    if one["stage"] == STAGES.index("points"):
-        problem = _check_offer(model, fields, one)
-        if problem:
-            return problem
     places: list[int] = []
     for seat in range(model.game.max_players):
         size = fields["hand_size"][seat] if seat < players else 0
@@ -208,14 +213,14 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     places += fields["upper"][:one["upper_size"]] + fields["lower"][:one["lower_size"]]
     for deck, size in enumerate(fields["deck_size"]):
         places += fields["decks"][deck * deck_max: deck * deck_max + size]
-    if one["drawn"] >= 0:
-        places.append(one["drawn"])
+    for held in hooks.offering(model, "held_cards"):
+        places += held(fields, one)
     if any(not 0 <= card < ncards for card in places):
         return "a card id is out of range"
     return _check_cards(model, fields, places, players)
 
 
-def _check_places(model, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
+def _check_places(model: RulesModel, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
     """What every reachable state has: rows within the board, decks of their own cards, an empty
     deck only once the last round is called (so the game ends), no hand for a seat not in the game."""
     board = one["upper_size"] + one["lower_size"]
@@ -235,26 +240,9 @@ def _check_places(model, fields: dict[str, list[int]], one: dict[str, int], deck
     return None
 
 
-def _check_offer(model, fields: dict[str, list[int]], one: dict[str, int]) -> str | None:
-    """A buy-points decision: on an offer of the current phase, by the seat whose turn it is, who owns the card."""
-    offers = [  # (phase, card) of every offer, in the engine's order: by phase, then in rules order
-        (p, c) for p, phase in enumerate(model.phases) for c, card in enumerate(model.cards)
-        for effect in card.abilities if isinstance(effect, BuyPoints) and effect.after == phase.id
-    ]
-    offer, players, current = one["offer"], one["players"], one["current"]
-    if offer >= len(offers) or offers[offer][0] != one["phase"]:
-        return "a buy-points decision must be on an offer made after the current phase"
-    turn = one["offer_turn"]
-    if turn >= players or current != (fields["markers"][one["phase"]] + turn) % players:
-        return "the buy-points decision must be the turn of the seat to move"
-    card = offers[offer][1]
-    if not fields["owned"][current * len(model.cards) + card]:
-        return f"seat {current + 1} is to buy points with a {model.cards[card].name} it does not own"
-    return None
-
-
-def _check_cards(model, fields: dict[str, list[int]], places: list[int], players: int) -> str | None:
-    """Every copy in exactly one place; the per-colour counts and discounts match the play areas."""
+def _check_cards(model: RulesModel, fields: dict[str, list[int]], places: list[int], players: int) -> str | None:
+    """Every copy in exactly one place; the per-colour counts, and what the mechanics keep per seat and
+    colour (hooks area_problem), match the play areas."""
     ncards = len(model.cards)
     colours = [colour.id for colour in model.colours]
     for index, card in enumerate(model.cards):
@@ -269,12 +257,10 @@ def _check_cards(model, fields: dict[str, list[int]], places: list[int], players
         area = fields["owned"][seat * ncards:(seat + 1) * ncards]
         for c, colour in enumerate(colours):
             count = sum(n for n, card in zip(area, model.cards) if card.colour == colour)
-            discount = sum(
-                n * effect.amount for n, card in zip(area, model.cards)
-                for effect in card.abilities if isinstance(effect, Discount) and effect.colour == colour
-            )
             if fields["colour_count"][seat * len(colours) + c] != count:
                 return f"the {colour} count of seat {seat + 1} does not match its cards"
-            if fields["discount"][seat * len(colours) + c] != discount:
-                return f"the {colour} discount of seat {seat + 1} does not match its cards"
+            for problem_of in hooks.offering(model, "area_problem"):
+                problem = problem_of(model, fields, seat, c)
+                if problem:
+                    return str(problem)
     return None

@@ -12,7 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from spbc.lang.model import BuyPoints, DrawAction, RulesModel
+from spbc.lang.model import Effect, RulesModel
+from spbc.play import hooks
 from spbc.play.game import Ruleset
 
 
@@ -43,7 +44,7 @@ class Vocabulary:
     names: dict[str, str]  # card id -> English name
     primary: dict[str, frozenset[str]]  # English name or id form -> card ids
     secondary: dict[str, frozenset[str]]  # German name or alias form -> card ids
-    abilities: dict[str, tuple[str, DrawAction | BuyPoints]]  # verb -> (card id, effect)
+    abilities: dict[str, tuple[str, Effect]]  # verb -> (card id, effect): abilities with moves of their own
     verb_of: dict[str, str]  # ability card id -> its verb
     decks: dict[str, str]  # deck id or name form -> deck id
     deck_ids: tuple[str, ...]
@@ -63,11 +64,12 @@ def vocabulary(model: RulesModel) -> Vocabulary:
     primary = [(c.name, c.id) for c in model.cards] + [(c.id, c.id) for c in model.cards]
     secondary = [(c.german, c.id) for c in model.cards if c.german]
     secondary += [(alias, c.id) for c in model.cards for alias in c.aliases]
-    abilities: dict[str, tuple[str, DrawAction | BuyPoints]] = {}
+    abilities: dict[str, tuple[str, Effect]] = {}
     for card in model.cards:
         for effect in card.abilities:
-            if isinstance(effect, (DrawAction, BuyPoints)):
-                abilities[normalize(effect.verb)] = (card.id, effect)
+            verb = hooks.verb(effect)
+            if verb is not None:
+                abilities[normalize(verb)] = (card.id, effect)
     decks = {normalize(d.name): d.id for d in model.decks}
     decks.update({normalize(d.id): d.id for d in model.decks})
     return Vocabulary(
@@ -75,7 +77,7 @@ def vocabulary(model: RulesModel) -> Vocabulary:
         primary=_index(primary),
         secondary=_index(secondary),
         abilities=abilities,
-        verb_of={card_id: effect.verb for _, (card_id, effect) in abilities.items()},
+        verb_of={card_id: hooks.verb(effect) or "" for _, (card_id, effect) in abilities.items()},
         decks=decks,
         deck_ids=tuple(d.id for d in model.decks),
     )

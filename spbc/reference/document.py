@@ -139,3 +139,26 @@ def say(macro: str, *args: Any) -> str:
     'Every card still in the lower row is discarded.'
     """
     return " ".join(str(_prose()[macro](*args)).split())
+
+
+#: The language of the reference's sentences: a mechanic's are in mechanics/<kind>/prose.<language>.j2.
+LANGUAGE = "en"
+
+
+def prose_template(kind: str, language: str = LANGUAGE) -> str:
+    """The template of one ability kind's sentences: ``mechanics/<kind>/prose.en.j2``."""
+    return f"mechanics/{kind}/prose.{language}.j2"
+
+
+@functools.lru_cache(maxsize=64)
+def _prose_of(template: str) -> Any:
+    return render.environment().get_template(template).make_module(WORDS)
+
+
+def say_of(kind: str, macro: str, *args: Any) -> str:
+    """One sentence or paragraph from the prose of an ability kind, whitespace collapsed (see say).
+
+    Raises ``jinja2.TemplateNotFound`` for a kind whose mechanic has no prose, and AttributeError
+    for a macro its prose lacks.
+    """
+    return " ".join(str(getattr(_prose_of(prose_template(kind)), macro)(*args)).split())

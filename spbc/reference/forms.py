@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.lang.model import BuyPoints, DrawAction, RulesModel
+from spbc.lang.model import RulesModel
+from spbc.reference import hooks
 
 
 @dataclass(frozen=True)
@@ -31,16 +32,7 @@ def describe_notation(model: RulesModel) -> list[NotationForm]:
     ]
     for card in model.cards:
         for effect in card.abilities:
-            if isinstance(effect, DrawAction):
-                forms.append(NotationForm(
-                    f"{effect.verb} DECK", f"use your {card.name}: draw from {', '.join(effect.decks)}",
-                    f"{effect.verb} {effect.decks[0]}"))
-                forms.append(NotationForm(
-                    "buy|take|discard [CARD]", f"decide on the card your {card.name} drew", "discard",
-                    "b, t, d"))
-            elif isinstance(effect, BuyPoints):
-                forms.append(NotationForm(
-                    f"{effect.verb} N", f"buy N points with your {card.name} (0 buys none)", f"{effect.verb} 3"))
+            forms += hooks.notation_forms(model, card, effect)
     return forms
 
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
-from spbc.lang.model import DrawAction, RulesModel
+from spbc import mechanics
+from spbc.lang.model import Card, RulesModel
+from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
 from spbc.play.scoring import EndBonus, end_bonus
 from spbc.play.view import GameView, PlayerView
@@ -60,6 +62,7 @@ class Screen:
     recent: tuple[tuple[str, str], ...]  # (player, move) the others made since seat last moved
     closed: tuple[str, ...] = ()  # in the last round: the scoring phases that will not score again
     endgame: tuple[EndBonus, ...] = ()  # in the last round: what the end will add, per seat (all public)
+    prompt: str | None = None  # what the stage waits for, when it is not a normal turn ("Anna drew ...")
 
     @property
     def me(self) -> PlayerView:
@@ -88,7 +91,33 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
         for phase in model.phases
     )
     closed, endgame = _last_round(view, model)
-    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame)
+    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame,
+                  stage_prompt(model, view))
+
+
+def stage_prompt(model: RulesModel, view: GameView) -> str | None:
+    """The line that says what the stage waits for, from the mechanic that owns it; None in a normal turn."""
+    owner = hooks.stage_owner(model, view.stage)
+    prompt = getattr(owner, "prompt", None)
+    if prompt is None:
+        return None
+    text: str | None = prompt(model, view, view.players[view.current_player].name)
+    return text
+
+
+def describe_card(model: RulesModel, card: Card) -> str:
+    """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
+    mechanic says its part)."""
+    parts = []
+    if card.rubles or card.points:
+        parts.append(" ".join(p for p in (f"{card.rubles}r" if card.rubles else "",
+                                          f"{card.points}p" if card.points else "") if p))
+    for effect in card.abilities:
+        present = mechanics.mechanic(effect.kind).part("present")
+        summary = getattr(present, "summary", None)
+        if summary is not None:
+            parts.append(str(summary(model, effect)))
+    return ", ".join(parts) or "-"
 
 
 def _grouped(offers: list[Offer]) -> list[Offer]:
@@ -133,9 +162,9 @@ def _offer(game: Game, view: GameView, card_id: str, row: str) -> Offer:
     return Offer(card_id, row, price, over)
 
 
-def _locked(model: RulesModel, player, card_id: str) -> int:
-    """How many copies of a card the player may not displace now (used draw abilities)."""
-    abilities = [e for e in model.card(card_id).abilities if isinstance(e, DrawAction)]
-    if abilities and not abilities[0].used_displaceable:
+def _locked(model: RulesModel, player: PlayerView, card_id: str) -> int:
+    """How many copies of a card the player may not displace now (copies used this round, where an
+    ability of the card says a used copy cannot be displaced)."""
+    if any(effect.used_locks for effect in model.card(card_id).abilities):
         return player.used.get(card_id, 0)
     return 0

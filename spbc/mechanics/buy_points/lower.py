@@ -1,0 +1,56 @@
+"""The buy_points mechanic in the engine: the offers after a phase's scoring, and the points stage.
+
+Each ability is an offer made right after its phase scores. end_phase() starts the phase's offers
+(O_OFFER: the next offer, O_OFFER_TURN: the next seat in turn order) and seek_offer() finds the next
+owner to decide; while one decides the stage is ``points``, whose moves points_moves() lists.
+
+Its share of the move buffer, in the points stage: 0 up to the offer's most points, max_points,
+times the card's copies when the points are per card owned. Per round each player decides at most
+once per offer (MAX_GAME_MOVES).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spbc.engine.lower import Lowering, MechanicIR, StateField
+from spbc.mechanics.buy_points.effect import BuyPoints
+
+
+@dataclass(frozen=True)
+class BuyPointsIR:
+    index: int  # the offer's number, in card declaration order
+    card: int
+    rubles_per_point: int
+    max_points: int
+    per_card: bool
+    after: int  # the phase after whose scoring it is offered
+    origin: str
+
+
+def lower(lowering: Lowering) -> MechanicIR:
+    rows = tuple(
+        BuyPointsIR(n, i, e.rubles_per_point, e.max_points, e.per == "card", lowering.phase[e.after],
+                    lowering.origin(e.span))
+        for n, (i, _, e) in enumerate(lowering.abilities(BuyPoints))
+    )
+    offer_start, offers = [0], list[int]()
+    for phase in range(len(lowering.model.phases)):
+        offers += [row.index for row in rows if row.after == phase]
+        offer_start.append(len(offers))
+    tables = (
+        ("OFFER_START", "int", tuple(offer_start)),
+        ("OFFERS", "int", tuple(offers)),
+        ("OFFER_CARD", "int", tuple(row.card for row in rows)),
+        ("OFFER_PRICE", "int", tuple(row.rubles_per_point for row in rows)),
+        ("OFFER_MAX", "int", tuple(row.max_points for row in rows)),
+        ("OFFER_PER_CARD", "int", tuple(int(row.per_card) for row in rows)),
+    )
+    most = max(row.max_points * (lowering.cards[row.card].copies if row.per_card else 1) for row in rows)
+    return MechanicIR(
+        BuyPoints.kind, rows,
+        fields=(StateField("offer", 1, "stage"), StateField("offer_turn", 1, "stage")),
+        tables=tables, stages=("points",), seek="seek_offer", problems=1,
+        moves=(("points", 1 + most),),
+        decisions_per_round=lowering.model.game.max_players * len(rows),
+    )

@@ -1,0 +1,119 @@
+"""The buy_points mechanic at the table: its moves in the notation (``pub 3``), why one is refused, its
+lines on the screen and the check of a loaded state's offer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spbc.contract.abi import STAGES
+from spbc.lang.model import RulesModel
+from spbc.mechanics.buy_points.effect import BuyPoints
+from spbc.play.hooks import GameLike, Known, Reader
+from spbc.play.moves import Move, MoveKind
+from spbc.play.view import GameView
+
+MOVE_KINDS = (MoveKind.POINTS,)
+MIDDLE = "amount"
+STAGE = "points"
+FIELD_NAMES = ("offer", "offer_turn")
+
+
+def format_move(move: Move, verb: str) -> str:
+    return f"{verb} {move.amount or 0}"
+
+
+def parse_move(reader: Reader, card_id: str, effect: BuyPoints, verb: str, rest: list[str]) -> Move:
+    # isdecimal: the digits int() reads ("²" is a digit, but no number)
+    if len(rest) != 1 or not rest[0].isdecimal():
+        raise reader.malformed(
+            f"expected a number of points after {verb!r}, e.g. '{verb} 3' (or '{verb} 0' to buy none)"
+        )
+    # more points than any offer allows; thousands of digits would not even convert
+    amount = int(rest[0]) if len(rest[0]) <= 9 else 10**9
+    return reader.settle_move(MoveKind.POINTS, card=card_id, amount=amount)
+
+
+def _name(game: GameLike, card_id: str) -> str:
+    return game.ruleset.model.card(card_id).name
+
+
+def refuse_in_stage(game: GameLike, move: Move, known: Known) -> str | None:
+    """While an owner decides how many points to buy: nothing else, and no more than the offer holds."""
+    legal = game.legal_moves()
+    amounts = [m.amount or 0 for m in legal]
+    offer = _name(game, legal[0].card or "")
+    if move.kind is not MoveKind.POINTS or move.card != legal[0].card:
+        if known.rubles is None:  # how many points are on offer tells the rubles
+            return f"first {known.name} decides how many points to buy with the {offer}"
+        return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
+    if move.amount is not None and move.amount > max(amounts):
+        return _points_refusal(game, move, max(amounts), known)
+    return None
+
+
+def refuse_elsewhere(game: GameLike, move: Move, known: Known) -> str | None:
+    if move.kind is MoveKind.POINTS:
+        return "there is no offer to buy points now"
+    return None
+
+
+def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> str:
+    """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles.
+
+    A reader who may not know the rubles is told the card's cap when the move is over
+    it, and else only that the points cost more than the player has.
+    """
+    effect = next(e for e in game.ruleset.model.card(move.card or "").abilities if isinstance(e, BuyPoints))
+    seat = game.current_player
+    price = effect.rubles_per_point
+    card = _name(game, move.card or "")
+    copies = game.play_area(seat).get(move.card or "", 0)
+    cap = effect.max_points * copies if effect.per == "card" else effect.max_points
+    wanted = move.amount or 0
+    if game.rubles(seat) // price == most and (known.rubles is not None or wanted <= cap):
+        if known.rubles is None:
+            return (f"{known.name} cannot pay for {wanted} points: at {price} rubles each they cost "
+                    f"{wanted * price}, more than {known.name} has")
+        return (f"you can buy at most {most} points now: each costs {price} rubles "
+                f"and you have {known.rubles} rubles")
+    if known.rubles is None:
+        most = cap  # the card's limit, which everyone can see
+    if effect.per == "card":
+        return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
+    return f"you can buy at most {most} points now with your {card}"
+
+
+def summary(model: RulesModel, effect: BuyPoints) -> str:
+    return f"buys points ({effect.verb})"
+
+
+def prompt(model: RulesModel, view: GameView, name: str) -> str:
+    return f"The phase has scored; {name} may now buy points (0 buys none)"
+
+
+def _offers(model: RulesModel) -> list[tuple[int, int]]:
+    """(phase, card) of every offer, in the engine's order: by phase, then in rules order."""
+    return [(p, c) for p, phase in enumerate(model.phases) for c, card in enumerate(model.cards)
+            for effect in card.abilities if isinstance(effect, BuyPoints) and effect.after == phase.id]
+
+
+def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
+                 one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
+    return [("offer", one["offer"], 0, len(_offers(model))), ("offer_turn", one["offer_turn"], 0, one["players"])]
+
+
+def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
+    """A buy-points decision: on an offer of the current phase, by the seat whose turn it is, who owns the card."""
+    if one["stage"] != STAGES.index(STAGE):
+        return None
+    offers = _offers(model)
+    offer, players, current = one["offer"], one["players"], one["current"]
+    if offer >= len(offers) or offers[offer][0] != one["phase"]:
+        return "a buy-points decision must be on an offer made after the current phase"
+    turn = one["offer_turn"]
+    if turn >= players or current != (fields["markers"][one["phase"]] + turn) % players:
+        return "the buy-points decision must be the turn of the seat to move"
+    card = offers[offer][1]
+    if not fields["owned"][current * len(model.cards) + card]:
+        return f"seat {current + 1} is to buy points with a {model.cards[card].name} it does not own"
+    return None

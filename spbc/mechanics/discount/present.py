@@ -1,0 +1,27 @@
+"""The discount mechanic at the table: its line on the screen and the check of a loaded state's discounts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spbc.lang.model import RulesModel
+from spbc.mechanics.discount.effect import Discount
+
+#: The state field it keeps.
+FIELD_NAMES = ("discount",)
+
+
+def summary(model: RulesModel, effect: Discount) -> str:
+    colours = {c.id: c.name for c in model.colours}
+    return f"-{effect.amount} on {colours[effect.colour]}"
+
+
+def area_problem(model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
+    """Whether the seat's discount on one colour is what the discount cards of its play area give."""
+    ncards, colour_id = len(model.cards), model.colours[colour].id
+    area = fields["owned"][seat * ncards:(seat + 1) * ncards]
+    discount = sum(n * effect.reduction(colour_id) for n, card in zip(area, model.cards)
+                   for effect in card.abilities if isinstance(effect, Discount))
+    if fields["discount"][seat * len(model.colours) + colour] != discount:
+        return f"the {colour_id} discount of seat {seat + 1} does not match its cards"
+    return None
