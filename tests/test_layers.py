@@ -2,7 +2,7 @@
 
 The layers, lowest first, are the packages of spbc (README "Layout"); frontends/ is the top. A mechanic's
 folder (spbc/mechanics/<kind>/) spans the layers, each file in the layer its name gives: effect.py and the
-package itself in lang, lower.py in engine, present.py in play. Imports under ``if TYPE_CHECKING:`` are
+package itself in lang, lower.py in engine, reference.py in reference, present.py in play. Imports under ``if TYPE_CHECKING:`` are
 checked for direction too, but are not run, so they do not count as cycles; imports inside functions are
 not allowed in spbc/ (they hide cycles), except where a module documents why it defers one import.
 """
@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("source", "contract", "lang", "engine", "reference", "build", "play", "ai", "table", "frontends")
 #: Mechanic files by the layer they belong to.
-MECHANIC_PARTS = {"__init__": "lang", "effect": "lang", "lower": "engine", "present": "play"}
+MECHANIC_PARTS = {"__init__": "lang", "effect": "lang", "lower": "engine", "reference": "reference",
+                  "present": "play"}
 #: Imports inside a function that a module defers on purpose: (module, imported module prefix).
 DEFERRED = {
     ("spbc.engine.backend", "spbc.engine.emit"),  # the code generator (Jinja2) only when an engine is emitted
@@ -50,7 +51,7 @@ def layer_of(module: str) -> int | None:
         return LAYERS.index("play")  # the package's front door re-exports the Game API
     if parts[1] == "mechanics":
         part = parts[3] if len(parts) > 3 else "__init__"
-        return LAYERS.index(MECHANIC_PARTS.get(part, "play"))
+        return LAYERS.index(MECHANIC_PARTS[part]) if part in MECHANIC_PARTS else None
     if parts[1] in ("generated", "rules"):
         return None
     return LAYERS.index(parts[1]) if parts[1] in LAYERS else None

@@ -75,10 +75,10 @@ class Checker(Declarations):
                         notes=(Note(f"the first {kind} block is here", first),))
             return False
         if not spec.single and block.id is not None and block.id.value in self.decls[kind]:
-            first = self.decls[kind][block.id.value].block.id
-            assert first is not None
+            earlier = self.decls[kind][block.id.value].block.id
+            assert earlier is not None
             self.report("SPB208", f"duplicate {kind} '{block.id.value}'", block.id.span,
-                        notes=(Note("first defined here", first.span),))
+                        notes=(Note("first defined here", earlier.span),))
             return False
         if not spec.single and block.id is not None:
             same = [decl.block.id for other, decl in self.decls[kind].items()

@@ -25,7 +25,8 @@ def card_colour(checker: Declarations, card: Decl) -> str | None:
     deck = checker.decls["deck"][card.get("deck")]
     if not deck.valid("colour"):
         return None
-    return deck.get("colour") or card.get("colour")
+    colour = deck.get("colour") or card.get("colour")
+    return str(colour) if colour is not None else None
 
 
 def _value_node(decl: Decl, key: str) -> syntax.Value | None:
@@ -141,8 +142,9 @@ def _check_card_names(checker: Declarations) -> None:
     used: dict[str, tuple[str, Span]] = {}  # casefolded name -> (card id, where)
     for card in checker.decls["card"].values():
         written: list[syntax.Value] = []
-        if card.valid("name") and card.get("name") is not None:
-            written.append(_value_node(card, "name"))
+        name = _value_node(card, "name")
+        if card.valid("name") and card.get("name") is not None and name is not None:
+            written.append(name)
         aliases = _value_node(card, "aliases")
         if card.valid("aliases") and isinstance(aliases, syntax.List):
             written += aliases.items
