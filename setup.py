@@ -41,11 +41,12 @@ def _engine_extensions() -> list[Extension]:
                 extra_compile_args=["-O2"],
             )
         )
-    if not extensions:
-        return []
+    # the search's C loops, compiled once: they run any ruleset's engine through its c_api() capsule
+    extensions.append(Extension("spbc.ai.playouts", ["spbc/ai/playouts.pyx"], extra_compile_args=["-O2"]))
     from Cython.Build import cythonize
 
-    return cythonize(extensions, language_level=3, quiet=True)
+    # the checkout's root holds spbc/, where the engines cimport spbc/contract/engine_api.pxd
+    return cythonize(extensions, language_level=3, quiet=True, include_path=[str(HERE)])
 
 
 package_dir = {"spbc": "spbc"}
@@ -60,7 +61,7 @@ setup(
     package_data={
         # *.pyx and *.pxd: an installed spbc carries each engine's source and its C interface,
         # which Cython code elsewhere cimports (spbc.contract.capi); py.typed: its types (PEP 561)
-        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxd", "py.typed"],
+        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxd", "*.pyi", "py.typed"],
     },
     include_package_data=False,
     ext_modules=_engine_extensions(),

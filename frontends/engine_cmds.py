@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -71,29 +71,69 @@ def bench(
     rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
     players: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Players per game.")] = 2,
     seconds: Annotated[float, typer.Option(metavar="NUMBER", help="Seconds per sample.")] = 1.0,
-    repeats: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Samples per engine; the median is reported.")] = 5,
+    repeats: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Samples per figure; the median is reported.")] = 5,
+    reference: Annotated[Optional[Path], typer.Option(
+        metavar="FILE", help="A C engine to compare with, run as FILE PLAYERS GAMES SEED (prints games_per_s).")] = None,
+    states: Annotated[int, typer.Option(min=0, metavar="INTEGER",
+                                        help="Mid-game states for the playout figures (0: none).")] = 1000,
+    instructions: Annotated[bool, typer.Option(
+        "--instructions", help="Also count instructions per game under valgrind's callgrind.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Random full games on the compiled engine and on its pure-Python twin, in one run, with the speedup."""
+    """The engine's speed, as ratios measured in one run: compiled against twin (and a C engine), playouts."""
     import math
 
-    from spbc.ai.sim import bench as run_bench
+    from spbc.ai.bench import ReferenceEngineError, run_bench
 
     if not (math.isfinite(seconds) and seconds > 0):
         fail(f"--seconds must be a number of seconds above 0, not {seconds}", code=2)
+    if reference is not None and not reference.is_file():
+        fail(f"--reference {reference}: no such program", code=2)
     compiled = load_ruleset(rules, "compiled")
     python = load_ruleset(rules, "python")
     try:
-        result = run_bench(compiled, python, players, seconds, repeats)
+        report = run_bench(compiled, python, players, seconds, repeats, reference, states, instructions)
     except ValueError as error:
         fail(str(error), code=2)
+    except ReferenceEngineError as error:
+        fail(str(error))
     if as_json:
-        typer.echo(json.dumps(dataclasses.asdict(result), indent=1))
+        typer.echo(json.dumps(_bench_json(report), indent=1))
         return
-    typer.echo(f"{result.ruleset}, {players} players, median of {repeats} samples of ~{seconds:g} s")
-    typer.echo(f"  compiled engine  {result.compiled_games_per_s:12,.0f} games/s")
-    typer.echo(f"  Python twin      {result.python_games_per_s:12,.0f} games/s")
-    typer.echo(f"  speedup          {result.speedup:12,.1f} x")
+    typer.echo(f"{report.ruleset}, {players} players, medians of {repeats} samples of ~{seconds:g} s")
+    engines = report.engines
+    typer.echo(f"  compiled engine   {engines.first_median:12,.0f} games/s")
+    typer.echo(f"  Python twin       {engines.second_median:12,.0f} games/s   compiled/twin {engines.ratio_median:7.1f} x")
+    if report.reference is not None:
+        typer.echo(f"  C engine          {report.reference.second_median:12,.0f} games/s   "
+                   f"compiled/C {report.reference.ratio_median:9.2f} x")
+    if report.api_playouts is not None:
+        typer.echo(f"  playouts from {states} mid-game states, determinized for the player to move:")
+        typer.echo(f"    Game API        {report.api_playouts:12,.0f} playouts/s")
+    if report.c_playouts is not None:
+        typer.echo(f"    C interface     {report.c_playouts:12,.0f} playouts/s (one core)")
+    if report.instructions is not None:
+        typer.echo(f"  callgrind         {report.instructions.per_game:12,.0f} instructions/game, "
+                   f"{report.instructions.per_move:,.0f}/move")
+    for note in report.notes:
+        typer.echo(f"  note: {note}")
+
+
+def _bench_json(report: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "ruleset": report.ruleset, "players": report.players,
+        "compiled_games_per_s": report.engines.first_median, "python_games_per_s": report.engines.second_median,
+        "speedup": report.engines.ratio_median,
+        "samples": {"compiled": report.engines.first, "python": report.engines.second},
+        "api_playouts_per_s": report.api_playouts, "c_playouts_per_s": report.c_playouts, "notes": report.notes,
+    }
+    if report.reference is not None:
+        out["reference_games_per_s"] = report.reference.second_median
+        out["compiled_over_reference"] = report.reference.ratio_median
+    if report.instructions is not None:
+        out["instructions_per_game"] = report.instructions.per_game
+        out["instructions_per_move"] = report.instructions.per_move
+    return out
 
 
 @contextmanager

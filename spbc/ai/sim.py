@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import datetime
-import statistics
-import time
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
-from spbc.contract.protocol import EngineModule
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
 from spbc.play.record import RECORD_EXTENSION, RecordWriter
 from spbc.source.files import write_text_atomic
@@ -103,39 +100,3 @@ def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: in
             if progress is not None:
                 progress(len(results))
     return sorted(results, key=lambda result: result.seed)
-
-
-@dataclass(frozen=True)
-class BenchResult:
-    ruleset: str
-    players: int
-    compiled_games_per_s: float
-    python_games_per_s: float
-    speedup: float
-    compiled_samples: list[float] = field(default_factory=list)
-    python_samples: list[float] = field(default_factory=list)
-
-
-def _rate(engine: EngineModule, players: int, batch: int, repeats: int, seed: int) -> list[float]:
-    """Games per second of the engine's own playout loop, one sample per batch."""
-    samples = []
-    for repeat in range(repeats):
-        start = time.perf_counter()
-        engine.random_games(players, batch, seed + repeat * batch)
-        samples.append(batch / (time.perf_counter() - start))
-    return samples
-
-
-def bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float = 1.0,
-          repeats: int = 5, seed: int = 1) -> BenchResult:
-    """Random full games with both engines in one run: median games per second and their ratio."""
-    def batch_for(engine: EngineModule) -> int:
-        start = time.perf_counter()
-        engine.random_games(players, 3, seed)
-        per_game = max((time.perf_counter() - start) / 3, 1e-7)
-        return max(3, int(seconds / per_game))
-
-    fast = _rate(compiled.engine, players, batch_for(compiled.engine), repeats, seed)
-    slow = _rate(python.engine, players, batch_for(python.engine), repeats, seed)
-    fast_median, slow_median = statistics.median(fast), statistics.median(slow)
-    return BenchResult(compiled.name, players, fast_median, slow_median, fast_median / slow_median, fast, slow)

@@ -155,3 +155,7 @@ class EngineModule(Protocol):
     def random_games(self, players: int, games: int, seed: int) -> int:
         """Set up and play out games random games from seeds seed, seed + 1, ...; the moves made in all."""
         ...
+
+    def c_api(self) -> object | None:
+        """The compiled engine's C functions as a capsule (spbc/contract/engine_api.pxd); None for the twin."""
+        ...

@@ -146,10 +146,11 @@ def _cache_folder(model: RulesModel) -> Path:
 
 
 _BUILD = """
+import sys
 from setuptools import Distribution, Extension
 from Cython.Build import cythonize
 ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2"])],
-                language_level=3, quiet=True)
+                language_level=3, quiet=True, include_path=[sys.argv[1]])
 dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "tmp"]})
 dist.parse_command_line()
 dist.run_commands()
@@ -176,7 +177,9 @@ def build_extension(folder: Path, label: str = "") -> Path:
         shutil.copy(folder / "engine.pyx", private)
         shutil.copy(folder / "engine.pxd", private)  # the declarations Cython reads first
         done = subprocess.run(
-            [sys.executable, "-c", _BUILD], cwd=private, capture_output=True, text=True, check=False
+            # the folder holding the spbc package, where Cython finds spbc/contract/engine_api.pxd
+            [sys.executable, "-c", _BUILD, str(locate.PACKAGE.parent)], cwd=private, capture_output=True,
+            text=True, check=False
         )
         built = _extension(Path(private))
         if done.returncode != 0 or built is None:

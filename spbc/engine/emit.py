@@ -53,7 +53,27 @@ class CythonDialect:
                     "# cython: initializedcheck=False, nonecheck=False")
 
     def imports(self) -> Code:
-        return Code("from libc.stdint cimport uint64_t")
+        return Code("from cpython.pycapsule cimport PyCapsule_New\n"
+                    "from libc.stdint cimport uint64_t\n\n"
+                    "from spbc.contract.engine_api cimport EngineApi")
+
+    def c_api(self) -> Code:
+        """The table of the engine's C functions (spbc/contract/engine_api.pxd) and the capsule of it."""
+        sizes = ("state_size", "STATE_SIZE"), ("max_moves", "MAX_MOVES"), ("max_game_moves", "MAX_GAME_MOVES"), \
+            ("max_players", "MAX_PLAYERS"), ("o_players", "O_PLAYERS"), ("o_current", "O_CURRENT"), \
+            ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER")
+        functions = ("setup", "legal_moves", "apply_move", "playout", "redeal_unseen", "final_score", "tie_break")
+        lines = ["cdef EngineApi _C_API"]
+        lines += [f"_C_API.{field} = {value}" for field, value in sizes]
+        lines += [f"_C_API.{name} = {name}" for name in functions]
+        lines += [
+            "", "",
+            "def c_api():",
+            '    """The engine\'s C functions as a capsule of an EngineApi (spbc/contract/engine_api.pxd): Cython',
+            '    code compiled once with spbc runs this engine through it, without the GIL."""',
+            '    return PyCapsule_New(<void*>&_C_API, b"spbc.EngineApi", NULL)',
+        ]
+        return Code("\n".join(lines))
 
     def constants(self, constants: list[Constant]) -> Code:
         """The engine.pyx side: the constants themselves are the enum of engine.pxd (see enum)."""
@@ -138,6 +158,9 @@ class PythonDialect:
 
     def imports(self) -> Code:
         return Code("from __future__ import annotations")
+
+    def c_api(self) -> Code:
+        return Code('def c_api():\n    """The twin has no C functions to share: None."""\n    return None')
 
     def constants(self, constants: list[Constant]) -> Code:
         lines = [f"{identifier(name)} = {code_literal(value)}" for name, value in constants]

@@ -1,0 +1,6 @@
+"""Types of the compiled module spbc/ai/playouts.pyx."""
+
+from collections.abc import Sequence
+
+def determinized_playouts(capsule: object, states: Sequence[int], repeats: int, seed: int) -> list[int]: ...
+def playouts_per_second(capsule: object, states: Sequence[int], repeats: int, seed: int) -> tuple[int, float]: ...
