@@ -291,7 +291,8 @@ def test_cython_reads_an_engine_full_of_hostile_comments(tmp_path: Path) -> None
     engine.write_text(files["engine.pyx"], encoding="utf-8")
     (tmp_path / "engine.pxd").write_text(files["engine.pxd"], encoding="utf-8")  # Cython reads it first
     cython = Path(sys.executable).with_name("cython")
-    done = subprocess.run([str(cython), "-3", str(engine), "-o", str(tmp_path / "engine.c")],
+    include = str(locate.PACKAGE.parent)  # where Cython finds spbc/contract/engine_api.pxd
+    done = subprocess.run([str(cython), "-3", "-I", include, str(engine), "-o", str(tmp_path / "engine.c")],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     text = engine.read_text(encoding="utf-8")

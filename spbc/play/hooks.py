@@ -18,6 +18,7 @@ name                   what it is
 ``refuse_elsewhere``   (game, move, known) -> why a move of its own is refused in another stage, or None
 ``pending_card``       (game) -> the card its stage waits on, or None
 ``summary``            (model, effect) -> its short line on the screen: ``"hand 4"``
+``pays_per_card``      (effect) -> (phase, colour, rubles, points) it pays per card of a colour at scoring
 ``prompt``             (model, view, name) -> the screen's line while its stage waits on ``name``
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
@@ -135,6 +136,17 @@ def ability(model: RulesModel, card_id: str, kind: MoveKind) -> tuple[Effect, Mo
         if module is not None and kind in getattr(module, "MOVE_KINDS", ()):
             return effect, module
     return None
+
+
+def pays_per_card(effect: Effect) -> tuple[str, str, int, int] | None:
+    """(phase, colour, rubles, points) an ability pays per card of a colour when a phase scores, as its
+    mechanic says (its present module's ``pays_per_card``); None for an ability that pays no such income."""
+    module = _present(effect.kind)
+    pays = getattr(module, "pays_per_card", None) if module is not None else None
+    if pays is None:
+        return None
+    phase, colour, rubles, points = pays(effect)
+    return str(phase), str(colour), int(rubles), int(points)
 
 
 def verb(effect: Effect) -> str | None:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from spbc.engine.lower import lower
-from spbc.lang.model import Effect, RulesModel
+from spbc.lang.model import RulesModel
+from spbc.play import hooks
 
 if TYPE_CHECKING:
     from spbc.play.game import Game, Ruleset
@@ -99,16 +100,6 @@ class EndBonus:
 # --- a phase's income ----------------------------------------------------------------------
 
 
-def _pays_per_card(effect: Effect) -> tuple[str, str, int, int] | None:
-    """(phase, colour, rubles, points) of an ability whose parameters say it pays per card of a
-    colour when a phase scores; None for any other ability."""
-    values = [getattr(effect, name, None) for name in ("phase", "colour", "rubles", "points")]
-    phase, colour, rubles, points = values
-    if isinstance(phase, str) and isinstance(colour, str) and type(rubles) is int and type(points) is int:
-        return phase, colour, rubles, points
-    return None
-
-
 @functools.lru_cache(maxsize=16)
 def _idle_when_used(ruleset: Ruleset) -> frozenset[str]:
     """The cards whose copies used this round pay nothing that round (as the engine lowers them)."""
@@ -138,7 +129,7 @@ def income_parts(game: Game, seat: int, phase_id: str) -> list[IncomePart]:
             if copies > 0:
                 parts.append(IncomePart(card_id, card.name, copies, copies * card.rubles, copies * card.points))
         for effect in card.abilities:
-            pays = _pays_per_card(effect)
+            pays = hooks.pays_per_card(effect)
             if pays is None or pays[0] != phase_id or not counts.get(pays[1]):
                 continue
             counted = counts[pays[1]]

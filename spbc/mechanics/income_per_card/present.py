@@ -1,9 +1,14 @@
-"""The income_per_card mechanic at the table: its line on the screen."""
+"""The income_per_card mechanic at the table: its line on the screen and its share of a phase's income."""
 
 from __future__ import annotations
 
 from spbc.lang.model import RulesModel
 from spbc.mechanics.income_per_card.effect import IncomePerCard
+
+
+def pays_per_card(effect: IncomePerCard) -> tuple[str, str, int, int]:
+    """(phase, colour, rubles, points): what the ability pays per card of the colour when the phase scores."""
+    return effect.phase, effect.colour, effect.rubles, effect.points
 
 
 def summary(model: RulesModel, effect: IncomePerCard) -> str:
