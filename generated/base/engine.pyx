@@ -150,16 +150,22 @@ cdef int hand_limit(const int* s, int p) noexcept nogil:
     return limit
 
 
-cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
-    """What player p's purchases depend on, read once per move list: ctx[CTX_MONEY] the rubles,
-    ctx[CTX_OFF + colour] what p takes off every card of that colour, and from ctx[CTX_AVAIL] the
-    owned mask of p less the cards whose every copy is used and locked (those a trading card may displace)."""
+cdef inline void cost_context(const int* s, int p, int* ctx) noexcept nogil:
+    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
+    every card of that colour."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_OFF + COLOUR_GREEN] = 0
     ctx[CTX_OFF + COLOUR_BLUE] = 0
     ctx[CTX_OFF + COLOUR_ORANGE] = 0
     ctx[CTX_OFF + COLOUR_BLUE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_BLUE]
     ctx[CTX_OFF + COLOUR_ORANGE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE]
+
+
+cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
+    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
+    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
+    the cards a trading card may displace."""
+    cost_context(s, p, ctx)
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
@@ -170,7 +176,7 @@ cdef inline int card_cost(const int* s, int p, int card, int row, int target) no
     """What player p pays for card, from row, displacing target (-1: none)."""
     cdef int cost
     cdef int ctx[CTX_SIZE]
-    turn_context(s, p, ctx)
+    cost_context(s, p, ctx)
     cost = base_cost(s, p, ctx, card, row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
@@ -180,7 +186,7 @@ cdef inline int card_cost(const int* s, int p, int card, int row, int target) no
 
 
 cdef inline int base_cost(const int* s, int p, const int* ctx, int card, int row) noexcept nogil:
-    """The printed cost less every reduction p has for card from row (ctx: turn_context); not yet floored."""
+    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
     cdef int cost
     cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
     if row == ROW_LOWER:
@@ -197,10 +203,8 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
         return displacement_moves(ctx, card, code, cost, out, n)
     if cost < MINIMUM_COST:
         cost = MINIMUM_COST
-    if cost <= ctx[CTX_MONEY]:
-        out[n] = code
-        n += 1
-    return n
+    out[n] = code  # written always, counted when affordable: no branch to mispredict
+    return n + (cost <= ctx[CTX_MONEY])
 
 
 cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
@@ -215,9 +219,8 @@ cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* o
             price = cost - CARD_DISPLACE_VALUE[t]
             if price < MINIMUM_COST:
                 price = MINIMUM_COST
-            if price <= ctx[CTX_MONEY]:
-                out[n] = code | ((t + 1) << TARGET_SHIFT)
-                n += 1
+            out[n] = code | ((t + 1) << TARGET_SHIFT)
+            n += price <= ctx[CTX_MONEY]
     return n
 
 
@@ -242,9 +245,8 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             if seen[card >> 6] & BIT[card & 63]:
                 continue  # the same card twice in a row is one move
             seen[card >> 6] |= BIT[card & 63]
-            if room:
-                out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
-                n += 1
+            out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+            n += room  # written always, counted when the hand has room
             n = purchase_moves(s, p, ctx, card, KIND_BUY, row, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0

@@ -275,16 +275,22 @@ def hand_limit(s, p):
     return limit
 
 
-def turn_context(s, p, ctx):
-    """What player p's purchases depend on, read once per move list: ctx[CTX_MONEY] the rubles,
-    ctx[CTX_OFF + colour] what p takes off every card of that colour, and from ctx[CTX_AVAIL] the
-    owned mask of p less the cards whose every copy is used and locked (those a trading card may displace)."""
+def cost_context(s, p, ctx):
+    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
+    every card of that colour."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_OFF + COLOUR_GREEN] = 0
     ctx[CTX_OFF + COLOUR_BLUE] = 0
     ctx[CTX_OFF + COLOUR_ORANGE] = 0
     ctx[CTX_OFF + COLOUR_BLUE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_BLUE]
     ctx[CTX_OFF + COLOUR_ORANGE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE]
+
+
+def turn_context(s, p, ctx):
+    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
+    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
+    the cards a trading card may displace."""
+    cost_context(s, p, ctx)
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
@@ -295,7 +301,7 @@ def card_cost(s, p, card, row, target):
     """What player p pays for card, from row, displacing target (-1: none)."""
     # int cost
     ctx = [0] * CTX_SIZE
-    turn_context(s, p, ctx)
+    cost_context(s, p, ctx)
     cost = base_cost(s, p, ctx, card, row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
@@ -305,7 +311,7 @@ def card_cost(s, p, card, row, target):
 
 
 def base_cost(s, p, ctx, card, row):
-    """The printed cost less every reduction p has for card from row (ctx: turn_context); not yet floored."""
+    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
     # int cost
     cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
     if row == ROW_LOWER:
@@ -322,10 +328,8 @@ def purchase_moves(s, p, ctx, card, kind, row, out, n):
         return displacement_moves(ctx, card, code, cost, out, n)
     if cost < MINIMUM_COST:
         cost = MINIMUM_COST
-    if cost <= ctx[CTX_MONEY]:
-        out[n] = code
-        n += 1
-    return n
+    out[n] = code  # written always, counted when affordable: no branch to mispredict
+    return n + (cost <= ctx[CTX_MONEY])
 
 
 def displacement_moves(ctx, card, code, cost, out, n):
@@ -340,9 +344,8 @@ def displacement_moves(ctx, card, code, cost, out, n):
             price = cost - CARD_DISPLACE_VALUE[t]
             if price < MINIMUM_COST:
                 price = MINIMUM_COST
-            if price <= ctx[CTX_MONEY]:
-                out[n] = code | ((t + 1) << TARGET_SHIFT)
-                n += 1
+            out[n] = code | ((t + 1) << TARGET_SHIFT)
+            n += price <= ctx[CTX_MONEY]
     return n
 
 
@@ -367,9 +370,8 @@ def action_moves(s, out):
             if seen[card >> 6] & BIT[card & 63]:
                 continue  # the same card twice in a row is one move
             seen[card >> 6] |= BIT[card & 63]
-            if room:
-                out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
-                n += 1
+            out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+            n += room  # written always, counted when the hand has room
             n = purchase_moves(s, p, ctx, card, KIND_BUY, row, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0

@@ -13,7 +13,7 @@ its place):
 template       function            hook
 =============  ==================  ==============================================================
 moves.j2       hand_limit          ``hand_limit``: raise ``limit`` for player p
-moves.j2       turn_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour
+moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour
 moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
 moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
 flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
