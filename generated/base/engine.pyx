@@ -198,6 +198,8 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
     cdef int code, cost
     code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+    if ctx[CTX_MONEY] < MINIMUM_COST:
+        return n  # nothing is for sale to p
     cost = base_cost(s, p, ctx, card, row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)

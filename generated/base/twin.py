@@ -323,6 +323,8 @@ def purchase_moves(s, p, ctx, card, kind, row, out, n):
     """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
     # int code, cost
     code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+    if ctx[CTX_MONEY] < MINIMUM_COST:
+        return n  # nothing is for sale to p
     cost = base_cost(s, p, ctx, card, row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)
