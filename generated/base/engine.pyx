@@ -317,15 +317,14 @@ cdef int legal_moves(const int* s, int* out) noexcept nogil:
 
 
 cdef void remove_at(int* s, int base, int card) noexcept nogil:
-    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept."""
+    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
+    branch: from the card's place on, each value is its next one's."""
     cdef int i, size, found
     size = s[base]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i] = s[base + 1 + i]
-        elif s[base + 1 + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + 1 + i] == card
+        s[base + 1 + i] = s[base + 1 + i + found]
     s[base] = size - 1
 
 
@@ -334,11 +333,9 @@ cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i - 1] = s[base + i]
-        elif s[base + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + i] == card
+        s[base + i] = s[base + i + found]
     s[O_HAND_SIZE + p] = size - 1
 
 

@@ -442,15 +442,14 @@ def legal_moves(s, out):
 
 
 def remove_at(s, base, card):
-    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept."""
+    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
+    branch: from the card's place on, each value is its next one's."""
     # int i, size, found
     size = s[base]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i] = s[base + 1 + i]
-        elif s[base + 1 + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + 1 + i] == card
+        s[base + 1 + i] = s[base + 1 + i + found]
     s[base] = size - 1
 
 
@@ -459,11 +458,9 @@ def remove_from_hand(s, p, card):
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i - 1] = s[base + i]
-        elif s[base + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + i] == card
+        s[base + i] = s[base + i + found]
     s[O_HAND_SIZE + p] = size - 1
 
 
