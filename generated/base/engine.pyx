@@ -228,7 +228,7 @@ cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* o
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int p, n, row, base, size, i, j, card, room, w
+    cdef int p, n, size, i, j, card, room, w
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
@@ -237,19 +237,30 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
     turn_context(s, p, ctx)
-    for row in range(2):
-        base = O_UPPER_SIZE if row == ROW_UPPER else O_LOWER_SIZE
-        size = s[base]
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        for i in range(size):
-            card = s[base + 1 + i]
-            if seen[card >> 6] & BIT[card & 63]:
-                continue  # the same card twice in a row is one move
-            seen[card >> 6] |= BIT[card & 63]
-            out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
-            n += room  # written always, counted when the hand has room
-            n = purchase_moves(s, p, ctx, card, KIND_BUY, row, out, n)
+    # the upper row: one loop per row, whose row is a constant in it
+    size = s[O_UPPER_SIZE]
+    for w in range(SEEN_WORDS):
+        seen[w] = 0
+    for i in range(size):
+        card = s[O_UPPER_SIZE + 1 + i]
+        if seen[card >> 6] & BIT[card & 63]:
+            continue  # the same card twice in a row is one move
+        seen[card >> 6] |= BIT[card & 63]
+        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        n += room  # written always, counted when the hand has room
+        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_UPPER, out, n)
+    # the lower row: one loop per row, whose row is a constant in it
+    size = s[O_LOWER_SIZE]
+    for w in range(SEEN_WORDS):
+        seen[w] = 0
+    for i in range(size):
+        card = s[O_LOWER_SIZE + 1 + i]
+        if seen[card >> 6] & BIT[card & 63]:
+            continue  # the same card twice in a row is one move
+        seen[card >> 6] |= BIT[card & 63]
+        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        n += room  # written always, counted when the hand has room
+        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_LOWER, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
