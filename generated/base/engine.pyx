@@ -194,10 +194,10 @@ cdef inline int base_cost(const int* s, int p, const int* ctx, int card, int row
     return cost
 
 
-cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, int kind, int row, int* out, int n) noexcept nogil:
-    """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
-    cdef int code, cost
-    code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, int code, int row, int* out, int n) noexcept nogil:
+    """Append the buy (or play) moves of one card from row, code its move without a displaced card:
+    a trading card has one per card it may displace."""
+    cdef int cost
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
     cost = base_cost(s, p, ctx, card, row)
@@ -228,7 +228,7 @@ cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* o
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int p, n, size, i, j, card, room, w
+    cdef int p, n, size, i, j, card, room, w, code
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
@@ -246,9 +246,10 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         if seen[card >> 6] & BIT[card & 63]:
             continue  # the same card twice in a row is one move
         seen[card >> 6] |= BIT[card & 63]
-        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_UPPER, out, n)
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_UPPER, out, n)
     # the lower row: one loop per row, whose row is a constant in it
     size = s[O_LOWER_SIZE]
     for w in range(SEEN_WORDS):
@@ -258,16 +259,18 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         if seen[card >> 6] & BIT[card & 63]:
             continue  # the same card twice in a row is one move
         seen[card >> 6] |= BIT[card & 63]
-        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_LOWER, out, n)
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_LOWER, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
         if not seen[card >> 6] & BIT[card & 63]:
             seen[card >> 6] |= BIT[card & 63]
-            n = purchase_moves(s, p, ctx, card, KIND_PLAY, ROW_HAND, out, n)
+            n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
+                               out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -292,7 +295,7 @@ cdef int drawn_moves(const int* s, int* out) noexcept nogil:
     p = s[O_CURRENT]
     card = s[O_DRAWN]
     turn_context(s, p, ctx)
-    n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_DRAWN, out, 0)
+    n = purchase_moves(s, p, ctx, card, KIND_BUY | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT), ROW_DRAWN, out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
         out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
         n += 1

@@ -319,10 +319,10 @@ def base_cost(s, p, ctx, card, row):
     return cost
 
 
-def purchase_moves(s, p, ctx, card, kind, row, out, n):
-    """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
-    # int code, cost
-    code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
+def purchase_moves(s, p, ctx, card, code, row, out, n):
+    """Append the buy (or play) moves of one card from row, code its move without a displaced card:
+    a trading card has one per card it may displace."""
+    # int cost
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
     cost = base_cost(s, p, ctx, card, row)
@@ -353,7 +353,7 @@ def displacement_moves(ctx, card, code, cost, out, n):
 
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    # int p, n, size, i, j, card, room, w
+    # int p, n, size, i, j, card, room, w, code
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
     p = s[O_CURRENT]
@@ -371,9 +371,10 @@ def action_moves(s, out):
         if seen[card >> 6] & BIT[card & 63]:
             continue  # the same card twice in a row is one move
         seen[card >> 6] |= BIT[card & 63]
-        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_UPPER, out, n)
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_UPPER, out, n)
     # the lower row: one loop per row, whose row is a constant in it
     size = s[O_LOWER_SIZE]
     for w in range(SEEN_WORDS):
@@ -383,16 +384,18 @@ def action_moves(s, out):
         if seen[card >> 6] & BIT[card & 63]:
             continue  # the same card twice in a row is one move
         seen[card >> 6] |= BIT[card & 63]
-        out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_LOWER, out, n)
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_LOWER, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
         if not seen[card >> 6] & BIT[card & 63]:
             seen[card >> 6] |= BIT[card & 63]
-            n = purchase_moves(s, p, ctx, card, KIND_PLAY, ROW_HAND, out, n)
+            n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
+                               out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -417,7 +420,7 @@ def drawn_moves(s, out):
     p = s[O_CURRENT]
     card = s[O_DRAWN]
     turn_context(s, p, ctx)
-    n = purchase_moves(s, p, ctx, card, KIND_BUY, ROW_DRAWN, out, 0)
+    n = purchase_moves(s, p, ctx, card, KIND_BUY | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT), ROW_DRAWN, out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
         out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
         n += 1
