@@ -53,6 +53,9 @@ class Hooks:
             for m in ir.mechanics
         ]
         for m, module in self._modules:
+            if getattr(module, "cost", None) is not None:  # the hook before turn_context
+                raise TypeError(f"mechanic {m.kind!r} has a macro cost: the hook is context now, "
+                                "adding to ctx[CTX_OFF + colour] once per move list")
             listed = self.of(m, "problems")
             if len(listed) != m.problems:
                 raise TypeError(f"mechanic {m.kind!r} declares {m.problems} state problems, "
