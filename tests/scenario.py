@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from spbc.play.game import Game, Ruleset
 from spbc.contract.abi import STAGES
 from spbc.play.moves import Move, MoveKind
-from spbc.play.save import check_state
+from spbc.play.save import check_state, owned_mask
 
 
 class ScenarioError(ValueError):
@@ -249,6 +249,7 @@ class Scenario:
         state["owned"] = self._areas(self.owned, index)
         state["used"] = self._areas(self.used_, index)
         state["colour_count"], state["discount"] = self._caches()
+        state["owned_mask"] = owned_mask(state["owned"], self.model, len(state["owned_mask"]))
         for row, cards in self.rows.items():
             size = len(state[row])
             if len(cards) > size:

@@ -127,6 +127,8 @@ def _mutations(ruleset):
         "a card counted twice": changed((o["hand_size"] + seat, 1), (o["hand"] + seat * 4, pub)),
         "a colour count of a billion": changed((o["colour_count"] + seat * ncolours, 10**9)),
         "a discount of minus a billion": changed((o["discount"] + seat * ncolours, -10**9)),
+        "an owned mask of a card not owned": changed((o["owned_mask"] + seat * ruleset.engine.MASK_WORDS,
+                                                      game.state_values()[o["owned_mask"]] ^ 1 << pub)),
         "more used than owned": changed((o["used"] + seat * ncards + pub, 2)),
         "16 cards on a board of 8": changed((o["upper_size"], 8), (o["lower_size"], 8)),
         "negative points": changed((o["points"] + seat, -5)),

@@ -14,6 +14,7 @@ from fuzzing import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from spbc.play.save import owned_mask
 
 
 @pytest.fixture(scope="module")
@@ -196,8 +197,9 @@ class _State:
             self.put(("discard", 0), card)
 
     def refresh_caches(self) -> None:
-        """The per-colour counts and discounts recomputed from the play areas."""
+        """The per-colour counts, discounts and owned masks recomputed from the play areas."""
         colours = [colour.id for colour in self.model.colours]
+        self.f["owned_mask"] = owned_mask(self.f["owned"], self.model, len(self.f["owned_mask"]))
         for seat in range(self.f["players"][0]):
             area = self.f["owned"][seat * self.ncards:(seat + 1) * self.ncards]
             for c, colour in enumerate(colours):

@@ -312,6 +312,24 @@ def test_a_card_counted_twice_is_refused(ruleset):
     )
 
 
+def test_a_game_saved_before_the_owned_mask_loads_with_it_recomputed(ruleset):
+    game = ruleset.new_game(2, seed=3)
+    for _ in range(40):  # far enough for cards in the play areas
+        game.play(game.legal_moves()[-1])
+    data = json.loads(game.to_json())
+    assert any(data["state"]["owned_mask"]) and any(data["state"]["owned"])
+    del data["state"]["owned_mask"]
+    assert ruleset.game_from_json(json.dumps(data)).state_values() == game.state_values()
+
+
+def test_an_owned_mask_that_does_not_match_the_cards_is_refused(ruleset):
+    data = saved(ruleset)
+    data["state"]["owned_mask"][0] ^= 1
+    assert refusal(ruleset, json.dumps(data)) == (
+        "inconsistent game state: the owned mask of a seat does not match its cards"
+    )
+
+
 def test_caches_that_do_not_match_the_cards_are_refused(ruleset):
     data = saved(ruleset)
     data["state"]["discount"][1] = 1

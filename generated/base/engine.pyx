@@ -15,6 +15,9 @@ from libc.stdint cimport uint64_t
 
 from spbc.contract.engine_api cimport EngineApi
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int word) nogil  # the lowest set bit (ctz)
+
 RULESET = 'base'
 RULES_DIGEST = '326836574623a09275f4107aa927dec1ec18be4c6ddd63c9d2f68d8ef7f7ed5b'
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -76,27 +79,12 @@ CARD_USED_LOCKED[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0,
 ]
-cdef int TARGET_START[50]
-TARGET_START[:] = [
+cdef int TARGET_MASK[49]
+TARGET_MASK[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 4, 6, 8, 10, 21, 32,
-    43, 54, 65, 76, 87, 98, 109, 120, 127, 134, 141, 148, 155, 162, 169, 176,
-    183, 190,
-]
-cdef int TARGETS[190]
-TARGETS[:] = [
-    0, 5, 1, 5, 2, 5, 3, 5, 4, 5, 6, 7, 8, 9, 10, 11,
-    12, 13, 14, 15, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 6, 7, 8, 9, 10,
-    11, 12, 13, 14, 15, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 6, 7, 8, 9,
-    10, 11, 12, 13, 14, 15, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-    15, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 6, 7, 8,
-    9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 17,
-    18, 19, 20, 21, 22, 23, 17, 18, 19, 20, 21, 22, 23, 17, 18, 19,
-    20, 21, 22, 23, 17, 18, 19, 20, 21, 22, 23, 17, 18, 19, 20, 21,
-    22, 23, 17, 18, 19, 20, 21, 22, 23, 17, 18, 19, 20, 21, 22, 23,
-    17, 18, 19, 20, 21, 22, 23, 17, 18, 19, 20, 21, 22, 23,
+    0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 131008, 131008, 131008,
+    131008, 131008, 131008, 131008, 131008, 131008, 131008, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144,
+    16646144,
 ]
 cdef int DECK_START[5]
 DECK_START[:] = [0, 31, 59, 86, 116]
@@ -145,8 +133,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('colour_count', 434, 12), ('discount', 446, 12), ('upper_size', 458, 1), ('upper', 459, 8), ('lower_size', 467, 1), ('lower', 468, 8), ('deck_size', 476, 4), ('decks', 480, 124), ('discard', 604, 49))
-LIMITS = (('max_moves', 145), ('state_size', 653), ('hand_max', 4), ('game_moves', 6440))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('colour_count', 438, 12), ('discount', 450, 12), ('upper_size', 462, 1), ('upper', 463, 8), ('lower_size', 471, 1), ('lower', 472, 8), ('deck_size', 480, 4), ('decks', 484, 124), ('discard', 608, 49))
+LIMITS = (('max_moves', 145), ('state_size', 657), ('hand_max', 4), ('game_moves', 6440))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -162,10 +150,34 @@ cdef int hand_limit(const int* s, int p) noexcept nogil:
     return limit
 
 
+cdef inline void cost_context(const int* s, int p, int* ctx) noexcept nogil:
+    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
+    every card of that colour."""
+    ctx[CTX_MONEY] = s[O_RUBLES + p]
+    ctx[CTX_OFF + COLOUR_GREEN] = 0
+    ctx[CTX_OFF + COLOUR_BLUE] = 0
+    ctx[CTX_OFF + COLOUR_ORANGE] = 0
+    ctx[CTX_OFF + COLOUR_BLUE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_BLUE]
+    ctx[CTX_OFF + COLOUR_ORANGE] += s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE]
+
+
+cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
+    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
+    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
+    the cards a trading card may displace."""
+    cost_context(s, p, ctx)
+    ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
+    # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
+    if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
+        ctx[CTX_AVAIL + 0] &= ~65536
+
+
 cdef inline int card_cost(const int* s, int p, int card, int row, int target) noexcept nogil:
     """What player p pays for card, from row, displacing target (-1: none)."""
     cdef int cost
-    cost = base_cost(s, p, card, row)
+    cdef int ctx[CTX_SIZE]
+    cost_context(s, p, ctx)
+    cost = base_cost(s, p, ctx, card, row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
     if cost < MINIMUM_COST:
@@ -173,88 +185,92 @@ cdef inline int card_cost(const int* s, int p, int card, int row, int target) no
     return cost
 
 
-cdef inline int base_cost(const int* s, int p, int card, int row) noexcept nogil:
-    """The printed cost less every reduction p has for card from row; not yet floored."""
+cdef inline int base_cost(const int* s, int p, const int* ctx, int card, int row) noexcept nogil:
+    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
     cdef int cost
-    cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT
-    cost -= s[O_DISCOUNT + p * NCOLOURS + CARD_COLOUR[card]]
+    cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
     if row == ROW_LOWER:
         cost -= LOWER_ROW_DISCOUNT
     return cost
 
 
-cdef inline int displaceable(const int* s, int p, int card) noexcept nogil:
-    """How many copies of card in p's play area a trading card may displace now."""
-    cdef int n
-    n = s[O_OWNED + p * NCARDS + card]
-    if CARD_USED_LOCKED[card]:
-        n -= s[O_USED + p * NCARDS + card]
-    return n
-
-
-cdef inline int purchase_moves(const int* s, int p, int card, int kind, int row, int money, int* out, int n) noexcept nogil:
-    """Append the buy (or play) moves of one card: a trading card has one per card it may displace."""
-    cdef int code, cost
-    code = kind | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
-    cost = base_cost(s, p, card, row)
+cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, int code, int row, int* out, int n) noexcept nogil:
+    """Append the buy (or play) moves of one card from row, code its move without a displaced card:
+    a trading card has one per card it may displace."""
+    cdef int cost
+    if ctx[CTX_MONEY] < MINIMUM_COST:
+        return n  # nothing is for sale to p
+    cost = base_cost(s, p, ctx, card, row)
     if CARD_TRADING[card]:
-        return displacement_moves(s, p, card, code, cost, money, out, n)
+        return displacement_moves(ctx, card, code, cost, out, n)
     if cost < MINIMUM_COST:
         cost = MINIMUM_COST
-    if cost <= money:
-        out[n] = code
-        n += 1
-    return n
+    out[n] = code  # written always, counted when affordable: no branch to mispredict
+    return n + (cost <= ctx[CTX_MONEY])
 
 
-cdef int displacement_moves(const int* s, int p, int card, int code, int cost, int money, int* out, int n) noexcept nogil:
-    """Append a trading card's moves, one per card it may displace; cost is before the displaced card's value."""
-    cdef int i, t, price
-    if s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] == 0:
-        return n  # nothing of its colour to displace
-    for i in range(TARGET_START[card], TARGET_START[card + 1]):
-        t = TARGETS[i]
-        if s[O_OWNED + p * NCARDS + t] > 0 and displaceable(s, p, t) > 0:
+cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
+    """Append a trading card's moves, one per card it may displace, in card order: the cards of
+    its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value."""
+    cdef int w, m, t, price
+    for w in range(MASK_WORDS):
+        m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
+        while m:
+            t = w * MASK_BITS + __builtin_ctz(<unsigned int>(m))
+            m &= m - 1
             price = cost - CARD_DISPLACE_VALUE[t]
             if price < MINIMUM_COST:
                 price = MINIMUM_COST
-            if price <= money:
-                out[n] = code | ((t + 1) << TARGET_SHIFT)
-                n += 1
+            out[n] = code | ((t + 1) << TARGET_SHIFT)
+            n += price <= ctx[CTX_MONEY]
     return n
 
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int p, n, row, base, size, i, j, card, room, w, money
+    cdef int p, n, size, i, j, card, room, w, code
     cdef uint64_t seen[SEEN_WORDS]
+    cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
     n = 0
     out[n] = KIND_PASS
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
-    money = s[O_RUBLES + p]
-    for row in range(2):
-        base = O_UPPER_SIZE if row == ROW_UPPER else O_LOWER_SIZE
-        size = s[base]
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        for i in range(size):
-            card = s[base + 1 + i]
-            if seen[card >> 6] & BIT[card & 63]:
-                continue  # the same card twice in a row is one move
-            seen[card >> 6] |= BIT[card & 63]
-            if room:
-                out[n] = KIND_TAKE | (card << CARD_SHIFT) | (row << MIDDLE_SHIFT)
-                n += 1
-            n = purchase_moves(s, p, card, KIND_BUY, row, money, out, n)
+    turn_context(s, p, ctx)
+    # the upper row: one loop per row, whose row is a constant in it
+    size = s[O_UPPER_SIZE]
+    for w in range(SEEN_WORDS):
+        seen[w] = 0
+    for i in range(size):
+        card = s[O_UPPER_SIZE + 1 + i]
+        if seen[card >> 6] & BIT[card & 63]:
+            continue  # the same card twice in a row is one move
+        seen[card >> 6] |= BIT[card & 63]
+        code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
+        n += room  # written always, counted when the hand has room
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_UPPER, out, n)
+    # the lower row: one loop per row, whose row is a constant in it
+    size = s[O_LOWER_SIZE]
+    for w in range(SEEN_WORDS):
+        seen[w] = 0
+    for i in range(size):
+        card = s[O_LOWER_SIZE + 1 + i]
+        if seen[card >> 6] & BIT[card & 63]:
+            continue  # the same card twice in a row is one move
+        seen[card >> 6] |= BIT[card & 63]
+        code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+        out[n] = KIND_TAKE | code
+        n += room  # written always, counted when the hand has room
+        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_LOWER, out, n)
     for w in range(SEEN_WORDS):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
         if not seen[card >> 6] & BIT[card & 63]:
             seen[card >> 6] |= BIT[card & 63]
-            n = purchase_moves(s, p, card, KIND_PLAY, ROW_HAND, money, out, n)
+            n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
+                               out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:109)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -275,9 +291,11 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
 cdef int drawn_moves(const int* s, int* out) noexcept nogil:
     """After an ability drew a card: buy it, take it into the hand, or discard it."""
     cdef int p, n, card
+    cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
     card = s[O_DRAWN]
-    n = purchase_moves(s, p, card, KIND_BUY, ROW_DRAWN, s[O_RUBLES + p], out, 0)
+    turn_context(s, p, ctx)
+    n = purchase_moves(s, p, ctx, card, KIND_BUY | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT), ROW_DRAWN, out, 0)
     if s[O_HAND_SIZE + p] < hand_limit(s, p):
         out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_DRAWN << MIDDLE_SHIFT)
         n += 1
@@ -313,15 +331,14 @@ cdef int legal_moves(const int* s, int* out) noexcept nogil:
 
 
 cdef void remove_at(int* s, int base, int card) noexcept nogil:
-    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept."""
+    """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
+    branch: from the card's place on, each value is its next one's."""
     cdef int i, size, found
     size = s[base]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i] = s[base + 1 + i]
-        elif s[base + 1 + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + 1 + i] == card
+        s[base + 1 + i] = s[base + 1 + i + found]
     s[base] = size - 1
 
 
@@ -330,18 +347,21 @@ cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
-    for i in range(size):
-        if found:
-            s[base + i - 1] = s[base + i]
-        elif s[base + i] == card:
-            found = 1
+    for i in range(size - 1):
+        found |= s[base + i] == card
+        s[base + i] = s[base + i + found]
     s[O_HAND_SIZE + p] = size - 1
 
 
 cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
     """Add (delta 1) or remove (delta -1) a card in p's play area."""
+    cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
+    if card < MASK_CARDS:
+        w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
+        bit = 1 << (card % MASK_BITS)
+        s[w] = (s[w] & ~bit) | (bit * (s[O_OWNED + p * NCARDS + card] > 0))
     # Carpenter Workshop: 1 off every blue card (base/trading.spb:16)
     if card == CARD_CARPENTER_WORKSHOP:
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_BLUE] += delta * 1
@@ -785,7 +805,7 @@ SAFETY_PROBLEMS = (
     "a card is in more places than it has copies",
     "a card of the game is in no place",
     "a seat that is not in the game holds cards",
-    "a play area's used copies, colour counts or discounts do not match its cards",
+    "a play area's used copies, owned mask, colour counts or discounts do not match its cards",
     "a buy-points decision is not the turn of an owner of the card, after the scoring of its phase",
     "a drawn card is pending outside the drawn stage, or none in it",
     "a deck is empty but the last round has not been called",
@@ -905,11 +925,19 @@ cdef int copies_problem(const int* s) noexcept nogil:
 
 
 cdef int areas_problem(const int* s) noexcept nogil:
-    """Each play area's used copies, colour counts and discounts are those of its cards (7)."""
-    cdef int p, c, colour, n, discount
+    """Each play area's used copies, owned mask, colour counts and discounts are those of its cards (7)."""
+    cdef int p, c, colour, n, w, discount
+    cdef int mask[MASK_WORDS]
     for p in range(MAX_PLAYERS):
+        for w in range(MASK_WORDS):
+            mask[w] = 0
         for c in range(NCARDS):
             if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
+                return 7
+            if c < MASK_CARDS and s[O_OWNED + p * NCARDS + c] > 0:
+                mask[c // MASK_BITS] |= 1 << (c % MASK_BITS)
+        for w in range(MASK_WORDS):
+            if s[O_OWNED_MASK + p * MASK_WORDS + w] != mask[w]:
                 return 7
         for colour in range(NCOLOURS):
             n = 0

@@ -22,6 +22,10 @@ STAGES = ("actions", "drawn", "points", "over")
 #: Rubles and points stop growing here: far beyond any game, well within a C int.
 VALUE_MAX = 1_000_000_000
 
+#: Bits per word of a mask of cards in the state (the owned masks): a word stays within VALUE_MAX, so a
+#: C int and a Python int hold the same value, and a saved word passes the range check of every value.
+MASK_BITS = 29
+
 # --- what a ruleset may ask of the engine (the checker refuses more) ---------------------------------
 #: A card index travels in 8 bits, and a displaced card is stored + 1, so indices stop one short.
 MAX_CARDS = CARD_MASK

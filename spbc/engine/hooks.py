@@ -1,7 +1,7 @@
 """The mechanics' engine code, as the core engine templates call it.
 
 Each mechanic a ruleset uses has a file of Jinja macros, ``mechanics/<kind>/engine.j2``. The core
-templates call a hook by name, ``hooks("cost")``, and print the lines that every mechanic's macro of
+templates call a hook by name, ``hooks("context")``, and print the lines that every mechanic's macro of
 that name prints, in hook order (each macro goes through its own rows in card declaration order);
 a mechanic without that macro prints nothing there. Inside its macros a mechanic sees ``d`` (the
 Dialect), ``ir`` (the EngineIR), ``m`` (its own MechanicIR) and ``hooks``.
@@ -13,7 +13,7 @@ its place):
 template       function            hook
 =============  ==================  ==============================================================
 moves.j2       hand_limit          ``hand_limit``: raise ``limit`` for player p
-moves.j2       base_cost           ``cost``: take reductions off ``cost`` of card for p
+moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour
 moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
 moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
 flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
@@ -53,6 +53,9 @@ class Hooks:
             for m in ir.mechanics
         ]
         for m, module in self._modules:
+            if getattr(module, "cost", None) is not None:  # the hook before turn_context
+                raise TypeError(f"mechanic {m.kind!r} has a macro cost: the hook is context now, "
+                                "adding to ctx[CTX_OFF + colour] once per move list")
             listed = self.of(m, "problems")
             if len(listed) != m.problems:
                 raise TypeError(f"mechanic {m.kind!r} declares {m.problems} state problems, "

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc import mechanics
-from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
+from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
 
@@ -186,6 +186,7 @@ class EngineIR:
     problems: int  # the state problems state_problem finds; the last is the core's check of the decks
     layout: tuple[Field, ...]
     state_size: int
+    mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,14 @@ def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
     return tuple(index for index, other in enumerate(model.cards) if card.can_displace(other))
 
 
-def _layout(model: RulesModel, hand_max: int, deck_max: int,
+def mask_words(cards: tuple[CardIR, ...]) -> int:
+    """The words (MASK_BITS cards each, from card 0) of a seat's owned mask: up to the last card that a
+    trading card may displace, at least one."""
+    last = max((t for card in cards for t in card.targets), default=0)
+    return last // MASK_BITS + 1
+
+
+def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
             lowered: tuple[MechanicIR, ...]) -> tuple[tuple[Field, ...], int]:
     """The state array: the core's fields, the stages' after O_STAGE, the mechanics' areas after O_COLOUR_COUNT."""
     players = model.game.max_players
@@ -250,6 +258,7 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int,
         ("rubles", players), ("points", players),
         ("hand_size", players), ("hand", players * hand_max),
         ("owned", players * ncards), ("used", players * ncards),
+        ("owned_mask", players * words),
         ("colour_count", players * len(model.colours)),
         *area_parts,
         ("upper_size", 1), ("upper", model.game.board_size),
@@ -386,7 +395,8 @@ def lower(model: RulesModel) -> EngineIR:
     owned = [stage for m in lowered for stage in m.stages]
     hand_max = max([game.hand_limit] + [m.hand_max for m in lowered])
     deck_max = max(len(d.contents) for d in decks)
-    layout, state_size = _layout(model, hand_max, deck_max, lowered)
+    words = mask_words(cards)
+    layout, state_size = _layout(model, hand_max, deck_max, words, lowered)
     return EngineIR(
         ruleset=model.name, digest=model.digest, files=model.files,
         min_players=game.min_players, max_players=game.max_players,
@@ -405,5 +415,5 @@ def lower(model: RulesModel) -> EngineIR:
         stages=tuple(stage for stage in STAGES if stage in owned),
         idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
-        layout=layout, state_size=state_size,
+        layout=layout, state_size=state_size, mask_words=words,
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from spbc.contract.abi import STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.contract.abi import MASK_BITS, STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
@@ -153,12 +153,31 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
     values: list[int] = []
     for name, _offset, size in fields:
+        if name == "owned_mask" and name not in state and isinstance(state.get("owned"), list):
+            state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))  # saved before it
         if name not in state:
             raise GameFileError(f"state field {name!r} is missing")
         if len(state[name]) != size:
             raise GameFileError(f"state field {name!r} has {len(state[name])} values, not {size}")
         values += state[name]
     return values
+
+
+def owned_mask(owned: list[int], model: RulesModel, size: int) -> list[int]:
+    """The owned masks of every seat (the state field ``owned_mask``, ``size`` words in all) from the
+    play areas: bit ``c % MASK_BITS`` of a seat's word ``c // MASK_BITS`` is set when it owns card c.
+
+    >>> owned_mask([0, 2, 0, 1, 0, 0], model_of_3_cards_2_seats, 2)    # doctest: +SKIP
+    [2, 1]
+    """
+    seats, ncards = model.game.max_players, len(model.cards)
+    words = size // seats
+    mask = [0] * size
+    for seat in range(seats):
+        for c in range(min(ncards, words * MASK_BITS)):
+            if seat * ncards + c < len(owned) and owned[seat * ncards + c] > 0:
+                mask[seat * words + c // MASK_BITS] |= 1 << (c % MASK_BITS)
+    return mask
 
 
 def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
@@ -241,8 +260,8 @@ def _check_places(model: RulesModel, fields: dict[str, list[int]], one: dict[str
 
 
 def _check_cards(model: RulesModel, fields: dict[str, list[int]], places: list[int], players: int) -> str | None:
-    """Every copy in exactly one place; the per-colour counts, and what the mechanics keep per seat and
-    colour (hooks area_problem), match the play areas."""
+    """Every copy in exactly one place; the per-colour counts, what the mechanics keep per seat and
+    colour (hooks area_problem) and the owned masks match the play areas."""
     ncards = len(model.cards)
     colours = [colour.id for colour in model.colours]
     for index, card in enumerate(model.cards):
@@ -263,4 +282,6 @@ def _check_cards(model: RulesModel, fields: dict[str, list[int]], places: list[i
                 problem = problem_of(model, fields, seat, c)
                 if problem:
                     return str(problem)
+    if fields["owned_mask"] != owned_mask(fields["owned"], model, len(fields["owned_mask"])):
+        return "the owned mask of a seat does not match its cards"
     return None

@@ -1,7 +1,7 @@
 """The discount mechanic in the engine: one row per discount ability, and the discounts of every play area.
 
 O_DISCOUNT holds, per seat and colour, what the seat's cards take off every card of that colour;
-place() keeps it as cards come and go, base_cost() subtracts it, and the state check recomputes it.
+place() keeps it as cards come and go, turn_context() reads it for base_cost(), and the state check recomputes it.
 The mechanic lists no moves, so it adds nothing to the move buffer.
 """
 
