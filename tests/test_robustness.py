@@ -414,6 +414,7 @@ def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(
     # found as an overflow (the compiled forecast was -894967296); the engine now caps at VALUE_MAX
     import spbc
     from spbc.contract.abi import VALUE_MAX
+    from spbc.play.save import owned_mask
 
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     path = _rich_rules(tmp_path)
@@ -433,6 +434,7 @@ def test_the_compiled_engine_counts_incomes_the_checker_allows_without_overflow(
     colours = [c.id for c in compiled.model.colours]
     state["colour_count"][colours.index("green")] = 1700
     state["colour_count"][colours.index("blue")] = 200
+    state["owned_mask"] = owned_mask(state["owned"], compiled.model, len(state["owned_mask"]))
     game_c = compiled.game_from_json(json.dumps(data))
     game_t = twin.game_from_json(json.dumps(data).replace(compiled.model.digest, twin.model.digest))
     assert ids == [card.id for card in twin.cards]
