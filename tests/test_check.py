@@ -300,7 +300,8 @@ def _spb(*args: str, seed: str = "0") -> subprocess.CompletedProcess:
 
 def test_real_spb_check_process() -> None:
     spb = shutil.which("spb")
-    command = [spb, "check", "rules/base.spb"] if spb else [sys.executable, "-P", "-m", "spbc.frontends.cli"]
+    command = [spb] if spb else [sys.executable, "-P", "-m", "spbc.frontends.cli"]
+    command += ["check", "rules/base.spb"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, f"rules/base.spb: {SUMMARY}\n")
 
