@@ -328,24 +328,22 @@ def purchase_moves(s, p, ctx, card, code, row, out, n):
     cost = base_cost(s, p, ctx, card, row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)
-    if cost < MINIMUM_COST:
-        cost = MINIMUM_COST
+    # p has at least MINIMUM_COST, so the floored price is affordable exactly when the unfloored one is
     out[n] = code  # written always, counted when affordable: no branch to mispredict
     return n + (cost <= ctx[CTX_MONEY])
 
 
 def displacement_moves(ctx, card, code, cost, out, n):
     """Append a trading card's moves, one per card it may displace, in card order: the cards of
-    its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value."""
+    its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value.
+    Only for a player with at least MINIMUM_COST (purchase_moves), for whom the floor changes nothing."""
     # int w, m, t, price
     for w in range(MASK_WORDS):
         m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
         while m:
             t = w * MASK_BITS + ((m) & -(m)).bit_length() - 1
             m &= m - 1
-            price = cost - CARD_DISPLACE_VALUE[t]
-            if price < MINIMUM_COST:
-                price = MINIMUM_COST
+            price = cost - CARD_DISPLACE_VALUE[t]  # not floored: the caller's p has at least MINIMUM_COST
             out[n] = code | ((t + 1) << TARGET_SHIFT)
             n += price <= ctx[CTX_MONEY]
     return n
