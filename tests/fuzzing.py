@@ -76,6 +76,21 @@ def edge_int() -> st.SearchStrategy[int]:
     return st.one_of(st.integers(0, 10), st.sampled_from(EDGE_INTS), st.integers(-100, 300))
 
 
+# --- positions to start from ---------------------------------------------------------------------
+
+def random_position(ruleset, players: int, seed: int, moves: int, stop_at: str | None = None):
+    """A game after ``moves`` random moves, or at the first decision of stage ``stop_at`` after them
+    (a buy-points offer, a drawn card), or fewer if the game ends first."""
+    game = ruleset.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for done in range(moves + 2_000):
+        if game.is_over or (done >= moves and (stop_at is None or game.stage == stop_at)):
+            break
+        codes = game.legal_codes()
+        game.play_code(codes[rng.randrange(len(codes))])
+    return game
+
+
 # --- mutating text --------------------------------------------------------------------------------
 
 def mutate_text(text: str, rng: random.Random, inserts: list[str], steps: int) -> str:

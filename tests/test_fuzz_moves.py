@@ -4,25 +4,13 @@ player's rubles or hand."""
 
 from __future__ import annotations
 
-import random
 
-from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings
+from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings, random_position
 from hypothesis import given
 from hypothesis import strategies as st
 
 from spbc import MoveError
 from spbc.play.notation import format_move, parse_move
-
-
-def _position(ruleset, players: int, seed: int, moves: int, stop_at: str | None):
-    game = ruleset.new_game(players, seed=seed)
-    rng = random.Random(seed)
-    for done in range(moves + 2_000):
-        if game.is_over or (done >= moves and (stop_at is None or game.stage == stop_at)):
-            break
-        codes = game.legal_codes()
-        game.play_code(codes[rng.randrange(len(codes))])
-    return game
 
 
 def _words(ruleset) -> list[str]:
@@ -40,7 +28,7 @@ def _words(ruleset) -> list[str]:
        noise=st.text(max_size=8), spectator=st.booleans())
 def test_typed_text_is_a_legal_move_or_one_of_three_errors(ruleset, players, seed, moves, stop_at, pieces, noise,
                                                            spectator):
-    game = _position(ruleset, players, seed, moves, stop_at)
+    game = random_position(ruleset, players, seed, moves, stop_at)
     if game.is_over:
         return
     words = _words(ruleset)

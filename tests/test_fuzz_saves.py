@@ -10,7 +10,7 @@ import random
 import pytest
 from fuzz_worker import MOVE_BOUND, run_engine_state, run_save
 from fuzzing import (
-    EDGE_INTS, HOSTILE_TEXT, CompiledWorker, edge_int, fuzz_settings, hostile_text, mutate_text,
+    EDGE_INTS, HOSTILE_TEXT, CompiledWorker, edge_int, fuzz_settings, hostile_text, mutate_text, random_position,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,16 +25,8 @@ def worker(compiled):
 
 
 def reachable_save(ruleset, players: int, seed: int, moves: int, stop_at: str | None = None) -> str:
-    """The save of a game after ``moves`` random moves, or at the first decision of stage ``stop_at``
-    after them (a buy-points offer, a drawn card), or fewer if the game ends first."""
-    game = ruleset.new_game(players, seed=seed)
-    rng = random.Random(seed)
-    for done in range(moves + 2_000):
-        if game.is_over or (done >= moves and (stop_at is None or game.stage == stop_at)):
-            break
-        codes = game.legal_codes()
-        game.play_code(codes[rng.randrange(len(codes))])
-    return game.to_json()
+    """The save of :func:`fuzzing.random_position`."""
+    return random_position(ruleset, players, seed, moves, stop_at).to_json()
 
 
 # One mutation of the saved JSON: (what, where, value) applied by _apply.
