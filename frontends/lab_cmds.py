@@ -12,7 +12,7 @@ from spbc.frontends.common import fail, load_ruleset, progress_bar
 
 
 def balance(
-    rules: Annotated[str, typer.Argument(metavar="RULES", help="Shipped ruleset name or rules file.")],
+    rules: Annotated[Path, typer.Argument(metavar="RULES", help="Shipped ruleset name (base) or rules file.")],
     against: Annotated[Optional[str], typer.Option(
         metavar="RULES", help="A second ruleset, played with the same seats and seeds and compared figure by figure.")] = None,
     seats: Annotated[str, typer.Option(
@@ -38,7 +38,7 @@ def balance(
         check_seats(levels)
     except ValueError as error:
         fail(str(error), code=2)
-    rulesets = [load_ruleset(rules)] + ([load_ruleset(against)] if against is not None else [])
+    rulesets = [load_ruleset(str(rules))] + ([load_ruleset(against)] if against is not None else [])
     for ruleset in rulesets:
         model = ruleset.model.game
         if not model.min_players <= len(levels) <= model.max_players:
