@@ -82,3 +82,31 @@ def test_variants_lists_every_shipped_ruleset_and_where_the_files_are() -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("base ") and "the rules files are in" in lines[-1]
+
+
+def test_the_shipped_variants_differ_from_the_base_by_exactly_their_rules() -> None:
+    def lines(name: str) -> list[str]:
+        result = runner.invoke(app, ["diff", "base", name])
+        assert result.exit_code == 0, result.output
+        return result.stdout.splitlines()
+
+    assert lines("open-information") == ["game: open_rubles no -> yes"]
+    assert lines("pub-per-player") == ["card pub (Pub): ability buy_points per card -> player"]
+    assert lines("scaled-display") == ["game: board_size_by_players [] -> [4, 6, 8]"]
+    # facts/expansions.md, section 1: the opening rule, four costs, four names
+    assert lines("second-edition") == [
+        "game: first_phase_must_buy no -> yes",
+        "card potjomkins_village (Potemkin Village): name \"Potjomkin's Village\" -> \"Potemkin Village\" "
+        "(the old name stays an alias)",
+        "card observatory (Observatory): cost 6 -> 7",
+        "card judge (Judge): cost 16 -> 17",
+        "card mistress_of_ceremonies (Mistress of Ceremonies): cost 18 -> 20",
+        "card mariinskij_theater (Mariinsky Theater): name \"Mariinskij Theater\" -> \"Mariinsky Theater\" "
+        "(the old name stays an alias), cost 10 -> 15",
+        "card pope (Abbot): name \"Pope\" -> \"Abbot\" (the old name stays an alias)",
+        "card czar (Czarina): name \"Czar\" -> \"Czarina\" (the old name stays an alias)",
+    ]
+    listed = runner.invoke(app, ["variants"]).stdout.splitlines()
+    assert [line.split()[0] for line in listed[:-1]] == [
+        "base", "open-information", "pub-per-player", "scaled-display", "second-edition"]
+    assert listed[1].endswith("(extends base)")

@@ -101,6 +101,8 @@ DECK_CONTENTS[:] = [
 ]
 cdef int PHASE_DECK[4]
 PHASE_DECK[:] = [0, 1, 2, 3]
+cdef int REFILL_SIZE[5]
+REFILL_SIZE[:] = [8, 8, 8, 8, 8]
 cdef int OFFER_START[5]
 OFFER_START[:] = [0, 0, 1, 1, 1]
 cdef int OFFERS[1]
@@ -371,9 +373,9 @@ cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
 
 
 cdef void refill(int* s, int deck) noexcept nogil:
-    """Draw from deck into the upper row until the board holds BOARD_SIZE cards; the deck's last card ends the game after this round."""
+    """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
     cdef int need, size, drew
-    need = BOARD_SIZE - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
+    need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
     drew = 0
     while need > 0 and s[O_DECK_SIZE + deck] > 0:
         size = s[O_DECK_SIZE + deck] - 1

@@ -224,6 +224,7 @@ DECK_CONTENTS = (
     45, 46, 47, 48,
 )
 PHASE_DECK = (0, 1, 2, 3,)
+REFILL_SIZE = (8, 8, 8, 8, 8,)
 OFFER_START = (0, 0, 1, 1, 1,)
 OFFERS = (0,)
 OFFER_CARD = (14,)
@@ -496,9 +497,9 @@ def place(s, p, card, delta):
 
 
 def refill(s, deck):
-    """Draw from deck into the upper row until the board holds BOARD_SIZE cards; the deck's last card ends the game after this round."""
+    """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
     # int need, size, drew
-    need = BOARD_SIZE - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
+    need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
     drew = 0
     while need > 0 and s[O_DECK_SIZE + deck] > 0:
         size = s[O_DECK_SIZE + deck] - 1

@@ -272,6 +272,7 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),
         ("PHASE_DECK", "int", tuple(p.deck for p in ir.phases)),
+        ("REFILL_SIZE", "int", ir.refill_sizes),
         *(table for mechanic in ir.mechanics for table in mechanic.tables),  # in hook order
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),

@@ -169,6 +169,13 @@ class GameParams:
     tie_break: str  # "rubles" or "none"
     symbols: tuple[str, ...]
     first_phase_must_buy: bool = False  # 2nd edition: no pass or take in the first worker phase
+    board_size_by_players: tuple[int, ...] = ()  # refill sizes from min_players up; () is board_size for all
+
+    def refill_size(self, players: int) -> int:
+        """How many cards every refill tops the rows up to at a table of ``players``."""
+        if self.board_size_by_players:
+            return self.board_size_by_players[players - self.min_players]
+        return self.board_size
     span: Span = field(default=NO_SPAN, compare=False)
 
 

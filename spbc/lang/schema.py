@@ -142,6 +142,9 @@ BLOCKS: dict[str, BlockSpec] = {
         "tie_break": _req(ValueType("choice", choices=("rubles", "none"))),
         "symbols": _req(ValueType("list", item=ValueType("word"), unique=True)),
         "first_phase_must_buy": _opt(_BOOL),
+        # every refill tops the rows up to the size for the players at the table (one size per
+        # player count, from the least to the most); board_size stays the most the board holds
+        "board_size_by_players": _opt(ValueType("list", item=_int(1), non_empty=True)),
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),

@@ -187,7 +187,9 @@ def _round(model: RulesModel) -> Section:
             Paragraph(say("round_intro", [p.name for p in model.phases])),
             Items(tuple(steps), ordered=True),
             Paragraph(say("turns")),
-            Paragraph(say("refill", game.board_size)),
+            Paragraph(say("refill", game.board_size, [(n, game.refill_size(n)) for n in
+                                                      range(game.min_players, game.max_players + 1)]
+                          if game.board_size_by_players else [])),
             Paragraph(say("scoring", scoring_colours)),
         ),
         (Section("End of a round", "end-of-a-round", (Items(tuple(end), ordered=True),)),),
