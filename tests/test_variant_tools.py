@@ -32,7 +32,8 @@ def test_diff_says_every_change_on_one_line_per_thing(house: Path) -> None:
     result = runner.invoke(app, ["diff", "base", str(house)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        "game: starting_rubles 25 -> 30, hand_limit 3 -> 2",
+        "game: starting_rubles 25 -> 30",
+        "game: hand_limit 3 -> 2",
         "card market (Market): points 1 -> 2",
         "card pub (Pub): ability buy_points per card -> player",
         "card observatory (Observatory): removed",
@@ -108,5 +109,26 @@ def test_the_shipped_variants_differ_from_the_base_by_exactly_their_rules() -> N
     ]
     listed = runner.invoke(app, ["variants"]).stdout.splitlines()
     assert [line.split()[0] for line in listed[:-1]] == [
-        "base", "open-information", "pub-per-player", "scaled-display", "second-edition"]
-    assert listed[1].endswith("(extends base)")
+        "base", "new-society", "open-information", "pub-per-player", "scaled-display", "second-edition"]
+    assert listed[1].endswith("2-5 players (extends base)") and listed[2].endswith("(extends base)")
+
+
+def test_the_readme_tutorial_runs_as_written(tmp_path: Path, monkeypatch) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    tutorial = readme[readme.index("### Tutorial: a house rule"):readme.index("### Shipped variants")]
+    blocks = tutorial.split("```")
+    rules_text = next(block for block in blocks if block.startswith("\nextends"))
+    message = next(block for block in blocks if block.startswith("\nrich-start.spb:4:15"))
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new-variant", "rich-start"]).exit_code == 0
+    (tmp_path / "rich-start.spb").write_text(rules_text.lstrip("\n"), encoding="utf-8")
+    checked = runner.invoke(app, ["check", "rich-start.spb"])
+    assert checked.exit_code == 1
+    shown = [line for line in message.strip("\n").splitlines() if not line.startswith(".../")]
+    for line in shown:
+        assert line in checked.output
+    assert "rules/base/buildings.spb:3:6: note: card 'market' is defined here" in checked.output
+    (tmp_path / "rich-start.spb").write_text(rules_text.lstrip("\n").replace("markte", "market"), encoding="utf-8")
+    assert runner.invoke(app, ["check", "rich-start.spb"]).exit_code == 0
+    assert runner.invoke(app, ["diff", "base", "rich-start.spb"]).stdout.splitlines() == [
+        "game: starting_rubles 25 -> 30", "game: hand_limit 3 -> 2", "card market (Market): points 1 -> 2"]

@@ -103,6 +103,8 @@ cdef int PHASE_DECK[4]
 PHASE_DECK[:] = [0, 1, 2, 3]
 cdef int REFILL_SIZE[5]
 REFILL_SIZE[:] = [8, 8, 8, 8, 8]
+cdef int MARKER_SHIFTS[5]
+MARKER_SHIFTS[:] = [1, 1, 1, 1, 1]
 cdef int OFFER_START[5]
 OFFER_START[:] = [0, 0, 1, 1, 1]
 cdef int OFFERS[1]
@@ -577,7 +579,7 @@ cdef void end_round(int* s) noexcept nogil:
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFT) % players
+        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1

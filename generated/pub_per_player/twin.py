@@ -225,6 +225,7 @@ DECK_CONTENTS = (
 )
 PHASE_DECK = (0, 1, 2, 3,)
 REFILL_SIZE = (8, 8, 8, 8, 8,)
+MARKER_SHIFTS = (1, 1, 1, 1, 1,)
 OFFER_START = (0, 0, 1, 1, 1,)
 OFFERS = (0,)
 OFFER_CARD = (14,)
@@ -701,7 +702,7 @@ def end_round(s):
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFT) % players
+        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1

@@ -273,6 +273,7 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("DECK_CONTENTS", "int", tuple(contents)),
         ("PHASE_DECK", "int", tuple(p.deck for p in ir.phases)),
         ("REFILL_SIZE", "int", ir.refill_sizes),
+        ("MARKER_SHIFTS", "int", ir.marker_shifts),
         *(table for mechanic in ir.mechanics for table in mechanic.tables),  # in hook order
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),

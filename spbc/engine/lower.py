@@ -162,6 +162,7 @@ class EngineIR:
     opening_per_player: int
     board_size: int
     refill_sizes: tuple[int, ...]  # by the number of players (0 up to max_players): what each refill tops up to
+    marker_shifts: tuple[int, ...]  # by the number of players: the seats the markers move at a round's end
     hand_limit: int
     hand_max: int
     hand_penalty: int
@@ -405,6 +406,8 @@ def lower(model: RulesModel) -> EngineIR:
         opening_per_player=game.opening_per_player, board_size=game.board_size,
         refill_sizes=tuple(game.refill_size(n) if n >= game.min_players else game.board_size
                            for n in range(game.max_players + 1)),
+        marker_shifts=tuple(game.shift(n) if n >= game.min_players else game.marker_shift
+                            for n in range(game.max_players + 1)),
         hand_limit=game.hand_limit, hand_max=hand_max, hand_penalty=game.hand_penalty,
         rubles_per_point=game.rubles_per_point, minimum_cost=game.minimum_cost,
         same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,

@@ -221,6 +221,7 @@ def _game(decl: Decl) -> GameParams:
     low, high = values.pop("players")
     values.setdefault("first_phase_must_buy", False)
     values["board_size_by_players"] = tuple(values.get("board_size_by_players", ()))
+    values["marker_shift_by_players"] = tuple(values.get("marker_shift_by_players", ()))
     return GameParams(min_players=low, max_players=high, **values, span=decl.block.kind.span)
 
 

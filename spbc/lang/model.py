@@ -171,6 +171,14 @@ class GameParams:
     first_phase_must_buy: bool = False  # 2nd edition: no pass or take in the first worker phase
     board_size_by_players: tuple[int, ...] = ()  # refill sizes from min_players up; () is board_size for all
 
+    marker_shift_by_players: tuple[int, ...] = ()  # by player count from min_players up; () is marker_shift
+
+    def shift(self, players: int) -> int:
+        """How many seats the start-player markers move at the end of a round at a table of ``players``."""
+        if self.marker_shift_by_players:
+            return self.marker_shift_by_players[players - self.min_players]
+        return self.marker_shift
+
     def refill_size(self, players: int) -> int:
         """How many cards every refill tops the rows up to at a table of ``players``."""
         if self.board_size_by_players:

@@ -145,6 +145,8 @@ BLOCKS: dict[str, BlockSpec] = {
         # every refill tops the rows up to the size for the players at the table (one size per
         # player count, from the least to the most); board_size stays the most the board holds
         "board_size_by_players": _opt(ValueType("list", item=_int(1), non_empty=True)),
+        # the seats the markers move at a round's end, one number per player count (as board_size_by_players)
+        "marker_shift_by_players": _opt(ValueType("list", item=_int(), non_empty=True)),
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),

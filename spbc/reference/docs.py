@@ -176,7 +176,8 @@ def _round(model: RulesModel) -> Section:
         for sentence in hooks.contributions(model, "round_step", phase):
             step += " " + sentence
         steps.append(step)
-    end = [say("round_end_discard"), say("round_end_shift"), say("round_end_markers", game.marker_shift)]
+    end = [say("round_end_discard"), say("round_end_shift"), say("round_end_markers", game.marker_shift, [
+        (n, game.shift(n)) for n in range(game.min_players, game.max_players + 1)] if game.marker_shift_by_players else [])]
     end += hooks.contributions(model, "round_end")
     end.append(say("round_end_next", model.phases[0].name))
     scoring_colours = [colours[p.scores] for p in model.phases if p.scores]
