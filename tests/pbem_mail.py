@@ -85,7 +85,7 @@ class Received:
 def parse_sent(data: bytes) -> Received:
     message = email.message_from_bytes(data, policy=email.policy.default)
     body = message.get_body(("plain",))
-    text = body.get_content() if body is not None else ""
+    text = body.get_content().replace("\r\n", "\n") if body is not None else ""
     return Received(str(message["To"]), str(message["Subject"]), text,
                     {name: str(value) for name, value in message.items()})
 

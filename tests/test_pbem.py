@@ -38,7 +38,7 @@ def first_move(server: Server, game_id: str = "g1") -> str:
 def test_a_new_game_mails_each_person_a_welcome_with_their_own_secret(game):
     server, folder, secrets = game
     mails = outbox(folder)
-    welcomes = [m for m in mails if m.subject == "[spb g1] welcome"]
+    welcomes = [m for m in mails if m.subject.startswith("[spb g1] welcome")]
     assert sorted(m.recipient for m in welcomes) == ["anna@a.test", "boris@b.test", "clara@c.test"]
     assert len(set(secrets.values())) == 3
     for sent in welcomes:
@@ -248,7 +248,7 @@ def test_hints_only_where_the_game_allows_them(tmp_path):
     server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:random")], seed=19, game_id="h",
                             hints=True))
     server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:random")], seed=19, game_id="n"))
-    secrets = [m for m in outbox(tmp_path) if m.subject.endswith("welcome")]
+    secrets = [m for m in outbox(tmp_path) if "welcome" in m.subject]
     for game_id, sent in zip(("h", "n"), secrets):
         secret = re.search(r"Your secret: (\S+)", sent.body).group(1)
         server.receive(mail("anna@a.test", [f"game {game_id}", f"secret {secret}", "hint"]))
@@ -342,7 +342,7 @@ class _Smtp:
 
     calls: list = []
 
-    def __init__(self, host, port, timeout):
+    def __init__(self, host, port, local_hostname, timeout):
         self.calls.append(("connect", host, port))
 
     def ehlo(self):

@@ -199,7 +199,7 @@ class Server:
             self._auto(context)
             for entry in seats:
                 if entry.address:
-                    self._queue(context, entry, "welcome", f"[spb {game_id}] welcome",
+                    self._queue(context, entry, "welcome", self._welcome_subject(context, entry),
                                 self._welcome(context, entry, made[entry.name]), "")
             self._queue_admin(context, admin_secret)
             self._save(context)
@@ -545,6 +545,10 @@ class Server:
         who = "your turn" if game.current_player == seat.seat else f"{game.players[game.current_player]} to move"
         return f"[spb {row.id}] move {context.moves + 1}: {who}"
 
+    def _welcome_subject(self, context: _Context, seat: SeatRow) -> str:
+        """"[spb g1] welcome, move 1: your turn": the welcome says where the game stands, as every mail does."""
+        return self._subject(context, seat).replace("] ", "] welcome, ", 1)
+
     def _update(self, context: _Context, seat: SeatRow, lines: list[str]) -> str:
         """A mail to one person: the answers to their lines, what happened since their last mail, their screen."""
         game, row = context.game, context.row
@@ -630,6 +634,7 @@ class Server:
         with open(lock_path, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
+                delivered: list[int] = []  # sent, not yet marked: marked together when sending twice is harmless
                 for number, game_id, recipient, subject, body, reply_to, kind in self.store.pending():
                     mail = Outgoing(number, game_id, recipient, subject, body, reply_to, kind)
                     try:
@@ -638,15 +643,24 @@ class Server:
                         log.warning("mail %d to %s not sent: %s", number, recipient, error)
                         break
                     crash.point("sent")
-                    with self.store.transaction():
-                        self.store.mark_sent(number)
+                    delivered.append(number)
+                    if not self.transport.idempotent:
+                        self._mark(delivered)
                     crash.point("marked")
                     sent += 1
+                self._mark(delivered)
             finally:
                 self.transport.close()
                 fcntl.flock(lock, fcntl.LOCK_UN)
         crash.point("done")
         return sent
+
+    def _mark(self, numbers: list[int]) -> None:
+        if numbers:
+            with self.store.transaction():
+                for number in numbers:
+                    self.store.mark_sent(number)
+            numbers.clear()
 
     # --- deadlines -------------------------------------------------------------------------------
 
@@ -746,7 +760,8 @@ class Server:
                 seat.secret_hash = secret_digest(secret)
                 seat.orders = []
                 seat.seen = 0
-                self._queue(context, seat, "welcome", f"[spb {row.id}] welcome", self._welcome(context, seat, secret), "")
+                self._queue(context, seat, "welcome", self._welcome_subject(context, seat),
+                            self._welcome(context, seat, secret), "")
                 return f"{address} now plays {seat.name}, with a new secret mailed to them"
             return f"{seat.name}'s address is now {address}"
         raise PbemError("admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS | status")

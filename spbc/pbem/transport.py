@@ -62,6 +62,9 @@ def message_id(number: int, game: str | None, domain: str) -> str:
 
 
 class Transport(Protocol):
+    #: Whether sending a mail again does nothing (then the outbox marks mails sent in one go).
+    idempotent: bool
+
     def send(self, mail: Outgoing) -> None: ...
     def close(self) -> None: ...
 
@@ -69,9 +72,12 @@ class Transport(Protocol):
 class MaildirTransport:
     """Writes each mail into a Maildir (tmp/ then new/), once: a mail already there is skipped."""
 
-    def __init__(self, folder: Path, sender: str) -> None:
+    idempotent = True
+
+    def __init__(self, folder: Path, sender: str, durable: bool = True) -> None:
         self.folder = folder
         self.sender = sender
+        self.durable = durable  # each mail flushed to the disk before it is moved into new/
         for sub in ("tmp", "new", "cur"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
 
@@ -93,8 +99,9 @@ class MaildirTransport:
         try:
             with open(temporary, "wb") as stream:
                 stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
+                if self.durable:
+                    stream.flush()
+                    os.fsync(stream.fileno())
             os.replace(temporary, self.folder / "new" / name)
         except OSError as error:
             raise TransportError(f"cannot write to the outbox {self.folder}: {error.strerror or error}") from None
@@ -106,6 +113,8 @@ class MaildirTransport:
 class SmtpTransport:
     """Sends by SMTP (smtplib), with STARTTLS and login when configured; one connection per run."""
 
+    idempotent = False
+
     def __init__(self, config: Config) -> None:
         self.config = config
         self.connection: smtplib.SMTP | None = None
@@ -113,7 +122,10 @@ class SmtpTransport:
     def _connect(self) -> smtplib.SMTP:
         mail = self.config.mail
         try:
-            connection = smtplib.SMTP(mail.smtp_host, mail.smtp_port, timeout=mail.timeout)
+            # the name said in EHLO is the domain of the server's address (smtplib would look up this
+            # machine's name, which can wait on DNS for seconds)
+            domain = self.config.server.address.rpartition("@")[2] or "localhost"
+            connection = smtplib.SMTP(mail.smtp_host, mail.smtp_port, local_hostname=domain, timeout=mail.timeout)
             connection.ehlo()
             if mail.starttls:
                 connection.starttls(context=ssl.create_default_context())
@@ -153,4 +165,4 @@ class SmtpTransport:
 def make_transport(config: Config) -> Transport:
     if config.mail.transport == "smtp":
         return SmtpTransport(config)
-    return MaildirTransport(config.outbox_path, config.server.address)
+    return MaildirTransport(config.outbox_path, config.server.address, config.server.synchronous == "FULL")
