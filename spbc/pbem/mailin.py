@@ -30,6 +30,9 @@ _CUT = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|weitergeleitete nachricht|ursprüngliche nachricht)"
     r"\s*-{2,}|begin forwarded message:|on .{0,200} wrote:\s*$|am .{0,200} schrieb .{0,200}:\s*$|"
     r"_{10,}\s*$)", re.I)
+#: An address as the server takes one: the plain ASCII forms of RFC 5322 (no comments, no quoted parts).
+ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9]([a-z0-9-]*[a-z0-9])?"
+                     r"(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 #: Headers shorter than this are kept whole; longer ones are cut (a name is not a novel).
 _HEADER_CHARS = 300
@@ -70,7 +73,7 @@ def sender_address(message: Message) -> str:
     if len(addresses) != 1:
         return ""
     address = addresses[0][1].strip().lower()
-    if not re.fullmatch(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+", address):
+    if not ADDRESS.fullmatch(address):
         return ""
     return address
 

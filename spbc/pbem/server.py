@@ -34,7 +34,7 @@ from spbc.play.words import vocabulary_of
 from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
-from spbc.pbem.mailin import Mail, clean_header, read_mail
+from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -157,7 +157,7 @@ class Server:
                 raise PbemError(f"{seat.name} is a computer seat and takes no address")
         addresses = [given.address.lower() for given in spec.seats if given.address]
         for address in addresses:
-            if clean_header(address) != address or "@" not in address or any(c in address for c in " <>,;\""):
+            if not ADDRESS.fullmatch(address):
                 raise PbemError(f"{address!r} is not an e-mail address")
         if len(set(addresses)) != len(addresses):
             raise PbemError("each person needs an address of their own: the sender tells whose mail it is")
@@ -748,7 +748,7 @@ class Server:
         if action in ("address", "replace") and len(words) == 3:
             seat = self._seat(context, words[1])
             address = words[2].lower()
-            if "@" not in address or clean_header(address) != address or any(c in address for c in " <>,;\""):
+            if not ADDRESS.fullmatch(address):
                 raise PbemError(f"{address!r} is not an e-mail address")
             if any(s.address == address for s in context.seats if s.seat != seat.seat):
                 raise PbemError(f"{address} already plays another seat")
