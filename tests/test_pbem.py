@@ -354,8 +354,8 @@ class _Smtp:
     def login(self, user, password):
         self.calls.append(("login", user, password))
 
-    def send_message(self, message):
-        self.calls.append(("send", str(message["To"])))
+    def sendmail(self, sender, recipients, data):
+        self.calls.append(("send", *recipients))
 
     def quit(self):
         self.calls.append(("quit",))

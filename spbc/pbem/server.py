@@ -129,6 +129,7 @@ class Server:
         self.store = Store(config.store_path, config.server.synchronous)
         self.transport = transport or make_transport(config)
         self._rules: dict[str, Ruleset] = {}
+        self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
 
     def close(self) -> None:
         self.transport.close()
@@ -138,6 +139,15 @@ class Server:
         if name not in self._rules:
             self._rules[name] = load_rules(name)
         return self._rules[name]
+
+    def _game(self, row: GameRow) -> Game:
+        """The game of a stored row; a state this process stored or loaded last is not read again."""
+        cached = self._games.get(row.id)
+        if cached is not None and cached[0] == row.state:
+            return cached[1].clone()
+        game = self.ruleset(row.rules).game_from_json(row.state)
+        self._games[row.id] = (row.state, game.clone())
+        return game
 
     # --- new games -----------------------------------------------------------------------------
 
@@ -268,8 +278,8 @@ class Server:
             what = "has no secret line" if request.secret is None else "has a wrong secret"
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
                                 "mail on a line of its own; nothing was changed")
-        game = self.ruleset(row.rules).game_from_json(row.state)
-        context = _Context(row, seats, game, len(self.store.moves(row.id)))
+        game = self._game(row)
+        context = _Context(row, seats, game, self.store.move_count(row.id))
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = self._lines(context, mail, request, seat if as_player else None, is_admin)
         self._mail_others(context, mail, seat if as_player else None)
@@ -620,6 +630,7 @@ class Server:
     def _save(self, context: _Context) -> int:
         context.row.state = context.game.to_json()
         self.store.save_game(context.row)
+        self._games[context.row.id] = (context.row.state, context.game.clone())
         for seat in context.seats:
             self.store.save_seat(context.row.id, seat)
         return 0
@@ -634,21 +645,26 @@ class Server:
         with open(lock_path, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                delivered: list[int] = []  # sent, not yet marked: marked together when sending twice is harmless
-                for number, game_id, recipient, subject, body, reply_to, kind in self.store.pending():
-                    mail = Outgoing(number, game_id, recipient, subject, body, reply_to, kind)
-                    try:
-                        self.transport.send(mail)
-                    except TransportError as error:
-                        log.warning("mail %d to %s not sent: %s", number, recipient, error)
-                        break
-                    crash.point("sent")
-                    delivered.append(number)
-                    if not self.transport.idempotent:
-                        self._mark(delivered)
-                    crash.point("marked")
-                    sent += 1
+                delivered: list[int] = []  # sent, not yet marked sent
+                try:
+                    for number, game_id, recipient, subject, body, reply_to, kind in self.store.pending():
+                        self.transport.send(Outgoing(number, game_id, recipient, subject, body, reply_to, kind))
+                        delivered.append(number)
+                        if not self.transport.idempotent:  # sent again after a crash: mark each at once
+                            crash.point("sent")
+                            self._mark(delivered)
+                            crash.point("marked")
+                        sent += 1
+                except TransportError as error:
+                    log.warning("a mail was not sent, and stays queued: %s", error)
+                try:
+                    self.transport.finish()
+                except TransportError as error:
+                    log.warning("the mails were not delivered, and stay queued: %s", error)
+                    return 0
+                crash.point("sent")
                 self._mark(delivered)
+                crash.point("marked")
             finally:
                 self.transport.close()
                 fcntl.flock(lock, fcntl.LOCK_UN)
@@ -680,8 +696,8 @@ class Server:
             return []
         now = self.clock()
         seats = self.store.seats(game_id)
-        game = self.ruleset(row.rules).game_from_json(row.state)
-        context = _Context(row, seats, game, len(self.store.moves(game_id)))
+        game = self._game(row)
+        context = _Context(row, seats, game, self.store.move_count(game_id))
         seat = seats[game.current_player]
         if game.is_over or seat.address is None:
             return []
@@ -783,8 +799,8 @@ class Server:
         row = self.store.game(game_id)
         if row is None:
             raise PbemError(f"there is no game {game_id}; spb pbem games lists them")
-        game = self.ruleset(row.rules).game_from_json(row.state)
-        return _Context(row, self.store.seats(game_id), game, len(self.store.moves(game_id)))
+        game = self._game(row)
+        return _Context(row, self.store.seats(game_id), game, self.store.move_count(game_id))
 
     def admin(self, game_id: str, words: list[str]) -> str:
         """An administration command from the operator (spb pbem admin); the mails it causes are sent."""

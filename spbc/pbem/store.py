@@ -161,6 +161,9 @@ class Store:
         return [(r[0], r[1], r[2]) for r in self.db.execute(
             "SELECT seat, text, how FROM moves WHERE game = ? ORDER BY ply", (game_id,))]
 
+    def move_count(self, game_id: str) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM moves WHERE game = ?", (game_id,)).fetchone()[0])
+
     def add_move(self, game_id: str, ply: int, seat: int, text: str, how: str) -> None:
         self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, how))
 
