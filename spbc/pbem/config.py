@@ -27,7 +27,7 @@
     policy = "wait"                 # at a deadline: wait, pass, or ai:LEVEL plays the turn
     mail = "move"                   # move: a mail after every move; phase: a digest per phase
     hints = false
-    hint_level = "random"
+    hint_level = "easy"
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class DefaultsPart(_Part):
     policy: str = "wait"
     mail: Literal["move", "phase"] = "move"
     hints: bool = False
-    hint_level: str = "random"
+    hint_level: str = "easy"
 
 
 class Config(_Part):

@@ -28,6 +28,7 @@ from spbc.ai.agents import make_agent
 from spbc.play.game import Game, Ruleset, load_rules
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import format_move, parse_move
+from spbc.play.observe import observe
 from spbc.play.record import RecordWriter
 from spbc.play.scoring import final_scores
 from spbc.play.words import vocabulary_of
@@ -394,7 +395,7 @@ class Server:
             if game.current_player != seat.seat or game.is_over:
                 return [f"! {where}: a hint is for your turn"]
             agent = make_agent(self.config.defaults.hint_level, row.agent_seed ^ (context.moves + 7))
-            code = agent.choose(game, seat.seat)
+            code = agent.choose(observe(game, seat.seat, context.moves))
             return [f"hint: {format_move(game.ruleset.decode(code), game.ruleset)}"]
         if word == "say":
             text = " ".join(args.split())[:MAX_SAY]
@@ -511,7 +512,8 @@ class Server:
             seat = context.seats[game.current_player]
             if seat.level is not None:
                 agent = make_agent(seat.level, context.row.agent_seed * 1_000_003 + context.moves)
-                self._apply(context, seat.seat, game.ruleset.decode(agent.choose(game, seat.seat)), "computer")
+                code = agent.choose(observe(game, seat.seat, context.moves))
+                self._apply(context, seat.seat, game.ruleset.decode(code), "computer")
                 continue
             move = self._order_move(game, seat)
             if move is None:
@@ -736,7 +738,7 @@ class Server:
                 move = PASS
             else:
                 agent = make_agent(level, row.agent_seed * 1_000_003 + context.moves)
-                move = game.ruleset.decode(agent.choose(game, seat.seat))
+                move = game.ruleset.decode(agent.choose(observe(game, seat.seat, context.moves)))
             self._apply(context, seat.seat, move, "deadline")
             if move == PASS:
                 return
