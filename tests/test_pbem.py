@@ -7,8 +7,9 @@ import smtplib
 
 import pytest
 
-from pbem_mail import SERVER, make_server, mail, outbox, secret_of, three_and_a_computer
+from pbem_mail import ROOT, SERVER, make_server, mail, outbox, secret_of, three_and_a_computer
 from spbc.pbem.commands import read_request
+from spbc.pbem.config import ConfigError, load_config
 from spbc.pbem.mailin import read_mail
 from spbc.pbem.server import NewGame, PbemError, SeatSpec, Server
 from spbc.play.record import read_record
@@ -372,3 +373,18 @@ def test_smtp_with_starttls_and_login(tmp_path, monkeypatch):
                                ("login", "spb", "hunter2")]
     assert [c for c in _Smtp.calls if c[0] == "send"] == [("send", "anna@a.test"), ("send", "anna@a.test")]
     assert server.store.outbox("s")[-1][4] == "sent"
+
+
+def test_the_readme_configuration_file_is_read_as_written(tmp_path):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Play by email"):]
+    block = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path = tmp_path / "pbem.toml"
+    path.write_text(block, encoding="utf-8")
+    config = load_config(path)
+    assert config.server.address == "spb@example.org" and config.mail.starttls and config.mail.smtp_port == 587
+    assert config.store_path == tmp_path / "pbem.sqlite" and config.defaults.hint_level == "easy"
+    path.write_text('[server]\naddress = "nobody"\n[mail]\ntransport = "pigeon"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"pbem.toml: server.address: Value error, an e-mail address such as "
+                                          r"spb@example.org; mail.transport: Input should be 'maildir' or 'smtp'"):
+        load_config(path)
