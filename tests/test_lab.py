@@ -17,7 +17,6 @@ from spbc.lab import fastplay, stats
 from spbc.lab.report import make_report
 from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
 from spbc.lab.tally import Tally
-from test_variants import variant
 
 runner = CliRunner()
 
@@ -25,8 +24,10 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def rich_start(tmp_path_factory):
     """A variant with one number changed: every player starts with 40 rubles instead of 25."""
-    return variant(tmp_path_factory.mktemp("rich"), ("starting_rubles    = 25", "starting_rubles    = 40"),
-                   ("ruleset base {", "ruleset rich_start {"))
+    path = tmp_path_factory.mktemp("rich") / "rich_start.spb"
+    path.write_text('extends "base"\nruleset rich_start { title = "Rich start" }\n'
+                    "override game { starting_rubles = 40 }\n", encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
