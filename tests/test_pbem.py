@@ -57,7 +57,7 @@ def test_a_move_by_mail_is_applied_and_answered(game):
     before = len(outbox(folder))
     outcome = server.receive(mail("Anna <anna@a.test>", ["game g1", f"secret {secrets['anna@a.test']}", "move 1",
                                                          "buy lumberjack"]))
-    assert outcome.result == "1 moves applied"
+    assert outcome.result == "1 moves applied" and outcome.queued == 3
     assert server.store.moves("g1") == [(0, "buy upper Lumberjack", "mail")]
     new = outbox(folder)[before:]
     reply = next(m for m in new if m.recipient == "anna@a.test")

@@ -283,11 +283,13 @@ class Server:
                                 "mail on a line of its own; nothing was changed")
         game = self._game(row)
         context = _Context(row, seats, game, self.store.move_count(row.id))
+        first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = self._lines(context, mail, request, seat if as_player else None, is_admin)
         self._mail_others(context, mail, seat if as_player else None)
-        queued = self._save(context)
-        return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied, queued)
+        self._save(context)
+        return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
+                       self.store.queued() - first)
 
     def _refuse(self, mail: Mail, game_id: str | None, reason: str) -> Outcome:
         """Answer a mail that changes nothing (at most refusals_per_hour an hour to one address)."""
@@ -384,9 +386,7 @@ class Server:
         if word == "help":
             return ["", *help_lines(game.ruleset.model, self._keep_verbs(game.ruleset)), ""]
         if word == "status":
-            context.lines.setdefault(seat.seat, [])
-            context.changed = context.changed  # the reply always holds the screen
-            return []
+            return []  # the reply always holds the reader's screen
         if word == "moves":
             if game.current_player != seat.seat or game.is_over:
                 return [f"! {where}: it is not your turn; your moves come with the mail when it is"]
@@ -642,13 +642,12 @@ class Server:
         ]) + "\n"
         self.store.queue(row.id, row.admin, f"[spb {row.id}] administration", body, "", "welcome", self.clock())
 
-    def _save(self, context: _Context) -> int:
+    def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
         self.store.save_game(context.row)
         self._games[context.row.id] = (context.row.state, context.game.clone())
         for seat in context.seats:
             self.store.save_seat(context.row.id, seat)
-        return 0
 
     # --- sending ---------------------------------------------------------------------------------
 
