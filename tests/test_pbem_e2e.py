@@ -4,6 +4,7 @@ the exported record, and no mail tells anyone another player's hand or secret ru
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import re
@@ -81,7 +82,8 @@ def check_no_leak(received, secrets: dict[str, str], replayed, seat_of: dict[str
     assert "hand:" not in body.lower()
 
 
-def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
+def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp, caplog):
+    caplog.set_level(logging.INFO, logger="spbc.pbem")
     catcher, port = smtp
     server = make_server(tmp_path, f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\n')
     three_and_a_computer(server, seed=SEED)
@@ -139,6 +141,11 @@ def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
         checked += 1
     assert checked > 200  # 270 mails with seed 8831726354125 and random.Random(5)
     assert len(received_all) == len(server.store.outbox("g1"))
+    # the log: a line per mail, with no secret and no seed
+    assert len(caplog.records) > 80
+    for record in caplog.records:
+        line = record.getMessage()
+        assert str(SEED) not in line and not any(secret in line for secret in secrets.values()), line
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
