@@ -388,3 +388,12 @@ def test_the_readme_configuration_file_is_read_as_written(tmp_path):
     with pytest.raises(ConfigError, match=r"pbem.toml: server.address: Value error, an e-mail address such as "
                                           r"spb@example.org; mail.transport: Input should be 'maildir' or 'smtp'"):
         load_config(path)
+
+
+def test_a_message_id_that_is_no_printable_ascii_is_none(game):
+    server, folder, secrets = game
+    data = mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "status"])
+    data = data.replace(b"Message-ID: <", "Message-ID: <é".encode("utf-8"))
+    outcome = server.receive(data)
+    assert outcome.key.startswith("sha256:") and outcome.result == "answered"
+    assert "In-Reply-To" not in outbox(folder)[-1].headers

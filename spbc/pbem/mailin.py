@@ -187,7 +187,8 @@ def read_mail(data: bytes, max_bytes: int) -> Mail:
     head = data[: min(len(data), 65536)]
     message = email.message_from_bytes(data if len(data) <= max_bytes else head, policy=email.policy.compat32)
     message_id = _header(message, "Message-ID")
-    message_id = message_id if re.fullmatch(r"<[^<>\s]{1,250}>", message_id) else ""
+    # printable ASCII only: it is written back into the headers of the reply (In-Reply-To)
+    message_id = message_id if re.fullmatch(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>", message_id) else ""
     sender = sender_address(message)
     subject = _subject(message)
     key = message_id or digest
