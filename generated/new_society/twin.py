@@ -26,7 +26,7 @@ BOARD_SIZE = 10
 HAND_MAX = 4
 DECK_MAX = 38
 MAX_MOVES = 183
-STATE_SIZE = 916
+STATE_SIZE = 1211
 MAX_GAME_MOVES = 9663
 STARTING_RUBLES = 25
 OPENING_DECK = 0
@@ -89,15 +89,16 @@ O_HAND = 29
 O_OWNED = 49
 O_USED = 344
 O_OWNED_MASK = 639
-O_COLOUR_COUNT = 649
-O_DISCOUNT = 664
-O_UPPER_SIZE = 679
-O_UPPER = 680
-O_LOWER_SIZE = 690
-O_LOWER = 691
-O_DECK_SIZE = 701
-O_DECKS = 705
-O_DISCARD = 857
+O_PRICE = 649
+O_COLOUR_COUNT = 944
+O_DISCOUNT = 959
+O_UPPER_SIZE = 974
+O_UPPER = 975
+O_LOWER_SIZE = 985
+O_LOWER = 986
+O_DECK_SIZE = 996
+O_DECKS = 1000
+O_DISCARD = 1152
 CARD_LUMBERJACK = 0
 CARD_GOLD_MINER = 1
 CARD_SHEPHERD = 2
@@ -216,6 +217,12 @@ CARD_USED_LOCKED = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 )
+CARD_REPRICES = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+)
 TARGET_MASK = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -267,8 +274,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 5), ('points', 19, 5), ('hand_size', 24, 5), ('hand', 29, 20), ('owned', 49, 295), ('used', 344, 295), ('owned_mask', 639, 10), ('colour_count', 649, 15), ('discount', 664, 15), ('upper_size', 679, 1), ('upper', 680, 10), ('lower_size', 690, 1), ('lower', 691, 10), ('deck_size', 701, 4), ('decks', 705, 152), ('discard', 857, 59))
-LIMITS = (('max_moves', 183), ('state_size', 916), ('hand_max', 4), ('game_moves', 9663))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 5), ('points', 19, 5), ('hand_size', 24, 5), ('hand', 29, 20), ('owned', 49, 295), ('used', 344, 295), ('owned_mask', 639, 10), ('price', 649, 295), ('colour_count', 944, 15), ('discount', 959, 15), ('upper_size', 974, 1), ('upper', 975, 10), ('lower_size', 985, 1), ('lower', 986, 10), ('deck_size', 996, 4), ('decks', 1000, 152), ('discard', 1152, 59))
+LIMITS = (('max_moves', 183), ('state_size', 1211), ('hand_max', 4), ('game_moves', 9663))
 
 
 def rng_next(x):
@@ -296,9 +303,8 @@ def hand_limit(s, p):
 
 
 def cost_context(s, p, ctx):
-    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
-    every card of that colour."""
-    ctx[CTX_MONEY] = s[O_RUBLES + p]
+    """What p's prices depend on besides p's copies of a card: ctx[CTX_OFF + colour], what p takes off
+    every card of that colour (the mechanics' hook context; read by reprice)."""
     ctx[CTX_OFF + COLOUR_GREEN] = 0
     ctx[CTX_OFF + COLOUR_BLUE] = 0
     ctx[CTX_OFF + COLOUR_ORANGE] = 0
@@ -308,10 +314,10 @@ def cost_context(s, p, ctx):
 
 
 def turn_context(s, p, ctx):
-    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
-    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
-    the cards a trading card may displace."""
-    cost_context(s, p, ctx)
+    """What player p's purchases depend on besides the prices (O_PRICE), read once per move list:
+    ctx[CTX_MONEY] the rubles and, from ctx[CTX_AVAIL], the owned mask of p less the cards whose every
+    copy is used and locked: the cards a trading card may displace."""
+    ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
     ctx[CTX_AVAIL + 1] = s[O_OWNED_MASK + p * MASK_WORDS + 1]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
@@ -322,9 +328,7 @@ def turn_context(s, p, ctx):
 def card_cost(s, p, card, row, target):
     """What player p pays for card, from row, displacing target (-1: none)."""
     # int cost
-    ctx = [0] * CTX_SIZE
-    cost_context(s, p, ctx)
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
     if cost < MINIMUM_COST:
@@ -332,13 +336,37 @@ def card_cost(s, p, card, row, target):
     return cost
 
 
-def base_cost(s, p, ctx, card, row):
-    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
-    # int cost
-    cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+def seat_price(s, p, ctx, card):
+    """The printed cost less every reduction p has for card wherever it lies (ctx: cost_context); not
+    yet floored. O_PRICE keeps it for every card of every seat in the game: reprice computes it,
+    place() follows a card's coming and going."""
+    return CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+
+
+def row_cost(price, row):
+    """A price of O_PRICE less what buying from row takes off; not yet floored."""
     if row == ROW_LOWER:
-        cost -= LOWER_ROW_DISCOUNT
-    return cost
+        return price - LOWER_ROW_DISCOUNT
+    return price
+
+
+def reprice(s, p):
+    """Compute p's O_PRICE anew from the play area: seat_price of every card. A new game starts from it,
+    a loaded state from derive_prices, and place() calls it when what p takes off a colour changed."""
+    # int c
+    ctx = [0] * CTX_SIZE
+    cost_context(s, p, ctx)
+    for c in range(NCARDS):
+        s[O_PRICE + p * NCARDS + c] = seat_price(s, p, ctx, c)
+
+
+def derive_prices(s):
+    """O_PRICE of a state from outside, whatever it held: reprice every seat in the game, 0 for the others."""
+    # int p, i
+    for i in range(MAX_PLAYERS * NCARDS):
+        s[O_PRICE + i] = 0
+    for p in range(s[O_PLAYERS]):
+        reprice(s, p)
 
 
 def purchase_moves(s, p, ctx, card, code, row, out, n):
@@ -347,7 +375,7 @@ def purchase_moves(s, p, ctx, card, code, row, out, n):
     # int cost
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)
     # p has at least MINIMUM_COST, so the floored price is affordable exactly when the unfloored one is
@@ -499,7 +527,7 @@ def remove_from_hand(s, p, card):
 
 
 def place(s, p, card, delta):
-    """Add (delta 1) or remove (delta -1) a card in p's play area."""
+    """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE)."""
     # int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
@@ -518,6 +546,10 @@ def place(s, p, card, delta):
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_GREEN] += delta * 1
     if s[O_USED + p * NCARDS + card] > s[O_OWNED + p * NCARDS + card]:
         s[O_USED + p * NCARDS + card] = s[O_OWNED + p * NCARDS + card]
+    if CARD_REPRICES[card]:
+        reprice(s, p)  # the card changes what p takes off a colour (a mechanic's reprices)
+    else:
+        s[O_PRICE + p * NCARDS + card] -= delta * SAME_CARD_DISCOUNT  # its seat_price, a copy more or fewer
 
 
 def refill(s, deck):
@@ -907,6 +939,8 @@ def setup(s, players, seed):
         s[O_UPPER_SIZE] += 1
         if size == 0:
             s[O_LAST_ROUND] = 1
+    for i in range(players):
+        reprice(s, i)
     s[O_STAGE] = STAGE_ACTIONS
     s[O_CURRENT] = s[O_MARKERS + 0]
 
@@ -1225,6 +1259,7 @@ class Engine:
         problem = state_problem(other.s)
         if problem:
             raise ValueError(f"this state is outside what the engine can play safely: {SAFETY_PROBLEMS[problem]}")
+        derive_prices(other.s)  # derived from the play areas just checked: whatever the values held, never trusted
         for i in range(STATE_SIZE):
             self.s[i] = other.s[i]
 
