@@ -38,11 +38,16 @@ def _engine_extensions() -> list[Extension]:
             Extension(
                 f"spbc.generated.{name}.engine",
                 [pyx.relative_to(HERE).as_posix()],
-                extra_compile_args=["-O2"],
+                # Python's own flags add -fwrapv; the engine needs no wrapping (state_problem bounds every
+                # value, sums are taken in 64 bits), and without it the compiler drops the sign extension
+                # of every int index: 6% fewer instructions a move (spbc.engine.backend builds the same way)
+                extra_compile_args=["-O2", "-fno-wrapv"],
             )
         )
     # the search's C loops, compiled once: they run any ruleset's engine through its c_api() capsule
     extensions.append(Extension("spbc.ai.playouts", ["spbc/ai/playouts.pyx"], extra_compile_args=["-O2"]))
+    # the balance lab's games of random seats, with its counters per card, in C through the same capsule
+    extensions.append(Extension("spbc.lab.fastplay", ["spbc/lab/fastplay.pyx"], extra_compile_args=["-O2"]))
     from Cython.Build import cythonize
 
     # the checkout's root holds spbc/, where the engines cimport spbc/contract/engine_api.pxd

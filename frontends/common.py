@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
@@ -71,3 +71,19 @@ def building(rules: str) -> Iterator[None]:
                   console=console, transient=True) as progress:
         progress.add_task(f"building the engine for {rules}, about {BUILD_SECONDS} s", total=None)
         yield
+
+
+@contextmanager
+def progress_bar(what: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr (when it is a terminal) and the function that moves it to a count done."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield lambda done: None
+        return
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as progress:
+        task = progress.add_task(what, total=total)
+        yield lambda done: progress.update(task, completed=done)

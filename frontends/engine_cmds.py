@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
-from spbc.frontends.common import fail, load_ruleset
+from spbc.frontends.common import fail, load_ruleset, progress_bar
 
 
 def sim(
@@ -47,7 +45,7 @@ def sim(
         except OSError as error:
             fail(f"cannot write records into {records}: {error.strerror or error}")
     try:
-        with _progress_bar(f"{games} games", games) as advance:
+        with progress_bar(f"{games} games", games) as advance:
             results = simulate(ruleset, levels, games, seed, jobs, records, progress=advance)
     except OSError as error:  # a record that cannot be written
         fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
@@ -134,22 +132,6 @@ def _bench_json(report: Any) -> dict[str, Any]:
         out["instructions_per_game"] = report.instructions.per_game
         out["instructions_per_move"] = report.instructions.per_move
     return out
-
-
-@contextmanager
-def _progress_bar(what: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (when it is a terminal) and the function that moves it to a count done."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield lambda done: None
-        return
-    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as progress:
-        task = progress.add_task(what, total=total)
-        yield lambda done: progress.update(task, completed=done)
 
 
 def register(app: typer.Typer) -> None:

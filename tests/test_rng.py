@@ -7,6 +7,7 @@ cimported generator (test_engine_pxd).
 from __future__ import annotations
 
 from spbc.ai.agents import RandomAgent
+from spbc.play.observe import observe
 from spbc.contract.rng import generator_doc, python_source, rng_below, rng_next
 from spbc.source.locate import generated_dir
 
@@ -38,6 +39,6 @@ def test_the_random_player_draws_from_the_generator(ruleset):
     agent, x = RandomAgent(11), [11]
     for _ in range(60):
         codes = game.legal_codes()
-        code = agent.choose(game, game.current_player)
+        code = agent.choose(observe(game, game.current_player))
         assert code == (codes[rng_below(x, len(codes))] if len(codes) > 1 else codes[0])
         game.play_code(code)

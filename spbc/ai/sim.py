@@ -10,6 +10,7 @@ from pathlib import Path
 
 from spbc.ai.agents import make_agent
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
+from spbc.play.observe import observe
 from spbc.play.record import RECORD_EXTENSION, RecordWriter
 from spbc.source.files import write_text_atomic
 
@@ -34,7 +35,7 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
             raise GameTooLongError(f"the game of seed {seed} did not end within {ruleset.move_limit} moves, "
                                    "more than the rules allow any game: an engine bug")
         seat = game.current_player
-        code = agents[seat].choose(game, seat)
+        code = agents[seat].choose(observe(game, seat, moves))
         if on_move is not None:
             on_move(game, code)
         game.play_code(code)

@@ -145,11 +145,13 @@ def _cache_folder(model: RulesModel) -> Path:
     return folder
 
 
+# -fno-wrapv undoes the -fwrapv of Python's build flags, as setup.py does for the shipped engines: the
+# engine's arithmetic never wraps, and without it int indexes need no sign extension
 _BUILD = """
 import sys
 from setuptools import Distribution, Extension
 from Cython.Build import cythonize
-ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2"])],
+ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2", "-fno-wrapv"])],
                 language_level=3, quiet=True, include_path=[sys.argv[1]])
 dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "tmp"]})
 dist.parse_command_line()

@@ -219,11 +219,14 @@ class RulesModel:
     phases: tuple[Phase, ...]
     cards: tuple[Card, ...]
     cost_example: tuple[str, ...] = ()  # card ids: a trading card, the card it displaces, a discount card
+    notes: tuple[str, ...] = ()  # paragraphs for the reference: sources, what is not known
+    base: RulesModel | None = field(default=None, compare=False, repr=False)  # the ruleset a variant extends
     languages: tuple[str, ...] = ("en",)  # every name exists in each of these (spbc.source.language)
     language: str = "en"  # the language of name, title and edition here (see in_language)
     titles: Names = NO_NAMES
     editions: Names = NO_NAMES
     symbol_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # language -> a name per game.symbols
+    notes_in: tuple[tuple[str, tuple[str, ...]], ...] = ()  # language -> its paragraphs of notes
 
     def in_language(self, language: str) -> RulesModel:
         """The same ruleset with every name, title and edition in ``language`` (one of ``languages``):
@@ -247,6 +250,7 @@ class RulesModel:
             language=language,
             title=self.titles.get(language) or self.title,
             edition=self.editions.get(language) or self.edition,
+            notes=dict(self.notes_in).get(language, self.notes),
             colours=tuple(named(c) for c in self.colours),
             decks=tuple(named(d) for d in self.decks),
             phases=tuple(named(p) for p in self.phases),

@@ -124,6 +124,8 @@ BLOCKS: dict[str, BlockSpec] = {
         # the languages its names and its reference are in; every name is then needed in each
         "languages": _opt(ValueType("list", item=ValueType("choice", choices=LANGUAGES), non_empty=True,
                                     unique=True)),
+        # paragraphs the reference prints under "Notes": sources, what is not known, readings chosen
+        "notes": _opt(ValueType("list", item=_TEXT, non_empty=True)),
     }, single=True),
     "game": BlockSpec("game", False, {
         "players": _req(ValueType("range", minimum=2, maximum=MAX_PLAYERS_LIMIT)),
@@ -170,7 +172,7 @@ BLOCKS: dict[str, BlockSpec] = {
 #: The settings that hold a name or a title a reader sees, by block kind: each also has a setting per
 #: other language (``name_de``, ``name_zh``; spbc.source.language), and ``translated`` lists the
 #: languages whose names in that block are our own translation, not an established name.
-LOCALIZED = {"ruleset": ("title", "edition"), "colour": ("name",), "deck": ("name",), "phase": ("name",),
+LOCALIZED = {"ruleset": ("title", "edition", "notes"), "colour": ("name",), "deck": ("name",), "phase": ("name",),
              "card": ("name",)}
 TRANSLATED = "translated"
 
@@ -181,7 +183,7 @@ def _add_languages() -> None:
         for key in keys:
             for language in LANGUAGES:
                 if language != BASE_LANGUAGE:
-                    settings[localized_key(key, language)] = _opt(_TEXT)
+                    settings[localized_key(key, language)] = _opt(settings[key].type)
         settings[TRANSLATED] = _opt(ValueType("list", item=ValueType("choice", choices=LANGUAGES[1:]),
                                               non_empty=True, unique=True))
 

@@ -140,6 +140,10 @@ class Game:
         self.players = players
         self.seed = seed
         self._engine = engine
+        # what every player knows of each seat's rubles: the rules announce every price paid and every
+        # income (see public_rubles); a new game starts from the rules' starting rubles, a loaded one
+        # from its saved state, which is the table's memory of the game
+        self._ledger = self._field("rubles")[:len(players)]
 
     # --- reading the state -------------------------------------------------------------
 
@@ -276,7 +280,7 @@ class Game:
                                    context=self.context())
         for code in self._engine.legal_moves():
             if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
-                self._engine.play(code)
+                self.play_code(code)
                 return
         raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
 
@@ -299,7 +303,22 @@ class Game:
 
     def play_code(self, code: int) -> None:
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""
+        before = self._field("rubles")
         self._engine.play(code)
+        self._note_payments(before)
+
+    def _note_payments(self, before: list[int]) -> None:
+        """Add each seat's rubles paid or earned by the move just played to the public ledger."""
+        after = self._field("rubles")
+        for seat in range(len(self.players)):
+            self._ledger[seat] += after[seat] - before[seat]
+
+    def public_rubles(self, seat: int) -> int:
+        """What every player knows of seat's rubles from the public history of the game: the starting
+        rubles, plus every income a scoring paid, less every price paid (each is announced at the
+        table: a price follows from the board and the buyer's cards, an income from the play area).
+        A computer player sees the others' secret rubles only as this (spbc.play.observe)."""
+        return self._ledger[seat]
 
     def context(self, seat: int | None = None) -> str:
         """Who is to move and when, for messages: "Anna, round 3, building phase"."""
@@ -327,13 +346,19 @@ class Game:
         return standings
 
     def clone(self) -> Game:
-        return Game(self.ruleset, self._engine.clone(), self.players, self.seed)
+        return self._with(self._engine.clone())
+
+    def _with(self, engine: Engine) -> Game:
+        """A game of the same table on another engine state, with this game's public ledger."""
+        game = Game(self.ruleset, engine, self.players, self.seed)
+        game._ledger = list(self._ledger)
+        return game
 
     def determinized(self, seat: int, seed: int) -> Game:
         """A copy in which what seat cannot see is dealt anew: the order of every deck and the
         other players' hands (each card keeps its deck). For search: seat's view of the copy is
         seat's view of this game, so play on it cannot use hidden information."""
-        return Game(self.ruleset, self._engine.determinized(seat, seed), self.players, self.seed)
+        return self._with(self._engine.determinized(seat, seed))
 
     def playout(self, seed: int, limit: int | None = None) -> list[Standing]:
         """The standings of a random playout of a copy of this game, which is left as it is.

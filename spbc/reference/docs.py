@@ -22,6 +22,7 @@ from typing import Any
 from spbc.engine import render
 from spbc.reference.cards import NO_VALUE, card_table
 from spbc.reference.forms import describe_notation
+from spbc.reference.diff import diff_lines, diff_models
 from spbc.reference.document import Block, Cell, Document, Items, Paragraph, Row, Section, Table
 from spbc.reference.language import MissingProseError as MissingProseError  # what the emitters raise
 from spbc.reference.language import (
@@ -423,8 +424,26 @@ def _scoring(model: RulesModel) -> tuple[Section, Section]:
     return final, winning
 
 
-def _sections(model: RulesModel) -> tuple[Section, ...]:
+def _variant(model: RulesModel, original: RulesModel) -> tuple[Section, ...]:
+    """For a variant, what it changes in the ruleset it extends (computed on the rules as written, so a
+    name in another language is no change; the lines are settings as rules files write them); and the
+    notes its rules give, in the model's language."""
+    sections = []
+    base = original.base
+    if base is not None:
+        lines = diff_lines(diff_models(base, original))
+        title = base.titles.get(model.language) or base.title
+        blocks: tuple[Block, ...] = (Paragraph(say(model, "differences_intro", title, base.name)),
+                                     Items(tuple(lines)) if lines else Paragraph(say(model, "differences_none")))
+        sections.append(Section(label(model, "differences", base.name), "differences", blocks))
+    if model.notes:
+        sections.append(Section(label(model, "notes"), "notes", tuple(Paragraph(note) for note in model.notes)))
+    return tuple(sections)
+
+
+def _sections(model: RulesModel, original: RulesModel) -> tuple[Section, ...]:
     return (
+        *_variant(model, original),
         _setup(model),
         _round(model),
         _actions(model),
@@ -466,7 +485,7 @@ def lower_reference(model: RulesModel, language: str = BASE_LANGUAGE) -> Documen
         banner=BANNER,
         intro=say(local, "intro", local.title, local.edition, list(model.files), game.min_players,
                   game.max_players),
-        sections=_sections(local),
+        sections=_sections(local, model),
         language=language,
         html_lang=meta(local, "html_lang"),
         heading=label(local, "page_title", local.title),

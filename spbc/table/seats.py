@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spbc.ai.agents import LEVELS
+from spbc.ai.agents import level_problem
 from spbc.play.names import names_problem
 
 AI_PREFIX = "ai:"
@@ -41,8 +41,9 @@ def parse_seats(spec: str) -> list[Seat]:
         raise SeatError(f"bad seat list {spec!r}: give names separated by commas, e.g. you,ai:random")
     levels = [entry[len(AI_PREFIX):] for entry in entries if entry.startswith(AI_PREFIX)]
     for level in levels:
-        if level not in LEVELS:
-            raise SeatError(f"unknown computer level {level!r}; known levels: {', '.join(LEVELS)}")
+        problem = level_problem(level)
+        if problem is not None:
+            raise SeatError(problem)
     seats, counts = [], {level: 0 for level in levels}
     for entry in entries:
         if not entry.startswith(AI_PREFIX):
@@ -68,9 +69,9 @@ def seats_of(names: Sequence[str]) -> list[Seat]:
     for name in names:
         if name.startswith(AI_PREFIX):
             level = name[len(AI_PREFIX):].split(" ")[0]
-            if level not in LEVELS:
-                raise SeatError(f"the saved seat {name!r} is a computer of an unknown level; "
-                                f"known levels: {', '.join(LEVELS)}")
+            problem = level_problem(level)
+            if problem is not None:
+                raise SeatError(f"the saved seat {name!r} is a computer of an unknown level: {problem}")
             seats.append(Seat(name, level))
         else:
             seats.append(Seat(name))

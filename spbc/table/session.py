@@ -24,6 +24,7 @@ from spbc.source.files import FileReadError, write_text_atomic
 from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import VERBS, format_move, parse_move
+from spbc.play.observe import observe
 from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
 from spbc.play.save import GameFileError, read_game_file, write_game_file
 from spbc.play.scoring import final_scores
@@ -173,7 +174,7 @@ class Session:
                                        "more than the rules allow any game: an engine bug")
             seat = self.game.current_player
             if self.seats[seat].computer:
-                self._play(seat, self.agents[seat].choose(self.game, seat), emit)
+                self._play(seat, self.agents[seat].choose(observe(self.game, seat, len(self.history.moves))), emit)
                 continue
             if self.shared and previous_human != seat:
                 if not self._hand_over(seat, read, emit):

@@ -1,0 +1,77 @@
+"""Command: balance (the balance lab: many games of a ruleset, or of two side by side, with statistics and plots)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from spbc.frontends.common import fail, load_ruleset, progress_bar
+
+
+def balance(
+    rules: Annotated[Path, typer.Argument(metavar="RULES", help="Shipped ruleset name (base) or rules file.")],
+    against: Annotated[Optional[str], typer.Option(
+        metavar="RULES", help="A second ruleset, played with the same seats and seeds and compared figure by figure.")] = None,
+    seats: Annotated[str, typer.Option(
+        metavar="LEVELS", help="Comma list of computer seats, rotated from game to game; all random: the C loop.")] = "random,random",
+    games: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Games per ruleset.")] = 1000,
+    seed: Annotated[int, typer.Option(min=0, max=2**62, metavar="INTEGER",
+                                      help="Seed of the first game; game i uses seed + i.")] = 1,
+    jobs: Annotated[Optional[int], typer.Option(
+        min=1, metavar="INTEGER", help="Local processes (default: every core); the results do not depend on it.")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        metavar="ADDRESS", help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")] = None,
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Folder for report.html, report.txt, report.json.")] = Path("balance"),
+) -> None:
+    """Play games between computer seats (rotated) and report their balance: win share by seat, length,
+    points, cards; with --against, two rulesets side by side and their significant differences."""
+    from spbc.lab.report import make_report, write_report
+    from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+
+    levels = tuple(s.strip() for s in seats.split(","))
+    if not all(levels):
+        fail(f"bad seat list {seats!r}: give computer levels separated by commas, e.g. random,random", code=2)
+    try:
+        check_seats(levels)
+    except ValueError as error:
+        fail(str(error), code=2)
+    rulesets = [load_ruleset(str(rules))] + ([load_ruleset(against)] if against is not None else [])
+    for ruleset in rulesets:
+        model = ruleset.model.game
+        if not model.min_players <= len(levels) <= model.max_players:
+            fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}",
+                 code=2)
+    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
+    workers = jobs or os.cpu_count() or 1
+    where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
+    total = games * len(plans)
+    try:
+        with progress_bar(f"{total} games", total) as advance:
+            outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
+    except ClusterError as error:
+        fail(str(error))
+    report = make_report(rulesets, outcomes)
+    typer.echo(report.text(), nl=False)
+    typer.echo(report.speed(where))
+    try:
+        written = write_report(report, out, where)
+    except OSError as error:
+        fail(f"cannot write the report into {out}: {error.strerror or error}")
+    typer.echo(f"report: {written[0]}")
+    if any(not o.complete for o in outcomes):
+        typer.echo("interrupted: the report holds the games that finished", err=True)
+        raise typer.Exit(130)
+
+
+def _source(source: str) -> str:
+    """A rules file as an absolute path (workers may run elsewhere); a shipped name as it is."""
+    path = Path(source)
+    return str(path.resolve()) if path.is_file() else source
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the spb app."""
+    app.command()(balance)

@@ -1,0 +1,197 @@
+"""The lab's report as one HTML page: the figures drawn with matplotlib, embedded as PNG, and the tables.
+
+Matplotlib draws static pictures in the process itself: the page needs no script and no network to be read,
+in any browser or none, and the figures can be dropped into a note as they are.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: pictures into memory
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from spbc.lab.stats import Share  # noqa: E402
+from spbc.lab.summary import Difference, Summary  # noqa: E402
+from spbc.lab.tally import EVENTS  # noqa: E402
+from spbc.lab.text import header, mean_text, p_text, share_text  # noqa: E402
+
+COLOURS = ("#1f5fa8", "#d0702a")
+
+
+def _png(figure: Figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=96, bbox_inches="tight")
+    plt.close(figure)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _errors(shares: Sequence[Share]) -> tuple[list[float], list[list[float]]]:
+    values = [100 * s.value for s in shares]
+    low = [100 * (s.value - s.interval[0]) for s in shares]
+    high = [100 * (s.interval[1] - s.value) for s in shares]
+    return values, [low, high]
+
+
+def positions_figure(summaries: list[Summary]) -> str:
+    figure, axes = plt.subplots(figsize=(6.4, 3.4))
+    count = len(summaries[0].positions)
+    width = 0.8 / len(summaries)
+    for k, s in enumerate(summaries):
+        values, errors = _errors(s.positions)
+        xs = [p + (k - (len(summaries) - 1) / 2) * width for p in range(count)]
+        axes.bar(xs, values, width, yerr=errors, capsize=4, color=COLOURS[k], label=s.ruleset)
+    axes.axhline(100 / count, color="black", linestyle="--", linewidth=1, label="even share")
+    axes.set_xticks(range(count), [f"seat {p + 1}" for p in range(count)])
+    axes.set_ylabel("games won (%)")
+    axes.set_title("Win share by seat position, 95% intervals")
+    axes.legend(loc="lower right", fontsize=8)
+    return _png(figure)
+
+
+def _histogram(axes: Axes, summaries: list[Summary], counts: Sequence[Counter[int]], label: str,
+               bins: int = 40) -> None:
+    low = min(min(c) for c in counts if c)
+    high = max(max(c) for c in counts if c)
+    step = max(1, math.ceil((high - low + 1) / bins))
+    for k, (s, c) in enumerate(zip(summaries, counts)):
+        total = sum(c.values())
+        edges = list(range(low, high + step + 1, step))
+        heights = [sum(c.get(v, 0) for v in range(e, e + step)) / total * 100 for e in edges[:-1]]
+        axes.stairs(heights, edges, color=COLOURS[k], linewidth=1.5, label=s.ruleset,
+                    fill=len(summaries) == 1, alpha=0.8 if len(summaries) == 1 else 1.0)
+    axes.set_xlabel(label)
+    axes.set_ylabel("games (%)")
+    if len(summaries) > 1:
+        axes.legend(fontsize=8)
+
+
+def distributions_figure(summaries: list[Summary]) -> str:
+    figure, grid = plt.subplots(2, 2, figsize=(10, 6.4))
+    _histogram(grid[0][0], summaries, [s.round_counts for s in summaries], "rounds per game")
+    _histogram(grid[0][1], summaries, [s.move_counts for s in summaries], "moves per game")
+    _histogram(grid[1][0], summaries, [s.score_counts for s in summaries], "final points (every seat)")
+    _histogram(grid[1][1], summaries, [s.margin_counts for s in summaries], "winner's margin (points)")
+    grid[0][0].set_title("Game length")
+    grid[1][0].set_title("Final points and the winner's margin")
+    figure.tight_layout()
+    return _png(figure)
+
+
+def card_rates_figure(summaries: list[Summary]) -> str:
+    cards = summaries[0].cards
+    figure, panels = plt.subplots(1, len(EVENTS), figsize=(12, 0.2 * len(cards) + 1.4), sharey=True)
+    height = 0.8 / len(summaries)
+    for e, (event, axes) in enumerate(zip(EVENTS, panels)):
+        for k, s in enumerate(summaries):
+            theirs = {card.id: card for card in s.cards}
+            values = [theirs[c.id].rates[e].mean if c.id in theirs else 0.0 for c in cards]
+            ys = [i + (k - (len(summaries) - 1) / 2) * height for i in range(len(cards))]
+            axes.barh(ys, values, height, color=COLOURS[k], label=s.ruleset)
+        axes.set_title(f"{event} per game")
+        axes.invert_yaxis() if e == 0 else None
+    panels[0].set_yticks(range(len(cards)), [c.name for c in cards], fontsize=7)
+    panels[-1].legend(fontsize=8, loc="lower right")
+    figure.tight_layout()
+    return _png(figure)
+
+
+def card_wins_figure(summaries: list[Summary]) -> str:
+    cards = summaries[0].cards
+    figure, panels = plt.subplots(1, len(summaries), figsize=(5.5 * len(summaries), 0.2 * len(cards) + 1.4),
+                                  sharey=True, squeeze=False)
+    for k, (s, axes) in enumerate(zip(summaries, panels[0])):
+        theirs = {card.id: card for card in s.cards}
+        found = [theirs[c.id] for c in cards if c.id in theirs]
+        ys = [i for i, c in enumerate(cards) if c.id in theirs]
+        for offset, label, colour, shares in ((-0.18, "owners", COLOURS[k], [c.owners for c in found]),
+                                              (0.18, "non-owners", "#888888", [c.others for c in found])):
+            kept = [(y, share) for y, share in zip(ys, shares) if share.n]
+            values, errors = _errors([share for _, share in kept])
+            axes.errorbar(values, [y + offset for y, _ in kept], xerr=errors, fmt="o", markersize=3,
+                          color=colour, label=label, elinewidth=1)
+        axes.axvline(100 / len(s.positions), color="black", linestyle="--", linewidth=1)
+        axes.set_title(f"{s.ruleset}: win share of owners and non-owners", fontsize=9)
+        axes.set_xlabel("games won (%), 95% intervals")
+        axes.legend(fontsize=8, loc="lower right")
+    panels[0][0].set_yticks(range(len(cards)), [c.name for c in cards], fontsize=7)
+    panels[0][0].invert_yaxis()
+    figure.tight_layout()
+    return _png(figure)
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+_STYLE = """
+body { font-family: sans-serif; margin: 2em auto; max-width: 1250px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+td, th { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: right; }
+td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; } .note { color: #555; font-size: 0.9em; } .sig { font-weight: bold; }
+"""
+
+
+def render(summaries: list[Summary], differences: list[Difference] | None, speed: str) -> str:
+    """The page: what was played, the figures and the tables behind them."""
+    names = [s.ruleset for s in summaries]
+    title = "Balance of " + " against ".join(names)
+    parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
+    parts += [f"<p>{html.escape(header(s))}</p>" for s in summaries]
+    parts.append(f"<p class='note'>{html.escape(speed)}</p>")
+    if differences is not None:
+        significant = [d for d in differences if d.significant]
+        parts.append(f"<h2>What changed: {len(significant)} significant differences</h2>"
+                     f"<p class='note'>Of {len(differences)} figures tested, those whose difference is significant "
+                     "after Holm's correction for the number of tests (p &lt; 0.05).</p>")
+        parts.append(_table(["figure", names[0], names[1], "p (corrected)"],
+                            [[d.what, d.first, d.second, p_text(d.adjusted)] for d in significant]))
+    parts.append("<h2>Win share by seat position</h2>")
+    parts.append(f"<img alt='win share by seat position' src='data:image/png;base64,{positions_figure(summaries)}'>")
+    rows = [[f"seat {p + 1}", *(share_text(s.positions[p]) for s in summaries)]
+            for p in range(len(summaries[0].positions))]
+    rows.append(["chi-square against an even share",
+                 *(f"{s.even_chi2:.2f}, p = {p_text(s.even_p)}" for s in summaries)])
+    for i, (level, _) in enumerate(summaries[0].levels):
+        rows.append([f"level {level}", *(share_text(s.levels[i][1]) for s in summaries)])
+    parts.append(_table(["", *names], rows))
+    parts.append("<h2>Game length, final points, the winner's margin</h2>")
+    parts.append(f"<img alt='distributions' src='data:image/png;base64,{distributions_figure(summaries)}'>")
+    rows = [["rounds", *(mean_text(s.rounds, 2) for s in summaries)],
+            ["moves", *(mean_text(s.moves) for s in summaries)],
+            ["final points", *(mean_text(s.score) for s in summaries)],
+            ["winner's margin", *(mean_text(s.margin) for s in summaries)]]
+    parts.append(_table(["mean, 95% interval", *names], rows))
+    parts.append("<h2>Cards: how often each is bought, taken, played and displaced</h2>")
+    parts.append(f"<img alt='card events' src='data:image/png;base64,{card_rates_figure(summaries)}'>")
+    parts.append("<h2>Cards: do their owners win more often? (the must-buy signal)</h2>"
+                 "<p class='note'>A seat owns a card when it bought it or played it from its hand at some time in "
+                 "the game. The dashed line is an even share.</p>")
+    parts.append(f"<img alt='win share of owners' src='data:image/png;base64,{card_wins_figure(summaries)}'>")
+    for s in summaries:
+        parts.append(f"<h2>Per card figures: {html.escape(s.ruleset)}</h2>")
+        parts.append(_table(
+            ["card", *(f"{e} / game" for e in EVENTS), "owned by", "owners win", "non-owners win"],
+            [[c.name, *(f"{r.mean:.3f}" for r in c.rates), f"{100 * c.owned.value:.1f}%", share_text(c.owners),
+              share_text(c.others)] for c in s.cards]))
+    if differences is not None:
+        parts.append("<h2>Every figure compared</h2>")
+        parts.append(_table(["figure", names[0], names[1], "p", "p (corrected)"],
+                            [[d.what, d.first, d.second, p_text(d.p), p_text(d.adjusted)] for d in differences]))
+    parts.append("</body></html>\n")
+    return "".join(parts)

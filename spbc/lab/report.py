@@ -1,0 +1,57 @@
+"""A lab run's report: its summaries (and the comparison of two rulesets), written as text, HTML and JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spbc.lab import page, text
+from spbc.lab.run import Outcome
+from spbc.lab.summary import Difference, Summary, compare, summarize
+from spbc.play.game import Ruleset
+from spbc.source.files import write_text_atomic
+
+
+@dataclass(frozen=True)
+class Report:
+    summaries: list[Summary]
+    differences: list[Difference] | None  # with two rulesets
+    outcomes: list[Outcome]
+
+    def text(self) -> str:
+        """The statistics as text (the same for a seed however many workers played the games)."""
+        return text.render(self.summaries, self.differences)
+
+    def speed(self, where: str) -> str:
+        games = sum(o.tally.games for o in self.outcomes)
+        seconds = max((o.seconds for o in self.outcomes), default=0.0)
+        rate = f"{games / seconds:,.0f} games per second" if seconds > 0 else "no time measured"
+        return f"{games} games in {seconds:.2f} s on {where}: {rate}"
+
+    def page(self, where: str) -> str:
+        return page.render(self.summaries, self.differences, self.speed(where))
+
+    def data(self) -> dict[str, Any]:
+        """The raw counts of each run, from which every figure is computed."""
+        return {"runs": [{"ruleset": s.ruleset, "source": o.plan.source, "seats": list(o.plan.seats),
+                          "seed": o.plan.seed, "games_planned": o.plan.games, "tally": o.tally.to_json()}
+                         for s, o in zip(self.summaries, self.outcomes)]}
+
+
+def make_report(rulesets: list[Ruleset], outcomes: list[Outcome]) -> Report:
+    summaries = [summarize(r, o) for r, o in zip(rulesets, outcomes)]
+    differences = compare(summaries[0], summaries[1]) if len(summaries) == 2 else None
+    return Report(summaries, differences, outcomes)
+
+
+def write_report(report: Report, folder: Path, where: str) -> list[Path]:
+    """report.html, report.txt and report.json in folder (made when missing); the paths written.
+    OSError (spbc.source.files.FileWriteError) when one cannot be written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"report.html": report.page(where), "report.txt": report.text(),
+             "report.json": json.dumps(report.data(), indent=1) + "\n"}
+    for name, content in files.items():
+        write_text_atomic(folder / name, content)
+    return [folder / name for name in files]

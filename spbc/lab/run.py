@@ -1,0 +1,248 @@
+"""Playing a lab run: its games in batches, on local processes or on a Dask cluster, tallied as they come back.
+
+Game i of a run (0, 1, ...) is dealt from seed + i with the seats rotated by i: position p holds
+``seats[(p + i) % len(seats)]``, so every level sits in every position equally often. A batch is a range of
+game numbers, fixed by the plan alone; its tally is the same wherever it is played, and tallies add up
+in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. Seats that are
+all ``random`` play on the engine's own C loop (spbc.lab.fastplay), every other seat list through the Game
+API (spbc.ai.sim.play_game), the same games move for move.
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from spbc.ai.agents import make_agent
+from spbc.ai.sim import play_game
+from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
+from spbc.lab import fastplay
+from spbc.lab.tally import EVENTS, Tally
+from spbc.play.game import Game, Ruleset, load_rules
+
+_BUY, _TAKE, _PLAY = (MOVE_KINDS.index(kind) for kind in ("buy", "take", "play"))
+_BOUGHT, _TAKEN, _PLAYED, _DISPLACED = range(len(EVENTS))
+#: Games per batch: random seats on the C loop, and seats played through the Game API.
+FAST_BATCH, AGENT_BATCH = 2000, 25
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The games of one ruleset in a run. ``source`` is what load_rules is given (a name or a path that every
+    worker can read)."""
+
+    source: str
+    backend: str
+    seats: tuple[str, ...]
+    games: int
+    seed: int
+    batch_size: int = 0  # games per batch; 0: FAST_BATCH on the C loop, AGENT_BATCH through the Game API
+    fast: bool = True  # random seats on the C loop (False: through the Game API, the same games, slower)
+
+    @property
+    def random_only(self) -> bool:
+        """Whether the games run on the C loop: every seat random, and not told otherwise."""
+        return self.fast and all(level.removeprefix("ai:") == "random" for level in self.seats)
+
+    @property
+    def batch(self) -> int:
+        return self.batch_size or (FAST_BATCH if self.random_only else AGENT_BATCH)
+
+    def batches(self) -> list[tuple[int, int]]:
+        """The run's batches as (first game number, games)."""
+        return [(first, min(self.batch, self.games - first)) for first in range(0, self.games, self.batch)]
+
+    def levels(self, game: int) -> list[str]:
+        """The level at each position in game number ``game``."""
+        n = len(self.seats)
+        return [self.seats[(position + game) % n] for position in range(n)]
+
+
+@dataclass
+class Outcome:
+    """What a run gave for one plan: the tally of the batches that finished."""
+
+    plan: Plan
+    tally: Tally
+    seconds: float = 0.0
+    batches_done: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.tally.games == self.plan.games
+
+
+@functools.cache
+def _rules(source: str, backend: str) -> Ruleset:
+    """A worker's ruleset, loaded once per process (a module does not pickle)."""
+    return load_rules(source, backend)
+
+
+def new_tally(ruleset: Ruleset, plan: Plan) -> Tally:
+    return Tally(len(plan.seats), len(ruleset.engine.CARD_IDS))
+
+
+def play_batch(plan: Plan, first: int, count: int) -> Tally:
+    """The tally of games first .. first + count - 1 of a plan (run in a worker process)."""
+    ruleset = _rules(plan.source, plan.backend)
+    capsule = ruleset.engine.c_api() if plan.random_only else None
+    if capsule is not None:
+        return _fast_batch(ruleset, plan, capsule, first, count)
+    tally = new_tally(ruleset, plan)
+    for game in range(first, first + count):
+        _agent_game(ruleset, plan, game, tally)
+    return tally
+
+
+def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, first: int, count: int) -> Tally:
+    players = len(plan.seats)
+    tally = new_tally(ruleset, plan)
+    o_round = next(offset for name, offset, _ in ruleset.engine.FIELDS if name == "round")
+    rows, events, squares, owners, owner_wins = fastplay.random_games(
+        capsule, players, plan.seed + first, count, tally.cards, o_round)
+    width = 2 + 2 * players
+    for g in range(count):
+        row = rows[g * width:(g + 1) * width]
+        finals, ties = row[2:2 + players], row[2 + players:]
+        best = max(zip(finals, ties))
+        tally.add_game(plan.levels(first + g), row[0], row[1], finals,
+                       [(f, t) == best for f, t in zip(finals, ties)])
+    tally.events, tally.squares, tally.owners, tally.owner_wins = events, squares, owners, owner_wins
+    return tally
+
+
+def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) -> None:
+    """One game through the Game API, its events counted from the moves as they are played."""
+    levels = plan.levels(game_number)
+    players, cards = len(levels), tally.cards
+    counts = [0] * (len(EVENTS) * cards)
+    owned = [False] * (cards * players)
+
+    def note(game: Game, code: int) -> None:
+        seat, kind = game.current_player, code & KIND_MASK
+        card, target = (code >> CARD_SHIFT) & CARD_MASK, (code >> TARGET_SHIFT) & CARD_MASK
+        found = [_BOUGHT] if kind == _BUY else [_TAKEN] if kind == _TAKE else [_PLAYED] if kind == _PLAY else []
+        if kind in (_BUY, _PLAY):
+            owned[card * players + seat] = True
+        for event in found:
+            counts[event * cards + card] += 1
+            tally.events[(event * cards + card) * players + seat] += 1
+        if kind in (_BUY, _PLAY) and target:
+            counts[_DISPLACED * cards + target - 1] += 1
+            tally.events[(_DISPLACED * cards + target - 1) * players + seat] += 1
+
+    _, result = play_game(ruleset, levels, plan.seed + game_number, on_move=note)
+    winners = [rank == 1 for rank in result.ranks]
+    tally.add_game(levels, result.moves, result.rounds, result.scores, winners)
+    for i, count in enumerate(counts):
+        tally.squares[i] += count * count
+    for i, was in enumerate(owned):
+        if was:
+            tally.owners[i] += 1
+            tally.owner_wins[i] += winners[i % players]
+
+
+def check_seats(seats: Iterable[str]) -> None:
+    """ValueError naming the known levels for a seat that is none."""
+    for level in seats:
+        make_agent(level, 0)
+
+
+#: progress(games done, games in all) after each batch.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class _Run:
+    plans: list[Plan]
+    outcomes: list[Outcome] = field(default_factory=list)
+    began: float = field(default_factory=time.perf_counter)
+
+    def jobs(self) -> Iterator[tuple[int, int, int]]:
+        """(plan index, first, count) of every batch, the plans' batches interleaved."""
+        lists = [plan.batches() for plan in self.plans]
+        for i in range(max(map(len, lists), default=0)):
+            for k, batches in enumerate(lists):
+                if i < len(batches):
+                    yield (k, *batches[i])
+
+    def take(self, k: int, tally: Tally, progress: Progress | None) -> None:
+        outcome = self.outcomes[k]
+        outcome.tally.add(tally)
+        outcome.batches_done += 1
+        outcome.seconds = time.perf_counter() - self.began
+        if progress is not None:
+            progress(sum(o.tally.games for o in self.outcomes), sum(p.games for p in self.plans))
+
+
+def run_plans(plans: list[Plan], jobs: int = 1, cluster: str | None = None,
+              progress: Progress | None = None, connect_seconds: float = 20.0) -> list[Outcome]:
+    """Play every plan's games (on ``jobs`` local processes, or on the Dask cluster at address ``cluster``,
+    ClusterError when it cannot be reached within connect_seconds) and return their outcomes. A KeyboardInterrupt stops the run: the batches that finished are returned,
+    each outcome saying how many games it holds."""
+    run = _Run(plans)
+    run.outcomes = [Outcome(plan, new_tally(_rules(plan.source, plan.backend), plan)) for plan in plans]
+    try:
+        if cluster is not None:
+            _on_cluster(run, cluster, progress, connect_seconds)
+        elif jobs <= 1:
+            for k, first, count in run.jobs():
+                run.take(k, play_batch(plans[k], first, count), progress)
+        else:
+            _on_processes(run, jobs, progress)
+    except KeyboardInterrupt:
+        pass
+    return run.outcomes
+
+
+def _on_processes(run: _Run, jobs: int, progress: Progress | None) -> None:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    try:
+        pending: dict[Future[Tally], int] = {}
+        for k, first, count in run.jobs():
+            pending[pool.submit(play_batch, run.plans[k], first, count)] = k
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                run.take(pending.pop(future), future.result(), progress)
+    finally:  # on an interrupt the batches under way are left to finish in the background
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """A worker process leaves Ctrl-C to the parent, which stops the run and keeps what finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: float) -> None:
+    """The batches on a Dask cluster: submitted at once, taken as they finish (the scheduler spreads them)."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise ClusterError("--cluster needs Dask distributed: pip install 'spbc[lab]'") from error
+    dask: Any = distributed  # untyped
+    try:
+        client = dask.Client(address, timeout=seconds)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
+    futures: list[Any] = []
+    try:
+        owner: dict[str, int] = {}
+        for k, first, count in run.jobs():
+            future = client.submit(play_batch, run.plans[k], first, count, pure=False)
+            owner[future.key] = k
+            futures.append(future)
+        for future in dask.as_completed(futures):
+            run.take(owner[future.key], future.result(), progress)
+    finally:
+        client.cancel(futures)
+        client.close()
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used: Dask is missing or its scheduler cannot be reached."""

@@ -1,0 +1,92 @@
+"""The lab's report as text for the terminal: one column of figures per ruleset, the significant differences."""
+
+from __future__ import annotations
+
+import math
+
+from spbc.lab.stats import Mean, Share
+from spbc.lab.summary import Difference, Summary
+from spbc.lab.tally import EVENTS
+
+
+def share_text(s: Share) -> str:
+    low, high = s.interval
+    if math.isnan(low):
+        return "-"
+    return f"{100 * s.value:5.1f}% [{100 * low:4.1f}, {100 * high:4.1f}]"
+
+
+def mean_text(m: Mean, digits: int = 1) -> str:
+    low, high = m.interval
+    if math.isnan(m.mean):
+        return "-"
+    if math.isnan(low):
+        return f"{m.mean:.{digits}f}"
+    return f"{m.mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def p_text(p: float) -> str:
+    return "-" if math.isnan(p) else "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def header(summary: Summary) -> str:
+    done = f"{summary.games} games" + ("" if summary.games == summary.planned
+                                      else f" (interrupted: {summary.games} of {summary.planned})")
+    return f"{summary.ruleset}: {done}, seats {','.join(summary.seats)} rotated, on the {summary.mode}"
+
+
+def render(summaries: list[Summary], differences: list[Difference] | None = None) -> str:
+    """The whole report; with two summaries, their figures side by side and the differences."""
+    lines = [header(s) for s in summaries]
+    width = 28
+
+    def row(label: str, cells: list[str]) -> None:
+        lines.append(f"  {label:<{width}}" + "".join(f"{cell:<30}" for cell in cells).rstrip())
+
+    def title(text: str) -> None:
+        lines.append("")
+        lines.append(text)
+        if len(summaries) > 1:
+            row("", [s.ruleset for s in summaries])
+
+    title("Win share by seat position (95% interval); seat 1 starts the game")
+    for p in range(len(summaries[0].positions)):
+        row(f"seat {p + 1}", [share_text(s.positions[p]) for s in summaries])
+    row("even share", [f"{100 / len(s.positions):5.1f}%" for s in summaries])
+    row("chi-square against even", [f"{s.even_chi2:.2f}, p = {p_text(s.even_p)}"
+                                    + (" (significant)" if s.even_p < 0.05 else "") for s in summaries])
+    if summaries[0].levels:
+        title("Win share by level")
+        for i, (level, _) in enumerate(summaries[0].levels):
+            row(level, [share_text(s.levels[i][1]) for s in summaries])
+
+    title("Game length, points (mean, 95% interval)")
+    row("rounds", [mean_text(s.rounds, 2) for s in summaries])
+    row("moves", [mean_text(s.moves) for s in summaries])
+    row("final points (every seat)", [mean_text(s.score) for s in summaries])
+    for p in range(len(summaries[0].scores)):
+        row(f"final points, seat {p + 1}", [mean_text(s.scores[p]) for s in summaries])
+    row("winner's margin", [mean_text(s.margin) for s in summaries])
+
+    lines.append("")
+    lines.append("Per card: times per game bought, taken into hand, played from hand, displaced; share of seats "
+                 "that owned it; win share of owners against non-owners (95% intervals)")
+    for k, s in enumerate(summaries):
+        if len(summaries) > 1:
+            lines.append(f"  {s.ruleset}")
+        lines.append(f"  {'card':<32}{'bought':>7}{'taken':>7}{'played':>7}{'displ.':>7}{'owned':>7}   "
+                     f"{'owners win':<25}{'non-owners win':<25}")
+        for card in s.cards:
+            rates = "".join(f"{r.mean:7.3f}" for r in card.rates)
+            lines.append(f"  {card.name[:31]:<32}{rates}{100 * card.owned.value:6.1f}%   "
+                         f"{share_text(card.owners):<25}{share_text(card.others):<25}".rstrip())
+    assert len(EVENTS) == 4  # the columns above
+
+    if differences is not None:
+        significant = [d for d in differences if d.significant]
+        lines.append("")
+        lines.append(f"Significant differences, {summaries[0].ruleset} against {summaries[1].ruleset} "
+                     f"(Holm-corrected p < 0.05 over {len(differences)} tests): {len(significant)}")
+        for d in significant:
+            lines.append(f"  {d.what:<50} {d.first:>9} -> {d.second:<9} p = {p_text(d.adjusted)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,123 @@
+"""Computer players: honest by construction (an observation, never the game), and each level sensible."""
+
+from __future__ import annotations
+
+import pytest
+
+from spbc.ai.agents import LEVELS, make_agent
+from spbc.ai.sim import play_game
+from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS
+from spbc.play.game import Game
+from spbc.play.observe import observe
+
+#: Fixed-iterations settings for the search levels, so that a decision is reproducible.
+FIXED = {"random": "random", "easy": "easy"}
+
+
+def _position_with_a_hidden_hand(ruleset, seed: int) -> Game:
+    """A seeded random game played until the seat to move faces an opponent holding a card in hand."""
+    game = ruleset.new_game(3, seed=seed)
+    agent = make_agent("random", seed)
+    while not game.is_over:
+        seat = game.current_player
+        if game.stage == "actions" and any(game.hand(other) for other in range(3) if other != seat):
+            return game
+        game.play_code(agent.choose(observe(game, seat)))
+    raise AssertionError("no position with a hidden hand")
+
+
+def _hidden_changed(game: Game, seat: int) -> Game:
+    """The same game with what seat cannot see changed: another hand's cards swapped with deck cards
+    of their decks, every deck's order reversed, and the others' rubles raised."""
+    ruleset = game.ruleset
+    values = game.state_values()
+    fields = ruleset._fields
+    deck_ids = ruleset.engine.DECK_IDS
+    deck_max = fields["decks"][1] // len(deck_ids)
+    hand_max = dict(ruleset.engine.LIMITS)["hand_max"]
+    swapped = 0
+    for other in range(len(game.players)):
+        if other == seat:
+            continue
+        for i in range(values[fields["hand_size"][0] + other]):
+            place = fields["hand"][0] + other * hand_max + i
+            deck = deck_ids.index(ruleset.model.card(ruleset.engine.CARD_IDS[values[place]]).deck)
+            start = fields["decks"][0] + deck * deck_max
+            for j in range(values[fields["deck_size"][0] + deck]):
+                if values[start + j] != values[place]:
+                    values[start + j], values[place] = values[place], values[start + j]
+                    swapped += 1
+                    break
+        values[fields["rubles"][0] + other] += 7
+    for deck in range(len(deck_ids)):
+        start, size = fields["decks"][0] + deck * deck_max, values[fields["deck_size"][0] + deck]
+        values[start:start + size] = reversed(values[start:start + size])
+    assert swapped and values != game.state_values()
+    engine = ruleset.engine.Engine()
+    engine.load(values)
+    changed = Game(ruleset, engine, game.players, game.seed)
+    changed._ledger = list(game._ledger)  # the same public history
+    return changed
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_what_the_seat_cannot_see_changes_neither_observation_nor_decision(compiled, seed):
+    game = _position_with_a_hidden_hand(compiled, seed)
+    seat = game.current_player
+    changed = _hidden_changed(game, seat)
+    assert changed.view(seat) == game.view(seat)
+    assert changed.state_values() != game.state_values()
+    assert observe(changed, seat) == observe(game, seat)
+    for level in LEVELS:
+        spec = FIXED.get(level, level)
+        assert make_agent(spec, 5).choose(observe(changed, seat)) == make_agent(spec, 5).choose(observe(game, seat))
+
+
+def test_the_observation_shows_the_seat_its_own_view(compiled):
+    game = _position_with_a_hidden_hand(compiled, 3)
+    seat = game.current_player
+    observation = observe(game, seat)
+    assert observation.view == game.view(seat)
+    assert observation.legal == tuple(game.legal_codes())
+    others = [other for other in range(3) if other != seat]
+    assert all(observation.position().rubles(other) == game.public_rubles(other) for other in others)
+
+
+def test_the_public_ledger_follows_every_payment(compiled):
+    """Every price and income is announced at the table, so the public history knows each seat's rubles."""
+    game, _ = play_game(compiled, ["random", "random", "random"], 4)
+    assert [game.public_rubles(seat) for seat in range(3)] == [game.rubles(seat) for seat in range(3)]
+
+
+def _moves_of(ruleset, level: str, games: int):
+    """(game, the moves of the seat of level, by round) over games seeded games against random."""
+    for seed in range(1, games + 1):
+        played: list[tuple[int, int]] = []
+
+        def note(game: Game, code: int) -> None:
+            if game.current_player == 0:
+                played.append((game.round, code))
+
+        game, _ = play_game(ruleset, [level, "random"], seed, on_move=note)
+        yield game, played
+
+
+def test_easy_buys_workers_early_and_never_ends_with_a_full_hand(compiled):
+    opening = compiled.engine.DECK_IDS.index(compiled.model.game.opening_deck)
+    for game, played in _moves_of(compiled, "easy", 12):
+        bought_early = [code for round_, code in played if round_ <= 2 and MOVE_KINDS[code & KIND_MASK] == "buy"]
+        decks = [compiled.model.card(compiled.engine.CARD_IDS[(code >> CARD_SHIFT) & CARD_MASK]).deck
+                 for code in bought_early]
+        assert decks.count(compiled.engine.DECK_IDS[opening]) >= 2
+        assert len(game.hand(0)) < game.hand_limit(0)
+
+
+def test_easy_beats_random(compiled):
+    wins = sum(result.ranks[0] == 1 for result in
+               [play_game(compiled, ["easy", "random"], seed)[1] for seed in range(1, 11)])
+    assert wins == 10
+
+
+def test_unknown_levels_are_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match="unknown computer level 'genius'; known: random, easy"):
+        make_agent("ai:genius", 1)

@@ -1,0 +1,197 @@
+"""The balance lab (spb balance): the C loop plays the Game API's games, the statistics are exact, a seed
+gives the same report on any number of workers, local or on a Dask cluster, and the page shows in a browser."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+
+import pytest
+from typer.testing import CliRunner
+
+import spbc
+from spbc.frontends.cli import app
+from spbc.lab import fastplay, stats
+from spbc.lab.report import make_report
+from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
+from spbc.lab.tally import Tally
+from test_variants import variant
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def rich_start(tmp_path_factory):
+    """A variant with one number changed: every player starts with 40 rubles instead of 25."""
+    return variant(tmp_path_factory.mktemp("rich"), ("starting_rubles    = 25", "starting_rubles    = 40"),
+                   ("ruleset base {", "ruleset rich_start {"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_c_loop_plays_the_game_apis_games_event_for_event(compiled, players):
+    """Random seats on the C loop and through the Game API (spbc.ai.sim.play_game): the same tally."""
+    seats = tuple(["random"] * players)
+    c_loop = play_batch(Plan("base", "compiled", seats, 40, 7), 0, 40)
+    game_api = play_batch(Plan("base", "compiled", seats, 40, 7, fast=False), 0, 40)
+    assert c_loop == game_api
+    assert c_loop.games == 40 and sum(c_loop.moves.values()) == 40
+    assert sum(c_loop.events) > 40 * 20  # every game buys, takes and plays cards
+
+
+def test_the_c_loop_counts_what_the_moves_say(compiled):
+    """One game of seed 3 counted by hand from the Game API's moves."""
+    from spbc.ai.sim import play_game
+
+    kinds = []
+    play_game(compiled, ["random", "random"], 3, on_move=lambda game, code: kinds.append(compiled.decode(code)))
+    tally = play_batch(Plan("base", "compiled", ("random", "random"), 1, 3), 0, 1)
+    index = {card_id: i for i, card_id in enumerate(compiled.engine.CARD_IDS)}
+    for e, kind in enumerate(("buy", "take", "play")):
+        for card_id, c in index.items():
+            expected = sum(1 for m in kinds if m.kind.value == kind and m.card == card_id)
+            assert sum(tally.event(e, c, p) for p in range(2)) == expected
+    displaced = sum(1 for m in kinds if m.target is not None)
+    assert sum(tally.events[3 * tally.cards * 2:]) == displaced
+    assert sum(tally.squares[:tally.cards]) == sum(
+        sum(1 for m in kinds if m.kind.value == "buy" and m.card == card_id) ** 2 for card_id in index)
+
+
+def test_the_c_loop_refuses_the_twin_and_bad_sizes(compiled, twin):
+    with pytest.raises(TypeError, match="the twin has none"):
+        fastplay.random_games(twin.engine.c_api(), 2, 1, 1, 49, 1)
+    with pytest.raises(ValueError, match="at most 4"):
+        fastplay.random_games(compiled.engine.c_api(), 5, 1, 1, 49, 1)
+
+
+def test_wilson_interval_and_the_tests_give_the_textbook_numbers():
+    low, high = stats.wilson(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    assert stats.wilson(0, 10)[0] == 0.0 and math.isnan(stats.wilson(0, 0)[0])
+    for df, x in ((1, 3.841459), (2, 5.991465), (3, 7.814728), (4, 9.487729), (7, 14.06714)):
+        assert stats.chi2_sf(x, df) == pytest.approx(0.05, abs=1e-6)
+    assert stats.even_share_test([50, 50]) == (0.0, 1.0)
+    chi2, p = stats.even_share_test([60, 40])
+    assert chi2 == 4.0 and p == pytest.approx(0.0455003, abs=1e-6)
+    assert stats.holm([0.01, 0.04, 0.03, math.nan]) == pytest.approx([0.03, 0.06, 0.06, math.nan], nan_ok=True)
+    assert stats.share_difference(stats.Share(60, 100), stats.Share(40, 100)) == pytest.approx(0.004678, abs=1e-5)
+
+
+def test_a_tally_adds_up_the_same_in_any_order_and_reads_back_from_json(compiled):
+    plan = Plan("base", "compiled", ("random", "random", "random"), 90, 5, batch_size=30)
+    parts = [play_batch(plan, first, count) for first, count in plan.batches()]
+    forward, backward = Tally(3, parts[0].cards), Tally(3, parts[0].cards)
+    for part in parts:
+        forward.add(part)
+    for part in reversed(parts):
+        backward.add(part)
+    assert forward == backward == play_batch(plan, 0, 90)
+    assert Tally.from_json(forward.to_json()) == forward
+
+
+def _report_text(rulesets, plans, **where):
+    outcomes = run_plans(plans, **where)
+    assert all(o.complete for o in outcomes)
+    return make_report(rulesets, outcomes).text()
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["c-loop", "game-api"])
+def test_the_same_seed_gives_the_same_report_on_1_2_and_4_local_processes(compiled, rich_start, fast):
+    rich = spbc.load_rules(rich_start, "compiled")
+    games = 600 if fast else 60
+    plans = [Plan(str(r.source), "compiled", ("random", "random"), games, 11, batch_size=games // 6, fast=fast)
+             for r in (compiled, rich)]
+    texts = [_report_text([compiled, rich], plans, jobs=jobs) for jobs in (1, 2, 4)]
+    assert texts[0] == texts[1] == texts[2]
+    assert f"base: {games} games, seats random,random rotated" in texts[0]
+
+
+def test_an_interrupted_run_keeps_the_batches_that_finished(compiled):
+    plan = Plan("base", "compiled", ("random", "random"), 100, 1, batch_size=25)
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+        if done >= 50:
+            raise KeyboardInterrupt
+
+    outcome, = run_plans([plan], progress=progress)
+    assert seen == [(25, 100), (50, 100)]
+    assert outcome.tally == play_batch(plan, 0, 50) and not outcome.complete
+    text = make_report([compiled], [outcome]).text()
+    assert "base: 50 games (interrupted: 50 of 100)" in text
+
+
+def test_spb_balance_against_a_variant_writes_the_report_and_names_the_differences(rich_start, tmp_path):
+    result = runner.invoke(app, ["balance", "base", "--against", str(rich_start), "--games", "3000",
+                                 "--jobs", "2", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "base: 3000 games, seats random,random rotated, on the C loop" in out
+    assert "Win share by seat position (95% interval); seat 1 starts the game" in out
+    assert "Significant differences, base against rich_start" in out
+    assert "Lumberjack" in out and "owners win" in out
+    assert "games per second" in out and "6000 games in" in out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.html", "report.json", "report.txt"]
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert page.count("<img ") == 4 and "What changed:" in page
+    # forty rubles at the start: more buys in the first round, so a shorter game
+    assert "rounds per game" in out.split("Significant differences")[1]
+
+
+def test_spb_balance_refuses_bad_seats():
+    result = runner.invoke(app, ["balance", "base", "--seats", "random,genius"])
+    assert result.exit_code == 2 and "unknown computer level 'genius'" in result.output
+    result = runner.invoke(app, ["balance", "base", "--seats", "random"])
+    assert result.exit_code == 2 and "for 2 to 4 players, not 1" in result.output
+
+
+def test_a_cluster_that_cannot_be_reached_is_named(compiled):
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run_plans([Plan("base", "compiled", ("random", "random"), 5, 1)], cluster="tcp://127.0.0.1:9",
+                  connect_seconds=1)
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_report_on_a_local_dask_cluster_of_1_2_and_4_workers(compiled, rich_start):
+    from distributed import Client, LocalCluster
+
+    rich = spbc.load_rules(rich_start, "compiled")
+    plans = [Plan(str(r.source), "compiled", ("random", "random", "random"), 1200, 3, batch_size=100)
+             for r in (compiled, rich)]
+    local = _report_text([compiled, rich], plans, jobs=2)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        texts = []
+        for workers in (1, 2, 4):
+            cluster.scale(workers)
+            client.wait_for_workers(workers, timeout=120)
+            assert len(client.scheduler_info()["workers"]) == workers
+            texts.append(_report_text([compiled, rich], plans, cluster=cluster.scheduler_address))
+    assert texts == [local] * 3
+
+
+@pytest.mark.slow
+def test_the_report_page_shows_its_figures_in_headless_chromium(rich_start, tmp_path):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run installs it (apt-get install -y chromium)")
+        pytest.skip("no chromium here (apt-get install -y chromium)")
+    from matplotlib.image import imread
+
+    result = runner.invoke(app, ["balance", "base", "--against", str(rich_start), "--games", "2000",
+                                 "--jobs", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    shot = tmp_path / "shot.png"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--window-size=1300,3000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
+                   check=True, capture_output=True, timeout=120)
+    pixels = imread(shot)
+    assert pixels.shape[:2] == (3000, 1300)
+    # the bars of the two rulesets, drawn in their colours (#1f5fa8, #d0702a), are on the screen
+    for colour in ((0x1f, 0x5f, 0xa8), (0xd0, 0x70, 0x2a)):
+        near = ((abs(pixels[..., 0] * 255 - colour[0]) < 8) & (abs(pixels[..., 1] * 255 - colour[1]) < 8)
+                & (abs(pixels[..., 2] * 255 - colour[2]) < 8))
+        assert near.sum() > 5000
