@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from spbc.reference.docs import (
     describe_effect,
     effect_template,
     emit_reference,
+    emit_references,
     notation_section,
 )
 from spbc.lang.load import load_model, shipped_names
@@ -38,39 +40,50 @@ def model():
 
 @pytest.fixture(scope="module")
 def reference(model):
-    """The reference as spb compile generates it, notation included."""
-    return emit_reference(model, notation=notation_section(model))
+    """The reference as spb compile generates it in every language, notation included."""
+    return emit_references(model)
+
+
+LANGUAGES = {"en": ("reference.md", "reference.html"), "de": ("reference.de.md", "reference.de.html"),
+             "zh": ("reference.zh.md", "reference.zh.html")}
+FILES = [name for names in LANGUAGES.values() for name in names]
 
 
 def md_text(text: str) -> str:
     return render.environment().filters["md"](text)
 
 
-@pytest.mark.parametrize("name", ["reference.md", "reference.html"])
+@pytest.mark.parametrize("name", FILES)
 def test_reference_is_the_one_in_generated(reference, name):
     """generated/base/ holds the reference byte for byte; `spb compile` writes it anew after a change."""
     assert reference[name] == (generated_dir() / "base" / name).read_text(encoding="utf-8")
 
 
-def test_reference_names_every_card(model, reference):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_names_every_card(model, reference, language):
+    markdown, html = (reference[name] for name in LANGUAGES[language])
     for card in model.cards:
-        assert md_text(card.name) in reference["reference.md"], card.name
-        assert str(markupsafe.escape(card.name)) in reference["reference.html"], card.name
-        assert f'id="card-{card.id}"' in reference["reference.html"], card.id
+        name = card.names.get(language)
+        assert name and md_text(name) in markdown, (language, card.id)
+        assert str(markupsafe.escape(name)) in html, (language, card.id)
+        assert f'id="card-{card.id}"' in html, card.id
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", shipped_names())
-def test_reference_explains_every_ability(name):
+def test_each_language_explains_every_ability(name, language):
     model = load_model(name)
-    reference = emit_reference(model, notation=notation_section(model))
-    with_abilities = [card for card in model.cards if card.abilities]
+    reference = emit_references(model)
+    local = model.in_language(language)
+    markdown, html = (reference[file] for file in LANGUAGES[language])
+    with_abilities = [card for card in local.cards if card.abilities]
     for card in with_abilities:
         for effect in card.abilities:
-            prose = describe_effect(model, card, effect)
+            prose = describe_effect(local, card, effect)
             assert card.name in prose
-            assert md_text(prose) in reference["reference.md"]
-            assert str(markupsafe.escape(prose)) in reference["reference.html"]
-        assert f'<a href="#ability-{card.id}">' in reference["reference.html"]
+            assert md_text(prose) in markdown
+            assert str(markupsafe.escape(prose)) in html
+        assert f'<a href="#ability-{card.id}">' in html
 
 
 def test_the_shipped_rulesets_use_every_ability_kind():
@@ -78,9 +91,20 @@ def test_the_shipped_rulesets_use_every_ability_kind():
     assert used == set(EFFECT_KINDS)
 
 
-def test_every_effect_kind_has_a_prose_template():
+def test_the_languages_say_the_same_in_their_own_words(reference):
+    """The sentence on a player's money in each language, with each one's own count of rubles."""
+    assert "Every player starts with 25 rubles and no points." in reference["reference.md"]
+    assert "Jeder Spieler beginnt mit 25 Rubel und ohne Punkte." in reference["reference.de.md"]
+    assert "每位玩家開始時有25盧布，沒有分數。" in reference["reference.zh.md"]
+    assert "| 3 | 25 | je 1, 1 Spieler erhält 2 | 6 Handwerker |" in reference["reference.de.md"]
+    assert "| 3 | 25 | 每人1個，其中1位玩家拿2個 | 6張生產卡 |" in reference["reference.zh.md"]
+    assert '<html lang="zh-Hant">' in reference["reference.zh.html"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_effect_kind_has_a_prose_template_in_every_language(language):
     for kind in EFFECT_KINDS:
-        render.environment().get_template(effect_template(kind))
+        render.environment().get_template(effect_template(kind, language))
 
 
 @dataclass(frozen=True)
@@ -146,29 +170,30 @@ def test_generated_reference_lists_the_ability_verbs_of_the_notation(model, refe
         assert f"| {verb} N |" in reference["reference.md"] or f"| {verb} DECK |" in reference["reference.md"]
 
 
-def test_header_has_version_digest_and_banner(model, reference):
-    for text in reference.values():
-        head = "\n".join(text.splitlines()[:3])
-        assert "generated by spb compile; do not edit" in head
-        assert model.digest in head and "spbc 0.1.0" in head
-        assert str(Path.cwd()) not in text and "/work/" not in text
+def test_the_banner_heads_the_page_and_what_built_it_is_a_small_footer(model, reference):
+    for name, text in reference.items():
+        lines = text.splitlines()
+        assert "generated by spb compile; do not edit" in "\n".join(lines[:2]), name
+        assert model.digest not in text, name  # no 64-digit digest anywhere, a short one in the footer
+        footer = "\n".join(lines[-8:])
+        assert model.digest[:12] in footer and "spbc 0.1.0" in footer and "base/workers.spb" in footer, name
+        assert str(Path.cwd()) not in text and "/work/" not in text and "/tmp/" not in text, name
 
 
 _DIGEST_SCRIPT = """
 import hashlib
-from spbc.reference.docs import emit_reference, notation_section
-from spbc.lang.load import load_model, shipped_names
-model = load_model("base")
-out = emit_reference(model, notation=notation_section(model))
-print(hashlib.sha256((out["reference.md"] + out["reference.html"]).encode()).hexdigest())
+from spbc.reference.docs import emit_references
+from spbc.lang.load import load_model
+out = emit_references(load_model("base"))
+print(hashlib.sha256("".join(out[name] for name in sorted(out)).encode()).hexdigest())
 """
 
 
 def test_reference_is_deterministic(model, reference):
     fresh = load_model("base")
-    again = emit_reference(fresh, notation=notation_section(fresh))
+    again = emit_references(fresh)
     assert again == reference
-    expected = hashlib.sha256((reference["reference.md"] + reference["reference.html"]).encode()).hexdigest()
+    expected = hashlib.sha256("".join(reference[name] for name in sorted(reference)).encode()).hexdigest()
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     done = subprocess.run(
         [sys.executable, "-P", "-c", _DIGEST_SCRIPT], capture_output=True, text=True, env=env, check=True, timeout=120
@@ -202,10 +227,54 @@ class _TagChecker(HTMLParser):
             self.unbalanced.append(tag)
 
 
-def test_html_is_balanced_and_its_links_resolve(reference):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_html_is_balanced_and_its_links_resolve(reference, language):
+    html = reference[LANGUAGES[language][1]]
     checker = _TagChecker()
-    checker.feed(reference["reference.html"])
+    checker.feed(html)
     assert checker.open == [] and checker.unbalanced == []
     assert len(checker.ids) == len(set(checker.ids))
     assert checker.links <= set(checker.ids)
-    assert reference["reference.html"].startswith("<!DOCTYPE html>\n")
+    assert html.startswith("<!DOCTYPE html>\n")
+
+
+# --- a missing translation ------------------------------------------------------------------------
+
+
+def _copy_of_spbc(folder: Path) -> Path:
+    """A copy of this checkout's spbc package and rules in folder (no build products), to break."""
+    root = Path(__file__).resolve().parent.parent
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.c")
+    shutil.copytree(root / "spbc", folder / "spbc", symlinks=False, ignore=ignore)
+    return folder
+
+
+def test_removing_one_german_mechanic_template_fails_spb_compile_naming_it(tmp_path):
+    copy = _copy_of_spbc(tmp_path / "checkout")
+    (copy / "spbc" / "mechanics" / "draw_action" / "prose.de.j2").unlink()
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    done = subprocess.run([sys.executable, "-m", "spbc.frontends.cli", "compile", "--rules-dir",
+                           str(copy / "spbc" / "rules"), "--out", str(tmp_path / "out"), "--check"],
+                          capture_output=True, text=True, env=env, timeout=300, check=False, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert ("ability kind 'draw_action' of card 'Observatory' has no German prose template: write "
+            "spbc/mechanics/draw_action/prose.de.j2") in done.stderr
+    assert "base/buildings.spb:" in done.stderr  # where the rules use it
+    assert "prose.zh.j2" not in done.stderr  # only what is missing
+
+
+def test_a_missing_macro_or_label_is_named_with_its_language(model, monkeypatch):
+    from spbc.reference import language as words
+
+    real = words._module_or_none
+
+    def without(template, problems, where, need):
+        module = real(template, problems, where, need)
+        if module is not None and template in ("reference/prose_game.zh.j2", "mechanics/pub/x"):
+            monkeypatch.delattr(module, "refill", raising=False)
+        return module
+
+    monkeypatch.setattr(words, "_module_or_none", without)
+    with pytest.raises(MissingProseError) as caught:
+        emit_references(model)
+    assert "reference/prose_game.zh.j2 has no 'refill': the Chinese text" in str(caught.value)

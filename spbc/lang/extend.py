@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import Union
 
 from spbc.lang import syntax
-from spbc.lang.schema import BLOCKS
+from spbc.lang.schema import BLOCKS, LOCALIZED
+from spbc.source.language import BASE_LANGUAGE, LANGUAGES, localized_key
 from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
 from spbc.source.span import Span
 
@@ -44,6 +45,12 @@ def merge_entries(base: syntax.Block, change: syntax.Block, diagnostics: list[Di
     """``base`` with the settings and nested blocks of ``change`` applied (``where`` names the base in messages)."""
     entries: list[Entry] = list(base.entries)
     replaced: set[str] = set()
+    # a name or title the change writes anew leaves the base's translations of it behind: the
+    # checker then asks for them in each language of the ruleset, so none keeps the old name
+    changed = {entry.key.value for entry in change.entries if isinstance(entry, syntax.Setting)}
+    stale = {localized_key(key, language) for key in LOCALIZED.get(base.kind.value, ()) if key in changed
+             for language in LANGUAGES if language != BASE_LANGUAGE} - changed
+    entries = [entry for entry in entries if not (isinstance(entry, syntax.Setting) and entry.key.value in stale)]
     for entry in change.entries:
         if isinstance(entry, syntax.Setting):
             key = entry.key.value
@@ -138,6 +145,15 @@ class _Variant:
         key = self.key(kind, ident)
         old = self.blocks.get(key)
         if kind == "ruleset":  # the variant's own name; the settings it leaves out are the base's
+            own = {entry.key.value for entry in block.entries if isinstance(entry, syntax.Setting)}
+            if old is not None and "languages" not in own:
+                # the base's languages ask for every name of the variant in each of them; a variant
+                # that names no languages of its own is written in the base language only
+                dropped = {"languages", "translated"} | {
+                    localized_key(key, language) for key in LOCALIZED["ruleset"]
+                    for language in LANGUAGES if language != BASE_LANGUAGE}
+                old = replace(old, entries=tuple(entry for entry in old.entries if not (
+                    isinstance(entry, syntax.Setting) and entry.key.value in dropped)))
             merged = merge_entries(old, block, self.diagnostics, self.where) if old is not None else block
             self.blocks[key] = replace(merged, id=block.id, kind=block.kind, span=block.span, override=None)
             return
