@@ -147,6 +147,10 @@ BLOCKS: dict[str, BlockSpec] = {
         "board_size_by_players": _opt(ValueType("list", item=_int(1), non_empty=True)),
         # the seats the markers move at a round's end, one number per player count (as board_size_by_players)
         "marker_shift_by_players": _opt(ValueType("list", item=_int(), non_empty=True)),
+        # The New Society's disc: with more players than phases, the first seat without a marker holds
+        # it; its holder gets disc_rubles and disc_points at setup, and disc_points each time it arrives
+        "disc_rubles": _opt(_int()),
+        "disc_points": _opt(_int()),
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),

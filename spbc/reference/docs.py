@@ -160,7 +160,9 @@ def _setup(model: RulesModel) -> Section:
             Paragraph(say("decks", parts, sum(c.copies for c in model.cards))),
             Paragraph(say("money", game.starting_rubles, game.open_rubles)),
             Paragraph(say("markers", phase_count)),
-            Paragraph(say("opening", game.opening_per_player, decks[game.opening_deck], game.board_size)),
+            *([Paragraph(say("disc", game.disc_rubles, game.disc_points, phase_count))] if game.disc else []),
+            Paragraph(say("opening", game.opening_per_player, decks[game.opening_deck], game.board_size,
+                          bool(game.board_size_by_players))),
             table,
         ),
     )
