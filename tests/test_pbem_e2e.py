@@ -4,9 +4,13 @@ the exported record, and no mail tells anyone another player's hand or secret ru
 
 from __future__ import annotations
 
+import logging
+import os
 import random
 import re
+import shutil
 import socket
+import subprocess
 import threading
 
 import pytest
@@ -78,7 +82,8 @@ def check_no_leak(received, secrets: dict[str, str], replayed, seat_of: dict[str
     assert "hand:" not in body.lower()
 
 
-def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
+def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp, caplog):
+    caplog.set_level(logging.INFO, logger="spbc.pbem")
     catcher, port = smtp
     server = make_server(tmp_path, f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\n')
     three_and_a_computer(server, seed=SEED)
@@ -136,3 +141,48 @@ def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
         checked += 1
     assert checked > 200  # 270 mails with seed 8831726354125 and random.Random(5)
     assert len(received_all) == len(server.store.outbox("g1"))
+    # the log: a line per mail, with no secret and no seed
+    assert len(caplog.records) > 80
+    for record in caplog.records:
+        line = record.getMessage()
+        assert str(SEED) not in line and not any(secret in line for secret in secrets.values()), line
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_smtp_with_starttls_and_login_on_a_real_server(tmp_path):
+    """aiosmtpd on loopback that takes mail only after STARTTLS and a login; the outbox reaches it."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((mechanism, auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.login == b"spb" and auth_data.password == b"hunter2")
+
+    catcher = Catcher()
+    controller = aiosmtpd.Controller(catcher, hostname="127.0.0.1", port=free_port(), tls_context=context,
+                                     require_starttls=True, authenticator=authenticator, auth_require_tls=True)
+    controller.start()
+    try:
+        config = (f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {controller.port}\n'
+                  f'starttls = true\ncafile = "{cert}"\nusername = "spb"\npassword_env = "SPB_TEST_SMTP"\ntimeout = 3\n')
+        os.environ["SPB_TEST_SMTP"] = "hunter2"
+        server = make_server(tmp_path, config)
+        three_and_a_computer(server)
+        assert len(catcher.messages) == 4 and logins and logins[0][1:] == (b"spb", b"hunter2")
+        assert all(state == "sent" for *_, state in server.store.outbox("g1"))
+        os.environ["SPB_TEST_SMTP"] = "wrong"
+        server.admin("g1", ["pause"])  # the three mails of a refused login stay queued
+        assert [state for *_, state in server.store.outbox("g1")].count("pending") == 3
+        server.close()
+    finally:
+        os.environ.pop("SPB_TEST_SMTP", None)
+        controller.stop()

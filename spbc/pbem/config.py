@@ -13,6 +13,7 @@
     smtp_host = "localhost"
     smtp_port = 587
     starttls = true
+    cafile = "ca.pem"               # optional: a CA to trust besides the system's
     username = "spb"
     password_env = "SPB_SMTP_PASSWORD"   # the password is read from this environment variable
 
@@ -69,6 +70,7 @@ class MailPart(_Part):
     smtp_host: str = "localhost"
     smtp_port: Annotated[int, Field(ge=1, le=65535)] = 25
     starttls: bool = False
+    cafile: str | None = None  # certificates to trust besides the system's (a server with a private CA)
     username: str | None = None
     password: str | None = None
     password_env: str | None = None
