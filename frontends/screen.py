@@ -173,6 +173,8 @@ def _player(screen: Screen, player: PlayerView) -> Text:
     phase_names = {phase.id: phase.name for phase in model.phases}
     if player.starts:
         text.append(f", starts {', '.join(phase_names[p] for p in player.starts)}")
+    if player.disc:
+        text.append(", holds the disc")
     text.append("\n  pays: " + " | ".join(
         f"{phase_names[phase]} " + ("(no more)" if phase in screen.closed else _amounts(r, p))
         for phase, (r, p) in player.forecast.items()))

@@ -10,7 +10,7 @@ import pytest
 import spbc
 from spbc.play.moves import MoveKind
 
-from scenario import PASS, Scenario, buy, end_phase
+from scenario import PASS, Scenario, buy, end_phase, pass_until
 
 
 @pytest.fixture(scope="module", params=["python", "compiled"])
@@ -121,3 +121,25 @@ def test_each_distinct_aristocrat_beyond_ten_adds_ten_points(rules):
     assert rules.model.game.noble_bonus[11:13] == (65, 75)
     final = {standing.seat: standing.final for standing in game.standings()}
     assert final[0] == 75  # 12 distinct aristocrats, no points, rubles or hand
+
+
+# --- the fifth disc ----------------------------------------------------------------------------
+
+
+def test_the_fifth_seat_holds_the_disc_with_its_rubles_and_points(rules):
+    game = rules.new_game(5, seed=4)
+    assert game.disc() == 4 and 4 not in game.markers().values()
+    assert [game.rubles(seat) for seat in range(5)] == [25, 25, 25, 25, 27]
+    assert [game.points(seat) for seat in range(5)] == [0, 0, 0, 0, 2]
+    assert [p.disc for p in game.view(0).players] == [False, False, False, False, True]
+    assert rules.new_game(4, seed=4).disc() is None
+
+
+def test_the_disc_moves_two_seats_and_pays_two_points_where_it_arrives(rules):
+    game = (Scenario(rules, players=5).rubles(0, 0).rubles(1, 0).rubles(2, 0).rubles(3, 0).rubles(4, 0)
+            .phase("trading").markers(0).build())
+    before = [game.points(seat) for seat in range(5)]
+    assert game.disc() == 4
+    pass_until(game, "worker", round=2)
+    assert game.disc() == (4 + 2) % 5
+    assert [game.points(seat) - before[seat] for seat in range(5)] == [0, 2, 0, 0, 0]

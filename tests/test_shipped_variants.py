@@ -107,7 +107,7 @@ def test_a_thousand_random_games_of_each_variant_keep_the_invariants(variant) ->
     compiled, _twin = variant
     game = compiled.model.game
     counts = [game.max_players] if game.max_players > 4 else player_counts(compiled)  # new-society: 5 players
-    assert random_games(compiled, 1000, counts, full_check_every=25) > 1000 * 50
+    assert random_games(compiled, 1000, counts, full_check_every=100) > 1000 * 50
 
 
 @pytest.mark.slow

@@ -219,6 +219,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("NPHASES", len(ir.phases)), ("BOARD_SIZE", ir.board_size), ("HAND_MAX", ir.hand_max),
         ("DECK_MAX", ir.deck_max), ("MAX_MOVES", ir.max_moves), ("STATE_SIZE", ir.state_size),
         ("MAX_GAME_MOVES", ir.max_game_moves),
+        ("DISC_RUBLES", ir.disc_rubles), ("DISC_POINTS", ir.disc_points),
         ("STARTING_RUBLES", ir.starting_rubles), ("OPENING_DECK", ir.opening_deck),
         ("OPENING_PER_PLAYER", ir.opening_per_player), ("HAND_LIMIT", ir.hand_limit),
         ("HAND_PENALTY", ir.hand_penalty), ("RUBLES_PER_POINT", ir.rubles_per_point),

@@ -153,6 +153,10 @@ BLOCKS: dict[str, BlockSpec] = {
         "marker_shift_by_players": _opt(ValueType("list", item=_int(), non_empty=True)),
         **{f"symbol_names_{language}": _opt(ValueType("list", item=_TEXT, unique=True))
            for language in LANGUAGES if language != BASE_LANGUAGE},
+        # The New Society's disc: with more players than phases, the first seat without a marker holds
+        # it; its holder gets disc_rubles and disc_points at setup, and disc_points each time it arrives
+        "disc_rubles": _opt(_int()),
+        "disc_points": _opt(_int()),
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),

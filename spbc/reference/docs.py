@@ -134,7 +134,9 @@ def _setup(model: RulesModel) -> Section:
             Paragraph(say(model, "decks", parts, sum(c.copies for c in model.cards))),
             Paragraph(say(model, "money", game.starting_rubles, game.open_rubles)),
             Paragraph(say(model, "markers", phase_count)),
-            Paragraph(say(model, "opening", game.opening_per_player, decks[game.opening_deck], game.board_size)),
+            *([Paragraph(say(model, "disc", game.disc_rubles, game.disc_points, phase_count))] if game.disc else []),
+            Paragraph(say(model, "opening", game.opening_per_player, decks[game.opening_deck], game.board_size,
+                          bool(game.board_size_by_players))),
             table,
         ),
     )
