@@ -76,7 +76,7 @@ def _structural(rng: random.Random, sender: str, text: str) -> bytes:
         return (head + f"Content-Type: text/plain\r\nContent-Transfer-Encoding: {rng.choice(['base64', 'quoted-printable', 'x-what'])}"
                 f"\r\n\r\n{encoded}\r\n").encode()
     if shape == 6:  # HTML only, nested parts, a forwarded message attached
-        inner = f"From: boris@b.test\r\nSubject: x\r\n\r\ngame g1\r\npass\r\n"
+        inner = "From: boris@b.test\r\nSubject: x\r\n\r\ngame g1\r\npass\r\n"
         return (head + 'Content-Type: multipart/mixed; boundary="o"\r\n\r\n--o\r\nContent-Type: multipart/alternative; '
                 f'boundary="i"\r\n\r\n--i\r\nContent-Type: text/html\r\n\r\n<div>{text}</div><blockquote>x</blockquote>'
                 f"\r\n--i--\r\n--o\r\nContent-Type: message/rfc822\r\n\r\n{inner}\r\n--o--\r\n").encode("utf-8", "replace")
