@@ -452,3 +452,11 @@ def test_keep_and_broke_orders_pass_when_nothing_else_is_left(compiled):
     seat.orders = ["pass-phase:1:building"]
     assert decide([PASS, buy]) is None
     assert decide([observe, buy]) is None  # no order passes where passing is not legal
+
+
+def test_a_reply_quotes_at_most_80_characters_of_a_line(game):
+    server, folder, secrets = game
+    server.receive(mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "move 1", "x" * 50_000]))
+    body = outbox(folder)[-1].body
+    flagged = [line for line in body.splitlines() if line.startswith("! line 4")]
+    assert len(flagged) == 1 and len(flagged[0]) < 300 and "x" * 100 not in body
