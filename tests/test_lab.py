@@ -69,6 +69,7 @@ def test_wilson_interval_and_the_tests_give_the_textbook_numbers():
     low, high = stats.wilson(50, 100)
     assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
     assert stats.wilson(0, 10)[0] == 0.0 and math.isnan(stats.wilson(0, 0)[0])
+    assert stats.wilson(10, 10)[1] == 1.0  # not 0.9999999999999999: the interval holds its share
     for df, x in ((1, 3.841459), (2, 5.991465), (3, 7.814728), (4, 9.487729), (7, 14.06714)):
         assert stats.chi2_sf(x, df) == pytest.approx(0.05, abs=1e-6)
     assert stats.even_share_test([50, 50]) == (0.0, 1.0)

@@ -38,8 +38,9 @@ def _png(figure: Figure) -> str:
 
 def _errors(shares: Sequence[Share]) -> tuple[list[float], list[list[float]]]:
     values = [100 * s.value for s in shares]
-    low = [100 * (s.value - s.interval[0]) for s in shares]
-    high = [100 * (s.interval[1] - s.value) for s in shares]
+    # Wilson's interval holds the share, but at 0% or 100% rounding may put it a hair outside
+    low = [max(0.0, 100 * (s.value - s.interval[0])) for s in shares]
+    high = [max(0.0, 100 * (s.interval[1] - s.value)) for s in shares]
     return values, [low, high]
 
 
