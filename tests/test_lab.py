@@ -196,3 +196,25 @@ def test_the_report_page_shows_its_figures_in_headless_chromium(rich_start, tmp_
         near = ((abs(pixels[..., 0] * 255 - colour[0]) < 8) & (abs(pixels[..., 1] * 255 - colour[1]) < 8)
                 & (abs(pixels[..., 2] * 255 - colour[2]) < 8))
         assert near.sum() > 5000
+
+
+@pytest.mark.slow
+def test_spb_balance_stopped_by_sigterm_writes_the_games_that_finished(tmp_path):
+    """A run stopped from outside (SIGTERM, as Ctrl-C) reports the batches that finished and exits 130."""
+    import signal
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "balance", "base", "--seats",
+                              "ai:easy,ai:easy", "--games", "2000", "--jobs", "1", "--out", str(out)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    child.send_signal(signal.SIGTERM)
+    stdout, stderr = child.communicate(timeout=120)
+    assert child.returncode == 130, stderr
+    assert "interrupted" in stderr
+    if (out / "report.txt").exists():  # at least one batch of 25 games finished
+        report = (out / "report.txt").read_text(encoding="utf-8")
+        assert "(interrupted: " in report and "of 2000)" in report
+        assert "(interrupted: " in stdout
