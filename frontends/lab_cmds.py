@@ -51,8 +51,9 @@ def balance(
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
+    typer.echo(f"playing {total} games on {where} (Ctrl-C stops and reports what finished)", err=True)
     try:
-        with progress_bar(f"{total} games", total) as advance, _terminate_as_interrupt():
+        with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as advance:
             outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
     except ClusterError as error:
         fail(str(error))

@@ -187,10 +187,10 @@ def test_the_report_page_shows_its_figures_in_headless_chromium(rich_start, tmp_
     assert result.exit_code == 0, result.output
     shot = tmp_path / "shot.png"
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1300,3000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
+                    "--window-size=1300,9000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
                    check=True, capture_output=True, timeout=120)
     pixels = imread(shot)
-    assert pixels.shape[:2] == (3000, 1300)
+    assert pixels.shape[:2] == (9000, 1300)  # the whole page: the table of differences comes first
     # the bars of the two rulesets, drawn in their colours (#1f5fa8, #d0702a), are on the screen
     for colour in ((0x1f, 0x5f, 0xa8), (0xd0, 0x70, 0x2a)):
         near = ((abs(pixels[..., 0] * 255 - colour[0]) < 8) & (abs(pixels[..., 1] * 255 - colour[1]) < 8)
@@ -209,7 +209,9 @@ def test_spb_balance_stopped_by_sigterm_writes_the_games_that_finished(tmp_path)
     child = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "balance", "base", "--seats",
                               "ai:easy,ai:easy", "--games", "2000", "--jobs", "1", "--out", str(out)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
+    assert child.stderr is not None
+    assert child.stderr.readline() == "playing 2000 games on 1 local process (Ctrl-C stops and reports what finished)\n"
+    time.sleep(4)  # a batch or two of 25 games, on a quiet machine
     child.send_signal(signal.SIGTERM)
     stdout, stderr = child.communicate(timeout=120)
     assert child.returncode == 130, stderr
