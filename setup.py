@@ -46,6 +46,8 @@ def _engine_extensions() -> list[Extension]:
         )
     # the search's C loops, compiled once: they run any ruleset's engine through its c_api() capsule
     extensions.append(Extension("spbc.ai.playouts", ["spbc/ai/playouts.pyx"], extra_compile_args=["-O2"]))
+    # the hard level's information-set search, compiled once in the same way
+    extensions.append(Extension("spbc.ai.search", ["spbc/ai/search.pyx"], extra_compile_args=["-O2"]))
     # the balance lab's games of random seats, with its counters per card, in C through the same capsule
     extensions.append(Extension("spbc.lab.fastplay", ["spbc/lab/fastplay.pyx"], extra_compile_args=["-O2"]))
     from Cython.Build import cythonize

@@ -34,9 +34,9 @@ def _options(
 
 def _register_commands() -> None:
     """Each command module adds its commands; one module per area keeps cli.py small."""
-    from spbc.frontends import engine_cmds, game_cmds, lab_cmds, rules_cmds
+    from spbc.frontends import engine_cmds, game_cmds, lab_cmds, pbem_cmds, rules_cmds, variant_cmds
 
-    for module in (rules_cmds, engine_cmds, game_cmds, lab_cmds):
+    for module in (rules_cmds, variant_cmds, engine_cmds, game_cmds, lab_cmds, pbem_cmds):
         module.register(app)
 
 

@@ -13,7 +13,9 @@ from spbc.frontends.common import fail, load_ruleset, progress_bar
 
 
 def sim(
-    seats: Annotated[str, typer.Option(metavar="LEVELS", help="Comma list of computer seats, e.g. random,random,random.")] = "random,random",
+    seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
+        "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s or hard@5000it), "
+        "rotated over the seats game by game."))] = "random,random",
     games: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="How many games.")] = 10,
     seed: Annotated[int, typer.Option(metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
     rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
@@ -25,7 +27,7 @@ def sim(
     """Play games between computer players and print the results (on --jobs processes; the results do not
     depend on them)."""
     from spbc.ai.agents import make_agent
-    from spbc.ai.sim import simulate
+    from spbc.ai.sim import simulate, summarize
 
     ruleset = load_ruleset(rules, backend)
     levels = [s.strip() for s in seats.split(",")]
@@ -49,20 +51,25 @@ def sim(
             results = simulate(ruleset, levels, games, seed, jobs, records, progress=advance)
     except OSError as error:  # a record that cannot be written
         fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
+    summaries = summarize(results)
     if as_json:
         typer.echo(json.dumps({
             "ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
-            "games": [dataclasses.asdict(r) for r in results],
+            "games": [{key: value for key, value in dataclasses.asdict(r).items() if key != "seconds"}
+                      for r in results],
+            "levels": [dataclasses.asdict(summary) for summary in summaries],
         }, indent=1))
         return
-    wins = [0] * len(levels)
-    for result in results:
-        for seat, rank in enumerate(result.ranks):
-            wins[seat] += rank == 1
-    typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}")
-    for seat, level in enumerate(levels):
-        mean = sum(r.scores[seat] for r in results) / games
-        typer.echo(f"  seat {seat + 1} {level:<10} first places {wins[seat]:>5}   mean score {mean:6.1f}")
+    typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}, "
+               "the levels rotated over the seats game by game")
+    width = max(len("level"), *(len(summary.level) for summary in summaries))
+    typer.echo(f"  {'level':<{width}}  seats  win share   95% interval    even  mean points  mean margin"
+               "  s/decision median    max  iterations/decision")
+    for summary in summaries:
+        typer.echo(f"  {summary.level:<{width}}  {summary.seats:>5}  {summary.win_share:>8.1%}  "
+                   f"[{summary.low:>6.1%},{summary.high:>7.1%}]  {summary.even_share:>4.0%}  "
+                   f"{summary.mean_points:>11.1f}  {summary.mean_margin:>+11.1f}  "
+                   f"{summary.median_seconds:>17.4f}  {summary.max_seconds:>5.3f}  {summary.mean_iterations:>19,.0f}")
 
 
 def bench(

@@ -11,7 +11,7 @@ from spbc.play.game import Game
 from spbc.play.observe import observe
 
 #: Fixed-iterations settings for the search levels, so that a decision is reproducible.
-FIXED = {"random": "random", "easy": "easy"}
+FIXED = {"random": "random", "easy": "easy", "medium": "medium@200it", "hard": "hard@400it"}
 
 
 def _position_with_a_hidden_hand(ruleset, seed: int) -> Game:
@@ -119,5 +119,42 @@ def test_easy_beats_random(compiled):
 
 
 def test_unknown_levels_are_refused_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown computer level 'genius'; known: random, easy"):
+    with pytest.raises(ValueError, match="unknown computer level 'genius'; known: random, easy, medium, hard"):
         make_agent("ai:genius", 1)
+
+
+def test_a_fixed_budget_search_is_reproducible_and_spends_its_iterations(compiled):
+    game = _position_with_a_hidden_hand(compiled, 3)
+    observation = observe(game, game.current_player)
+    first, second = make_agent("hard@500it", 9), make_agent("ai:hard@500it", 9)
+    one, two = first.decide(observation), second.decide(observation)
+    assert one.choices == two.choices and one.iterations == two.iterations and one.nodes == two.nodes
+    assert one.iterations == one.playouts == 500 and sum(choice.visits for choice in one.choices) == 500
+    assert {choice.code for choice in one.choices} == set(observation.legal)
+    assert [choice.visits for choice in one.choices] == sorted((c.visits for c in one.choices), reverse=True)
+    assert all(0.0 <= choice.win <= 1.0 for choice in one.choices)
+    assert first.choose(observe(game, game.current_player)) in observation.legal
+
+
+def test_a_time_budget_stops_in_time(compiled):
+    game = compiled.new_game(2, seed=1)
+    agent = make_agent("hard@100ms", 1)
+    decision = agent.decide(observe(game, 0))
+    assert 0.09 <= decision.seconds <= 0.3 and decision.iterations > 100
+
+
+@pytest.mark.parametrize("level, problem", [
+    ("easy@2s", "only medium and hard take a budget"),
+    ("hard@fast", "written @2s, @500ms or @5000it"),
+    ("hard@0it", "at least 1 iteration or 1 ms"),
+    ("hard@2000s", "at most 600 s"),
+])
+def test_bad_budgets_are_refused_with_how_to_write_one(level, problem):
+    with pytest.raises(ValueError, match=problem):
+        make_agent(level, 1)
+
+
+def test_the_search_says_it_needs_the_compiled_engine(twin):
+    game = twin.new_game(2, seed=1)
+    with pytest.raises(RuntimeError, match="searches on the compiled engine.*choose ai:easy"):
+        make_agent("hard@10it", 1).choose(observe(game, 0))

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("source", "contract", "lang", "engine", "reference", "build", "play", "ai", "table", "lab", "frontends")
+LAYERS = ("source", "contract", "lang", "engine", "reference", "build", "play", "ai", "table", "lab", "pbem",
+          "frontends")
 #: Mechanic files by the layer they belong to.
 MECHANIC_PARTS = {"__init__": "lang", "effect": "lang", "lower": "engine", "reference": "reference",
                   "present": "play"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from spbc.frontends.cli import app
@@ -25,7 +27,34 @@ def test_spb_sim_jobs_prints_the_same_json(tmp_path):
     one = runner.invoke(app, args)
     two = runner.invoke(app, [*args, "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0
-    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert json.loads(one.stdout)["games"] == json.loads(two.stdout)["games"]
+
+
+def test_a_tournament_of_search_levels_is_the_same_on_any_number_of_processes():
+    """In fixed-iterations mode every decision is reproducible, so the whole tournament is."""
+    args = ["sim", "--seats", "hard@60it,medium@20it,easy", "--games", "6", "--seed", "5", "--json"]
+    one = runner.invoke(app, args)
+    two = runner.invoke(app, [*args, "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 0
+    games = json.loads(one.stdout)["games"]
+    assert games == json.loads(two.stdout)["games"]
+    assert [game["levels"] for game in games[:3]] == [
+        ["hard@60it", "medium@20it", "easy"], ["medium@20it", "easy", "hard@60it"],
+        ["easy", "hard@60it", "medium@20it"]]
+    assert {n for game in games for n in game["iterations"][game["levels"].index("hard@60it")]} == {60}
+    levels = json.loads(one.stdout)["levels"]
+    assert [level["level"] for level in levels] == ["hard@60it", "medium@20it", "easy"]
+    assert sum(level["win_share"] for level in levels) == pytest.approx(1.0)
+    assert all(level["low"] <= level["win_share"] <= level["high"] for level in levels)
+
+
+def test_spb_sim_prints_each_levels_figures():
+    result = runner.invoke(app, ["sim", "--seats", "easy,random", "--games", "4"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "the levels rotated over the seats" in lines[0]
+    assert lines[1].split()[:4] == ["level", "seats", "win", "share"]
+    assert [line.split()[0] for line in lines[2:]] == ["easy", "random"]
 
 
 def test_spb_sim_refuses_bad_seats_before_playing():
@@ -33,3 +62,5 @@ def test_spb_sim_refuses_bad_seats_before_playing():
     assert result.exit_code == 2 and "for 2 to 4 players, not 1" in result.output
     result = runner.invoke(app, ["sim", "--seats", "random,genius", "--games", "3"])
     assert result.exit_code == 2 and "unknown computer level 'genius'" in result.output
+    result = runner.invoke(app, ["sim", "--seats", "random,hard@fast", "--games", "3"])
+    assert result.exit_code == 2 and "written @2s, @500ms or @5000it" in result.output

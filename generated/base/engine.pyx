@@ -79,6 +79,13 @@ CARD_USED_LOCKED[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0,
 ]
+cdef int CARD_REPRICES[49]
+CARD_REPRICES[:] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0,
+]
 cdef int TARGET_MASK[49]
 TARGET_MASK[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -133,8 +140,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('colour_count', 438, 12), ('discount', 450, 12), ('upper_size', 462, 1), ('upper', 463, 8), ('lower_size', 471, 1), ('lower', 472, 8), ('deck_size', 480, 4), ('decks', 484, 124), ('discard', 608, 49))
-LIMITS = (('max_moves', 145), ('state_size', 657), ('hand_max', 4), ('game_moves', 6440))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('price', 438, 196), ('colour_count', 634, 12), ('discount', 646, 12), ('upper_size', 658, 1), ('upper', 659, 8), ('lower_size', 667, 1), ('lower', 668, 8), ('deck_size', 676, 4), ('decks', 680, 124), ('discard', 804, 49))
+LIMITS = (('max_moves', 145), ('state_size', 853), ('hand_max', 4), ('game_moves', 6440))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -151,9 +158,8 @@ cdef int hand_limit(const int* s, int p) noexcept nogil:
 
 
 cdef inline void cost_context(const int* s, int p, int* ctx) noexcept nogil:
-    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
-    every card of that colour."""
-    ctx[CTX_MONEY] = s[O_RUBLES + p]
+    """What p's prices depend on besides p's copies of a card: ctx[CTX_OFF + colour], what p takes off
+    every card of that colour (the mechanics' hook context; read by reprice)."""
     ctx[CTX_OFF + COLOUR_GREEN] = 0
     ctx[CTX_OFF + COLOUR_BLUE] = 0
     ctx[CTX_OFF + COLOUR_ORANGE] = 0
@@ -162,10 +168,10 @@ cdef inline void cost_context(const int* s, int p, int* ctx) noexcept nogil:
 
 
 cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
-    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
-    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
-    the cards a trading card may displace."""
-    cost_context(s, p, ctx)
+    """What player p's purchases depend on besides the prices (O_PRICE), read once per move list:
+    ctx[CTX_MONEY] the rubles and, from ctx[CTX_AVAIL], the owned mask of p less the cards whose every
+    copy is used and locked: the cards a trading card may displace."""
+    ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
@@ -175,9 +181,7 @@ cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
 cdef inline int card_cost(const int* s, int p, int card, int row, int target) noexcept nogil:
     """What player p pays for card, from row, displacing target (-1: none)."""
     cdef int cost
-    cdef int ctx[CTX_SIZE]
-    cost_context(s, p, ctx)
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
     if cost < MINIMUM_COST:
@@ -185,13 +189,37 @@ cdef inline int card_cost(const int* s, int p, int card, int row, int target) no
     return cost
 
 
-cdef inline int base_cost(const int* s, int p, const int* ctx, int card, int row) noexcept nogil:
-    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
-    cdef int cost
-    cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+cdef inline int seat_price(const int* s, int p, const int* ctx, int card) noexcept nogil:
+    """The printed cost less every reduction p has for card wherever it lies (ctx: cost_context); not
+    yet floored. O_PRICE keeps it for every card of every seat in the game: reprice computes it,
+    place() follows a card's coming and going."""
+    return CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+
+
+cdef inline int row_cost(int price, int row) noexcept nogil:
+    """A price of O_PRICE less what buying from row takes off; not yet floored."""
     if row == ROW_LOWER:
-        cost -= LOWER_ROW_DISCOUNT
-    return cost
+        return price - LOWER_ROW_DISCOUNT
+    return price
+
+
+cdef void reprice(int* s, int p) noexcept nogil:
+    """Compute p's O_PRICE anew from the play area: seat_price of every card. A new game starts from it,
+    a loaded state from derive_prices, and place() calls it when what p takes off a colour changed."""
+    cdef int c
+    cdef int ctx[CTX_SIZE]
+    cost_context(s, p, ctx)
+    for c in range(NCARDS):
+        s[O_PRICE + p * NCARDS + c] = seat_price(s, p, ctx, c)
+
+
+cdef void derive_prices(int* s) noexcept nogil:
+    """O_PRICE of a state from outside, whatever it held: reprice every seat in the game, 0 for the others."""
+    cdef int p, i
+    for i in range(MAX_PLAYERS * NCARDS):
+        s[O_PRICE + i] = 0
+    for p in range(s[O_PLAYERS]):
+        reprice(s, p)
 
 
 cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, int code, int row, int* out, int n) noexcept nogil:
@@ -200,7 +228,7 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     cdef int cost
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)
     # p has at least MINIMUM_COST, so the floored price is affordable exactly when the unfloored one is
@@ -352,7 +380,7 @@ cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
 
 
 cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
-    """Add (delta 1) or remove (delta -1) a card in p's play area."""
+    """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE)."""
     cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
@@ -368,6 +396,10 @@ cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE] += delta * 1
     if s[O_USED + p * NCARDS + card] > s[O_OWNED + p * NCARDS + card]:
         s[O_USED + p * NCARDS + card] = s[O_OWNED + p * NCARDS + card]
+    if CARD_REPRICES[card]:
+        reprice(s, p)  # the card changes what p takes off a colour (a mechanic's reprices)
+    else:
+        s[O_PRICE + p * NCARDS + card] -= delta * SAME_CARD_DISCOUNT  # its seat_price, a copy more or fewer
 
 
 cdef void refill(int* s, int deck) noexcept nogil:
@@ -719,6 +751,8 @@ cdef void setup(int* s, int players, uint64_t seed) noexcept nogil:
         s[O_UPPER_SIZE] += 1
         if size == 0:
             s[O_LAST_ROUND] = 1
+    for i in range(players):
+        reprice(s, i)
     s[O_STAGE] = STAGE_ACTIONS
     s[O_CURRENT] = s[O_MARKERS + 0]
 
@@ -1036,6 +1070,7 @@ cdef class Engine:
         problem = state_problem(other.s)
         if problem:
             raise ValueError(f"this state is outside what the engine can play safely: {SAFETY_PROBLEMS[problem]}")
+        derive_prices(other.s)  # derived from the play areas just checked: whatever the values held, never trusted
         for i in range(STATE_SIZE):
             self.s[i] = other.s[i]
 

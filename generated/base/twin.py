@@ -26,7 +26,7 @@ BOARD_SIZE = 8
 HAND_MAX = 4
 DECK_MAX = 31
 MAX_MOVES = 145
-STATE_SIZE = 657
+STATE_SIZE = 853
 MAX_GAME_MOVES = 6440
 STARTING_RUBLES = 25
 OPENING_DECK = 0
@@ -89,15 +89,16 @@ O_HAND = 26
 O_OWNED = 42
 O_USED = 238
 O_OWNED_MASK = 434
-O_COLOUR_COUNT = 438
-O_DISCOUNT = 450
-O_UPPER_SIZE = 462
-O_UPPER = 463
-O_LOWER_SIZE = 471
-O_LOWER = 472
-O_DECK_SIZE = 480
-O_DECKS = 484
-O_DISCARD = 608
+O_PRICE = 438
+O_COLOUR_COUNT = 634
+O_DISCOUNT = 646
+O_UPPER_SIZE = 658
+O_UPPER = 659
+O_LOWER_SIZE = 667
+O_LOWER = 668
+O_DECK_SIZE = 676
+O_DECKS = 680
+O_DISCARD = 804
 CARD_LUMBERJACK = 0
 CARD_GOLD_MINER = 1
 CARD_SHEPHERD = 2
@@ -206,6 +207,12 @@ CARD_USED_LOCKED = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0,
 )
+CARD_REPRICES = (
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0,
+)
 TARGET_MASK = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 131008, 131008, 131008,
@@ -247,8 +254,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('colour_count', 438, 12), ('discount', 450, 12), ('upper_size', 462, 1), ('upper', 463, 8), ('lower_size', 471, 1), ('lower', 472, 8), ('deck_size', 480, 4), ('decks', 484, 124), ('discard', 608, 49))
-LIMITS = (('max_moves', 145), ('state_size', 657), ('hand_max', 4), ('game_moves', 6440))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('price', 438, 196), ('colour_count', 634, 12), ('discount', 646, 12), ('upper_size', 658, 1), ('upper', 659, 8), ('lower_size', 667, 1), ('lower', 668, 8), ('deck_size', 676, 4), ('decks', 680, 124), ('discard', 804, 49))
+LIMITS = (('max_moves', 145), ('state_size', 853), ('hand_max', 4), ('game_moves', 6440))
 
 
 def rng_next(x):
@@ -276,9 +283,8 @@ def hand_limit(s, p):
 
 
 def cost_context(s, p, ctx):
-    """What p's prices depend on: ctx[CTX_MONEY] the rubles, ctx[CTX_OFF + colour] what p takes off
-    every card of that colour."""
-    ctx[CTX_MONEY] = s[O_RUBLES + p]
+    """What p's prices depend on besides p's copies of a card: ctx[CTX_OFF + colour], what p takes off
+    every card of that colour (the mechanics' hook context; read by reprice)."""
     ctx[CTX_OFF + COLOUR_GREEN] = 0
     ctx[CTX_OFF + COLOUR_BLUE] = 0
     ctx[CTX_OFF + COLOUR_ORANGE] = 0
@@ -287,10 +293,10 @@ def cost_context(s, p, ctx):
 
 
 def turn_context(s, p, ctx):
-    """What player p's purchases depend on, read once per move list: the prices (cost_context) and,
-    from ctx[CTX_AVAIL], the owned mask of p less the cards whose every copy is used and locked:
-    the cards a trading card may displace."""
-    cost_context(s, p, ctx)
+    """What player p's purchases depend on besides the prices (O_PRICE), read once per move list:
+    ctx[CTX_MONEY] the rubles and, from ctx[CTX_AVAIL], the owned mask of p less the cards whose every
+    copy is used and locked: the cards a trading card may displace."""
+    ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:102)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
@@ -300,9 +306,7 @@ def turn_context(s, p, ctx):
 def card_cost(s, p, card, row, target):
     """What player p pays for card, from row, displacing target (-1: none)."""
     # int cost
-    ctx = [0] * CTX_SIZE
-    cost_context(s, p, ctx)
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if target >= 0:
         cost -= CARD_DISPLACE_VALUE[target]
     if cost < MINIMUM_COST:
@@ -310,13 +314,37 @@ def card_cost(s, p, card, row, target):
     return cost
 
 
-def base_cost(s, p, ctx, card, row):
-    """The printed cost less every reduction p has for card from row (ctx: cost_context); not yet floored."""
-    # int cost
-    cost = CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+def seat_price(s, p, ctx, card):
+    """The printed cost less every reduction p has for card wherever it lies (ctx: cost_context); not
+    yet floored. O_PRICE keeps it for every card of every seat in the game: reprice computes it,
+    place() follows a card's coming and going."""
+    return CARD_COST[card] - s[O_OWNED + p * NCARDS + card] * SAME_CARD_DISCOUNT - ctx[CTX_OFF + CARD_COLOUR[card]]
+
+
+def row_cost(price, row):
+    """A price of O_PRICE less what buying from row takes off; not yet floored."""
     if row == ROW_LOWER:
-        cost -= LOWER_ROW_DISCOUNT
-    return cost
+        return price - LOWER_ROW_DISCOUNT
+    return price
+
+
+def reprice(s, p):
+    """Compute p's O_PRICE anew from the play area: seat_price of every card. A new game starts from it,
+    a loaded state from derive_prices, and place() calls it when what p takes off a colour changed."""
+    # int c
+    ctx = [0] * CTX_SIZE
+    cost_context(s, p, ctx)
+    for c in range(NCARDS):
+        s[O_PRICE + p * NCARDS + c] = seat_price(s, p, ctx, c)
+
+
+def derive_prices(s):
+    """O_PRICE of a state from outside, whatever it held: reprice every seat in the game, 0 for the others."""
+    # int p, i
+    for i in range(MAX_PLAYERS * NCARDS):
+        s[O_PRICE + i] = 0
+    for p in range(s[O_PLAYERS]):
+        reprice(s, p)
 
 
 def purchase_moves(s, p, ctx, card, code, row, out, n):
@@ -325,7 +353,7 @@ def purchase_moves(s, p, ctx, card, code, row, out, n):
     # int cost
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
-    cost = base_cost(s, p, ctx, card, row)
+    cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
     if CARD_TRADING[card]:
         return displacement_moves(ctx, card, code, cost, out, n)
     # p has at least MINIMUM_COST, so the floored price is affordable exactly when the unfloored one is
@@ -477,7 +505,7 @@ def remove_from_hand(s, p, card):
 
 
 def place(s, p, card, delta):
-    """Add (delta 1) or remove (delta -1) a card in p's play area."""
+    """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE)."""
     # int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
@@ -493,6 +521,10 @@ def place(s, p, card, delta):
         s[O_DISCOUNT + p * NCOLOURS + COLOUR_ORANGE] += delta * 1
     if s[O_USED + p * NCARDS + card] > s[O_OWNED + p * NCARDS + card]:
         s[O_USED + p * NCARDS + card] = s[O_OWNED + p * NCARDS + card]
+    if CARD_REPRICES[card]:
+        reprice(s, p)  # the card changes what p takes off a colour (a mechanic's reprices)
+    else:
+        s[O_PRICE + p * NCARDS + card] -= delta * SAME_CARD_DISCOUNT  # its seat_price, a copy more or fewer
 
 
 def refill(s, deck):
@@ -844,6 +876,8 @@ def setup(s, players, seed):
         s[O_UPPER_SIZE] += 1
         if size == 0:
             s[O_LAST_ROUND] = 1
+    for i in range(players):
+        reprice(s, i)
     s[O_STAGE] = STAGE_ACTIONS
     s[O_CURRENT] = s[O_MARKERS + 0]
 
@@ -1160,6 +1194,7 @@ class Engine:
         problem = state_problem(other.s)
         if problem:
             raise ValueError(f"this state is outside what the engine can play safely: {SAFETY_PROBLEMS[problem]}")
+        derive_prices(other.s)  # derived from the play areas just checked: whatever the values held, never trusted
         for i in range(STATE_SIZE):
             self.s[i] = other.s[i]
 

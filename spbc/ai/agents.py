@@ -20,18 +20,33 @@ Levels (``LEVELS``):
 - ``random``: a uniformly random legal move.
 - ``easy``: a greedy beginner: the move after which its own position looks best, by the rules'
   numbers (final points now, plus what each scoring will pay it in the rounds left), with noise.
+- ``medium``: the search of ``hard`` with a small fixed budget (MEDIUM_ITERATIONS iterations).
+- ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision.
+
+A search level takes a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a decision) or
+``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine).
+An agent also offers ``last``, a :class:`Decision` with the figures of its last choice
+(None for the levels that do not search).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Protocol
 
-from spbc.ai.tables import rounds_left
-from spbc.contract.rng import MASK64, rng_below
+from spbc.ai import search
+from spbc.ai.tables import card_tables, rounds_left
+from spbc.contract.rng import MASK64, rng_below, rng_next
 from spbc.play.game import Game
 from spbc.play.observe import Observation
 
-LEVELS = ("random", "easy")
+LEVELS = ("random", "easy", "medium", "hard")
+
+#: medium's budget: iterations of the search per decision.
+MEDIUM_ITERATIONS = 300
+#: hard's budget: seconds per decision.
+HARD_SECONDS = 1.0
 
 
 class Agent(Protocol):
@@ -106,21 +121,130 @@ class EasyAgent:
         return best
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One move the search weighed at the root: how often it was tried, and what it won there."""
+
+    code: int
+    visits: int
+    reward: float  # the mean reward (win share blended with the score margin)
+    win: float  # the mean share of the win (ties shared): the estimated win chance
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a search found for one decision: its moves, best first, and what it cost."""
+
+    choices: tuple[Choice, ...]
+    iterations: int
+    playouts: int
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the search weighs: the share of the score margin in a reward, the margin that counts
+    fully, UCB's exploration constant, and uniformly random playouts instead of the policy."""
+
+    margin_weight: float = 0.1
+    margin_scale: float = 30.0
+    exploration: float = 0.7
+    uniform: bool = False
+
+
+class SearchAgent:
+    """Information-set Monte Carlo tree search on the compiled engine (spbc.ai.search), from the
+    observation's state: every iteration deals the unseen cards anew from the agent's own generator.
+    A budget of ``iterations`` (fixed: reproducible) or else ``seconds`` per decision."""
+
+    def __init__(self, name: str, seed: int, iterations: int = 0, seconds: float = HARD_SECONDS,
+                 settings: Settings = Settings()) -> None:
+        self.name = name
+        self.rng = [seed & MASK64]
+        self.iterations = iterations
+        self.seconds = seconds
+        self.settings = settings
+        self.last: Decision | None = None
+
+    def decide(self, observation: Observation) -> Decision:
+        """Search the observation (even a forced move) and give what was found."""
+        ruleset = observation.ruleset
+        capsule = ruleset.engine.c_api()
+        if capsule is None:
+            raise RuntimeError(f"ai:{self.name} searches on the compiled engine, and these rules run on the "
+                               "Python twin (no C compiler, or SPBC_BACKEND=python); choose ai:easy or ai:random")
+        tables = card_tables(ruleset)
+        fields = ruleset._fields
+        refilled = 0
+        for phase in ruleset.model.phases:
+            refilled |= 1 << ruleset.engine.DECK_IDS.index(phase.deck)
+        layout = {
+            "hand_size": fields["hand_size"][0], "last_round": fields["last_round"][0],
+            "deck_size": fields["deck_size"][0], "rubles": fields["rubles"][0],
+            "ndecks": len(ruleset.engine.DECK_IDS), "refilled_mask": refilled,
+            "hand_limit": ruleset.model.game.hand_limit,
+        }
+        settings = {
+            "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
+            "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
+        }
+        seed = rng_next(self.rng)
+        children, iterations, playouts, nodes, seconds = search.search(
+            capsule, observation.state, observation.seat, self.iterations, self.seconds, seed,
+            (tables.cost, tables.rubles, tables.points), layout, settings)
+        self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, seconds)
+        return self.last
+
+    def choose(self, observation: Observation) -> int:
+        codes = observation.legal
+        if len(codes) == 1:
+            self.last = Decision((Choice(codes[0], 0, 0.0, 0.0),), 0, 0, 0, 0.0)
+            return codes[0]
+        return self.decide(observation).choices[0].code
+
+
+_BUDGET = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>s|ms|it)")
+
+
+def _budget(level: str) -> tuple[str, int, float]:
+    """(base level, iterations, seconds) of a level name; ValueError for a bad one."""
+    base, _, budget = level.removeprefix("ai:").partition("@")
+    if base not in LEVELS:
+        raise ValueError(f"unknown computer level {base!r}; known: {', '.join(LEVELS)}")
+    iterations, seconds = (MEDIUM_ITERATIONS, 0.0) if base == "medium" else (0, HARD_SECONDS)
+    if budget:
+        found = _BUDGET.fullmatch(budget)
+        if base not in ("medium", "hard") or found is None:
+            raise ValueError(f"bad computer level {level!r}: only medium and hard take a budget, written "
+                             "@2s, @500ms or @5000it (seconds, milliseconds or iterations per decision)")
+        number, unit = float(found["number"]), found["unit"]
+        if unit == "it":
+            iterations, seconds = int(number), 0.0
+        else:
+            iterations, seconds = 0, number / (1000 if unit == "ms" else 1)
+        if iterations <= 0 and not 0.001 <= seconds <= 600:
+            raise ValueError(f"bad computer level {level!r}: a budget is at least 1 iteration or 1 ms, "
+                             "and at most 600 s")
+    return base, iterations, seconds
+
+
 def level_problem(level: str) -> str | None:
-    """Why a level name is not one of LEVELS (with a setting such as ``hard@2s`` where one takes it),
+    """Why a level name is not one of LEVELS (with a budget such as ``hard@2s`` where one takes it),
     or None."""
-    level = level.removeprefix("ai:")
-    if level in LEVELS:
-        return None
-    return f"unknown computer level {level!r}; known: {', '.join(LEVELS)}"
+    try:
+        _budget(level)
+    except ValueError as error:
+        return str(error)
+    return None
 
 
 def make_agent(level: str, seed: int) -> Agent:
-    """An agent by level name (``ai:`` may lead it); ValueError naming the known levels for any other."""
-    problem = level_problem(level)
-    if problem is not None:
-        raise ValueError(problem)
-    level = level.removeprefix("ai:")
-    if level == "easy":
+    """An agent by level name (``ai:`` may lead it, a budget may follow: ``hard@2s``); ValueError
+    naming the known levels for any other."""
+    base, iterations, seconds = _budget(level)
+    if base == "easy":
         return EasyAgent(seed)
+    if base in ("medium", "hard"):
+        return SearchAgent(level.removeprefix("ai:"), seed, iterations, seconds)
     return RandomAgent(seed)

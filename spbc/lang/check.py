@@ -40,6 +40,8 @@ class Checker(Declarations):
     def collect(self) -> None:
         """Pass 1: every block's kind, id and settings, typed; declarations by kind and id."""
         for block in self.program.blocks:
+            if self._refuse_override(block):
+                continue
             spec = BLOCKS.get(block.kind.value)
             if spec is None:
                 close = difflib.get_close_matches(block.kind.value, list(BLOCKS), n=1)
@@ -59,6 +61,17 @@ class Checker(Declarations):
                 self.single[spec.kind] = decl
             else:
                 self.decls[spec.kind][decl.id] = decl
+
+    def _refuse_override(self, block: syntax.Block) -> bool:
+        """SPB217 for an ``override`` that changes nothing: a variant applies every one it can,
+        so one left is in a ruleset that extends nothing, or inside a block that is new."""
+        if block.override is not None:
+            where = "a ruleset that extends nothing" if self.program.base is None else \
+                f"a new {block.kind.value}" if block.kind.value != "ability" else "a card the base does not define"
+            hint = 'start the file with extends "base" (a shipped ruleset or the path of a rules file)' \
+                if self.program.base is None else "leave out 'override': there is nothing to change"
+            self.report("SPB217", f"'override' in {where}", block.override.span, hint)
+        return block.override is not None
 
     def _check_id(self, block: syntax.Block, spec: BlockSpec) -> bool:
         """Report id problems; False when the block cannot be used at all."""
@@ -146,6 +159,8 @@ class Checker(Declarations):
             self.report("SPB211", f"unknown ability kind '{block.id.value}'", block.id.span, hint)
             return None
         self._refuse_nested(block)
+        if self._refuse_override(block):
+            return None
         decl = self._read_block(block, spec, f"ability {spec.kind}")
         return decl
 
@@ -256,6 +271,7 @@ def build_model(checker: Checker) -> RulesModel:
         title=ruleset.get("title"),
         edition=ruleset.get("edition", ""),
         cost_example=tuple(ruleset.get("cost_example", ())),
+        notes=tuple(ruleset.get("notes", ())),
         files=tuple(file.name for file in program.files),
         digest=program.digest,
         game=_game(checker.single["game"]),

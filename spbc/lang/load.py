@@ -12,6 +12,7 @@ syntax error in every broken file; the semantic check only runs when all files p
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import errno
 import hashlib
@@ -24,7 +25,8 @@ from spbc.source import quote
 
 from spbc.lang import syntax
 from spbc.lang.check import check_program
-from spbc.source.diagnostics import Diagnostic, Note, RulesError, file_span
+from spbc.lang.extend import apply_variant, refuse_without_base
+from spbc.source.diagnostics import Diagnostic, Note, RulesError, did_you_mean, file_span
 from spbc.source.files import FileReadError, read_text
 from spbc.source.span import Span
 from spbc.lang.model import RulesModel
@@ -143,7 +145,8 @@ class _Loader:
     def __init__(self, main: Path) -> None:
         self.root = _resolve(main).parent
         self.files: list[syntax.File] = []
-        self.blocks: list[syntax.Block] = []
+        self.items: list[syntax.Block | syntax.Remove] = []  # top-level blocks and removes, includes spliced in
+        self.extends: syntax.Extends | None = None
         self.diagnostics: list[Diagnostic] = []
         self.sources: dict[str, str] = {}
         self.included_at: dict[Path, Span | None] = {}  # file -> its include (None: the main file)
@@ -234,11 +237,21 @@ class _Loader:
         else:
             self.files.append(file)
             items = file.items
-        for item in items:
+        for index, item in enumerate(items):
             if isinstance(item, syntax.Include):
                 self.read(path.parent / item.path.value, item, (*stack, resolved))
+            elif isinstance(item, syntax.Extends):
+                self._extends(item, via is None and index == 0)
             else:
-                self.blocks.append(item)
+                self.items.append(item)
+
+    def _extends(self, item: syntax.Extends, first: bool) -> None:
+        if first:
+            self.extends = item
+            return
+        self.diagnostics.append(Diagnostic(
+            "SPB125", "'extends' stands only once, first in the main rules file", item.span,
+            hint="move it to the top of the file that names the variant; included files extend nothing"))
 
 
 def _digest(files: list[syntax.File]) -> str:
@@ -249,31 +262,91 @@ def _digest(files: list[syntax.File]) -> str:
     return digest.hexdigest()
 
 
+def resolve_base(written: str, extending: Path) -> Path | None:
+    """The rules file that ``extends "written"`` in the file ``extending`` names, or None.
+
+    A bare name (``base``, ``new-society``) is the rules file of that name beside the
+    extending file, else the shipped ruleset; anything else is a path relative to the
+    extending file's folder.
+    """
+    here = Path(extending).parent
+    bare = PurePosixPath(written)
+    if not bare.suffix and len(bare.parts) == 1 and written not in ("", ".", ".."):
+        for name in dict.fromkeys((written, written.replace("-", "_"))):
+            if _is_file(here / f"{name}.spb"):
+                return here / f"{name}.spb"
+        try:
+            return locate.shipped_rules(written)
+        except (OSError, ValueError):
+            return None
+    path = here / written
+    return path if _is_file(path) else None
+
+
+def _load_base(extends: syntax.Extends, main: Path, chain: tuple[Path, ...]) -> syntax.Program:
+    """The program a variant extends; RulesError when it cannot be found, runs in a cycle or is broken."""
+    written = extends.path.value
+    base = resolve_base(written, main)
+    if base is None:
+        hint = did_you_mean(written, shipped_names()) or \
+            "shipped rulesets: " + ", ".join(shipped_names()) + "; or the path of a rules file"
+        raise RulesError([Diagnostic("SPB126", f"cannot extend '{shown_name(written)}': no such ruleset",
+                                     extends.path.span, hint)])
+    if _resolve(base) in chain:
+        names = [display_path(p) for p in chain[chain.index(_resolve(base)):]]
+        cycle = " -> ".join([*names, display_path(base)])
+        raise RulesError([Diagnostic("SPB124", f"extends cycle: {cycle}", extends.span)])
+    if len(chain) >= MAX_INCLUDE_DEPTH:
+        raise RulesError([Diagnostic("SPB124", f"variants are nested more than {MAX_INCLUDE_DEPTH} deep",
+                                     extends.span)])
+    return _load(base, chain)
+
+
 def load_program(name_or_path: str | Path) -> syntax.Program:
-    """Read and parse a rules file and everything it includes.
+    """Read and parse a rules file and everything it includes, and for a variant its base.
 
     Raises :class:`RulesError` with every file, include and syntax problem found
-    (SPB1xx); does not check meaning (see :func:`load_model`).
+    (SPB1xx), and for a variant what does not fit its base (SPB215-SPB218); does not
+    check meaning (see :func:`load_model`).
     """
     if isinstance(name_or_path, str) and not name_or_path.strip():
         message = "no rules file given: name a shipped ruleset (" + ", ".join(shipped_names()) + \
             ") or the path of a rules file"
         raise RulesError([Diagnostic("SPB100", message, file_span("<rules>"))])
-    path = resolve_rules(name_or_path)
+    return _load(resolve_rules(name_or_path), ())
+
+
+def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
     loader = _Loader(path)
     loader.read(path, None, ())
     if loader.diagnostics:
         raise RulesError(loader.diagnostics, loader.sources)
-    return syntax.Program(tuple(loader.files), tuple(loader.blocks), _digest(loader.files))
+    if loader.extends is None:
+        problems = refuse_without_base(loader.items)
+        if problems:
+            raise RulesError(problems, loader.sources)
+        blocks = tuple(item for item in loader.items if isinstance(item, syntax.Block))
+        return syntax.Program(tuple(loader.files), blocks, _digest(loader.files))
+    try:
+        base = _load_base(loader.extends, path, (*chain, _resolve(path)))
+    except RulesError as error:
+        raise RulesError(error.diagnostics, {**loader.sources, **error.sources}) from None
+    files = (*loader.files, *base.files)
+    merged, problems = apply_variant(base, loader.extends, loader.items)
+    if problems:
+        raise RulesError(problems, {file.path: file.text for file in files})
+    return syntax.Program(files, merged, _digest(list(files)), base)
 
 
 def check_loaded(program: syntax.Program) -> RulesModel:
-    """The checked model of a loaded program; raises :class:`RulesError` with every
-    semantic error, carrying the source texts for rendering."""
+    """The checked model of a loaded program (for a variant, with the model of its base);
+    raises :class:`RulesError` with every semantic error, carrying the source texts for rendering."""
+    base = check_loaded(program.base) if program.base is not None else None
     try:
-        return check_program(program)
+        model = check_program(program)
     except RulesError as error:
         raise RulesError(error.diagnostics, program.sources()) from None
+    return dataclasses.replace(model, base=base) if base is not None else model
 
 
 def load_model(name_or_path: str | Path) -> RulesModel:

@@ -187,6 +187,8 @@ class RulesModel:
     phases: tuple[Phase, ...]
     cards: tuple[Card, ...]
     cost_example: tuple[str, ...] = ()  # card ids: a trading card, the card it displaces, a discount card
+    notes: tuple[str, ...] = ()  # paragraphs for the reference: sources, what is not known
+    base: RulesModel | None = field(default=None, compare=False, repr=False)  # the ruleset a variant extends
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

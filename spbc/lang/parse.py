@@ -92,10 +92,20 @@ class _Builder(Transformer[Token, tuple[syntax.Item, ...]]):
         path = syntax.Str(_unescape(token), _token_span(self._path, token))
         return syntax.Include(path, self._span(meta))
 
-    def block(self, meta: Meta, children: list[Any]) -> syntax.Block:  # kind, id or None, entries
-        kind, ident, *entries = children
+    def extends(self, meta: Meta, children: list[Token]) -> syntax.Extends:
+        (token,) = children
+        path = syntax.Str(_unescape(token), _token_span(self._path, token))
+        return syntax.Extends(path, self._span(meta))
+
+    def remove(self, meta: Meta, children: list[Token]) -> syntax.Remove:
+        kind, ident = children
+        return syntax.Remove(self._name(kind), self._name(ident), self._span(meta))
+
+    def block(self, meta: Meta, children: list[Any]) -> syntax.Block:  # override, kind, id or None, entries
+        override, kind, ident, *entries = children
         name = self._name(ident) if ident is not None else None
-        return syntax.Block(self._name(kind), name, tuple(entries), self._span(meta))
+        word = self._name(override) if override is not None else None
+        return syntax.Block(self._name(kind), name, tuple(entries), self._span(meta), word)
 
     def setting(self, meta: Meta, children: list[Any]) -> syntax.Setting:  # key, value
         key, value = children

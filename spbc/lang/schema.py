@@ -120,6 +120,8 @@ BLOCKS: dict[str, BlockSpec] = {
         "edition": _opt(_TEXT),
         # the reference's worked cost example: a trading card, the card it displaces, a discount card
         "cost_example": _opt(ValueType("list", item=_ref("card"), non_empty=True, unique=True)),
+        # paragraphs the reference prints under "Notes": sources, what is not known, readings chosen
+        "notes": _opt(ValueType("list", item=_TEXT, non_empty=True)),
     }, single=True),
     "game": BlockSpec("game", False, {
         "players": _req(ValueType("range", minimum=2, maximum=MAX_PLAYERS_LIMIT)),

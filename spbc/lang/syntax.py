@@ -92,6 +92,7 @@ class Block:
     id: Name | None
     entries: tuple[Union[Setting, "Block"], ...]
     span: Span
+    override: Name | None = None  # the ``override`` word: this block changes what a base defines
 
     @property
     def settings(self) -> tuple[Setting, ...]:
@@ -124,7 +125,28 @@ class Include:
     span: Span
 
 
-Item = Union[Block, Include]
+@dataclass(frozen=True)
+class Extends:
+    """``extends "base"``: this ruleset is a variant of a shipped ruleset or of a rules file."""
+
+    path: Str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Remove:
+    """``remove card pub``: a variant leaves out something its base defines."""
+
+    kind: Name
+    id: Name
+    span: Span
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind.value} '{self.id.value}'"
+
+
+Item = Union[Block, Include, Extends, Remove]
 
 
 @dataclass(frozen=True)
@@ -146,14 +168,17 @@ class File:
 class Program:
     """A main rules file and everything it includes.
 
-    ``files`` are in read order (the main file first, then includes depth first);
-    ``blocks`` are every top-level block in declaration order, each include spliced in
-    where it stands; ``digest`` is the sha256 of the sources (see :mod:`spbc.lang.load`).
+    ``files`` are in read order (the main file first, then includes depth first, then the
+    files of the ruleset it extends); ``blocks`` are every top-level block in declaration
+    order, each include spliced in where it stands and, for a variant, its base's blocks
+    with the variant's changes applied (see :mod:`spbc.lang.extend`); ``digest`` is the
+    sha256 of the sources (see :mod:`spbc.lang.load`); ``base`` is the program a variant extends.
     """
 
     files: tuple[File, ...]
     blocks: tuple[Block, ...]
     digest: str
+    base: "Program | None" = None
 
     def sources(self) -> dict[str, str]:
         """The text of every file by its path, for rendering diagnostics."""
@@ -186,6 +211,7 @@ def _at(span: Span) -> str:
 def _dump_block(block: Block, depth: int, out: list[str]) -> None:
     pad = "  " * depth
     head = block.kind.value if block.id is None else f"{block.kind.value} {block.id.value}"
+    head = f"override {head}" if block.override is not None else head
     out.append(f"{pad}block {head} {_at(block.span)}")
     for entry in block.entries:
         if isinstance(entry, Block):
@@ -208,6 +234,10 @@ def dump_ast(program: Program) -> str:
         for item in file.items:
             if isinstance(item, Include):
                 out.append(f"  include {format_value(item.path)} {_at(item.span)}")
+            elif isinstance(item, Extends):
+                out.append(f"  extends {format_value(item.path)} {_at(item.span)}")
+            elif isinstance(item, Remove):
+                out.append(f"  remove {item.kind.value} {item.id.value} {_at(item.span)}")
             else:
                 _dump_block(item, 1, out)
     return "\n".join(out) + "\n"

@@ -23,6 +23,7 @@ import jinja2
 from spbc.engine import render
 from spbc.reference.cards import NO_VALUE, card_table
 from spbc.reference.forms import describe_notation
+from spbc.reference.diff import diff_lines, diff_models
 from spbc.reference.document import (
     Block,
     Cell,
@@ -393,8 +394,22 @@ def _scoring(model: RulesModel) -> tuple[Section, Section]:
     return final, winning
 
 
+def _variant(model: RulesModel) -> tuple[Section, ...]:
+    """For a variant, what it changes in the ruleset it extends; and the notes its rules give."""
+    sections = []
+    if model.base is not None:
+        lines = diff_lines(diff_models(model.base, model))
+        blocks: tuple[Block, ...] = (Paragraph(say("differences_intro", model.base.title, model.base.name)),
+                                     Items(tuple(lines)) if lines else Paragraph(say("differences_none")))
+        sections.append(Section(f"Differences from {model.base.name}", "differences", blocks))
+    if model.notes:
+        sections.append(Section("Notes", "notes", tuple(Paragraph(note) for note in model.notes)))
+    return tuple(sections)
+
+
 def _sections(model: RulesModel) -> tuple[Section, ...]:
     return (
+        *_variant(model),
         _setup(model),
         _round(model),
         _actions(model),

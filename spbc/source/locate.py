@@ -32,6 +32,9 @@ def template_dirs() -> dict[str, Path]:
 
 
 def shipped_rules(name: str) -> Path | None:
-    """The path of a shipped ruleset by name (``"base"``), or None."""
-    path = rules_dir() / f"{name}.spb"
+    """The path of a shipped ruleset by name (``"base"``, ``"open_information"``), or None.
+
+    A ruleset's name is an id of the rules language, so it holds underscores; the same
+    name with hyphens (``"open-information"``) names it too."""
+    path = rules_dir() / f"{name.replace('-', '_')}.spb"
     return path if path.is_file() else None

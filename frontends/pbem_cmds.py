@@ -1,0 +1,221 @@
+"""Commands: spb pbem (new, receive, tick, status, export, games, admin, flush): the play-by-email server."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from spbc.frontends.common import fail
+
+if TYPE_CHECKING:
+    from spbc.pbem.server import Server
+
+pbem = typer.Typer(
+    name="pbem",
+    help="Play by email: a game server that reads players' mails and answers each with their view.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+ConfigOption = Annotated[Path, typer.Option(
+    "--config", metavar="FILE", envvar="SPB_PBEM_CONFIG",
+    help="The server's configuration file (TOML); without one, the defaults in this folder.")]
+DEFAULT_CONFIG = Path("pbem.toml")
+
+
+def register(app: typer.Typer) -> None:
+    """Add spb pbem and its commands to the spb app."""
+    app.add_typer(pbem, name="pbem")
+
+
+def _server(config: Path, now: float | None = None) -> Server:
+    import logging
+
+    from spbc.pbem.config import Config, ConfigError, load_config
+    from spbc.pbem.server import Server
+
+    try:
+        if config == DEFAULT_CONFIG and not config.exists():
+            loaded = Config(base=Path.cwd())
+        else:
+            loaded = load_config(config)
+    except ConfigError as error:
+        fail(str(error))
+    handler: logging.Handler = logging.StreamHandler(sys.stderr)
+    if loaded.server.log:
+        handler = logging.FileHandler(loaded.path(loaded.server.log), encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger = logging.getLogger("spbc.pbem")
+    logger.handlers[:] = [handler]
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        return Server(loaded, clock=(lambda: now) if now is not None else __import__("time").time)
+    except OSError as error:
+        fail(f"cannot open the store {loaded.store_path}: {error}")
+    except Exception as error:  # sqlite3.Error: a file that is no database
+        fail(f"cannot open the store {loaded.store_path}: {error}")
+
+
+@pbem.command("new")
+def new(
+    players: Annotated[str, typer.Option(
+        metavar="SEATS", help="Comma list of seats: NAME=ADDRESS for a person, ai:LEVEL for a computer.")],
+    config: ConfigOption = DEFAULT_CONFIG,
+    rules: Annotated[str, typer.Option(metavar="RULES", help="A shipped ruleset or a rules file.")] = "base",
+    seed: Annotated[Optional[int], typer.Option(metavar="INTEGER", help="Seed of the deal (default: a random one).")] = None,
+    game_id: Annotated[Optional[str], typer.Option("--id", metavar="ID", help="The game's id (default: a random one).")] = None,
+    admin: Annotated[Optional[str], typer.Option(metavar="ADDRESS", help="The administrator's address (default: the first player's).")] = None,
+    deadline: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours a player has for a turn; 0: none.")] = None,
+    remind: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours before the deadline of the reminder.")] = None,
+    policy: Annotated[Optional[str], typer.Option(metavar="POLICY", help="At a deadline: wait, pass, or ai:LEVEL plays the turn.")] = None,
+    mail: Annotated[Optional[str], typer.Option(metavar="[move|phase]", help="A mail per move, or a digest per phase.")] = None,
+    hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,
+) -> None:
+    """Create a game and mail each player a welcome with their secret, the rules and how to move."""
+    from spbc.pbem.server import NewGame, PbemError, SeatSpec
+
+    seats = []
+    for entry in players.split(","):
+        name, _, address = entry.strip().partition("=")
+        seats.append(SeatSpec(name.strip(), address.strip() or None))
+    if mail is not None and mail not in ("move", "phase"):
+        fail(f"--mail is move or phase, not {mail!r}", code=2)
+    server = _server(config)
+    try:
+        created = server.new_game(NewGame(seats, rules, seed, game_id, admin, deadline, remind, policy, mail, hints))
+    except PbemError as error:
+        fail(str(error), code=2)
+    finally:
+        server.close()
+    typer.echo(f"game {created.game_id} created; the welcome mails hold the secrets")
+
+
+@pbem.command("receive")
+def receive(
+    config: ConfigOption = DEFAULT_CONFIG,
+    maildir: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Handle every new message of this Maildir (else one message on standard input).")] = None,
+) -> None:
+    """Handle one mail from standard input (an MTA pipe, procmail, .forward) or a Maildir's new mails, then send the replies."""
+    from spbc.pbem.server import receive_maildir
+
+    server = _server(config)
+    try:
+        if maildir is not None:
+            if not (maildir / "new").is_dir():
+                fail(f"{maildir} is no Maildir: it has no new/ folder")
+            outcomes = receive_maildir(server, maildir)
+            typer.echo(f"{len(outcomes)} mails handled")
+        else:
+            data = sys.stdin.buffer.read(server.config.limits.max_bytes + 1)
+            server.receive(data)
+    finally:
+        server.close()
+
+
+@pbem.command("tick")
+def tick(
+    config: ConfigOption = DEFAULT_CONFIG,
+    now: Annotated[Optional[str], typer.Option(metavar="TIME", help="The time to act at, as 2026-12-01T12:00:00Z (default: now).")] = None,
+) -> None:
+    """Deadlines (from cron or a timer): a reminder before, a notice to the others after, the policy at the deadline."""
+    import datetime
+
+    at = None
+    if now is not None:
+        try:
+            at = datetime.datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            fail(f"--now takes a time such as 2026-12-01T12:00:00Z, not {now!r}", code=2)
+    server = _server(config, at)
+    try:
+        for line in server.tick():
+            typer.echo(line)
+    finally:
+        server.close()
+
+
+@pbem.command("status")
+def status(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game's id.")],
+    config: ConfigOption = DEFAULT_CONFIG,
+) -> None:
+    """A game's state of play, seats and addresses, as the operator sees them (no hands, no rubles)."""
+    from spbc.pbem.server import PbemError
+
+    server = _server(config)
+    try:
+        typer.echo(server.status(game))
+    except PbemError as error:
+        fail(str(error))
+    finally:
+        server.close()
+
+
+@pbem.command("export")
+def export(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game's id.")],
+    config: ConfigOption = DEFAULT_CONFIG,
+    output: Annotated[Optional[Path], typer.Option(metavar="FILE", help="Write the record to this file (default: standard output).")] = None,
+    with_seed: Annotated[bool, typer.Option("--with-seed", help="Write the seed of a game not yet over (it tells every deck's order).")] = False,
+) -> None:
+    """The game record, as spb replay reads it (the seed withheld until the game is over)."""
+    from spbc.pbem.server import PbemError
+    from spbc.source.files import write_text_atomic
+
+    server = _server(config)
+    try:
+        text = server.export(game, with_seed)
+    except PbemError as error:
+        fail(str(error))
+    finally:
+        server.close()
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        try:
+            write_text_atomic(output, text)
+        except OSError as error:
+            fail(str(error))
+
+
+@pbem.command("games")
+def games(config: ConfigOption = DEFAULT_CONFIG) -> None:
+    """Every game of the server, one a line."""
+    server = _server(config)
+    try:
+        for line in server.games():
+            typer.echo(line)
+    finally:
+        server.close()
+
+
+@pbem.command("admin")
+def admin(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game's id.")],
+    action: Annotated[list[str], typer.Argument(metavar="ACTION", help="pause, resume, abort, address SEAT ADDRESS, replace SEAT ADDRESS.")],
+    config: ConfigOption = DEFAULT_CONFIG,
+) -> None:
+    """Administer a game: pause, resume, abort, a player's new address, a new player for a seat."""
+    from spbc.pbem.server import PbemError
+
+    server = _server(config)
+    try:
+        typer.echo(server.admin(game, action))
+    except PbemError as error:
+        fail(str(error))
+    finally:
+        server.close()
+
+
+@pbem.command("flush")
+def flush(config: ConfigOption = DEFAULT_CONFIG) -> None:
+    """Send every mail still queued (after a crash, or when the SMTP server was away)."""
+    server = _server(config)
+    try:
+        typer.echo(f"{server.flush()} mails sent")
+    finally:
+        server.close()

@@ -1,0 +1,7 @@
+"""Types of the compiled module spbc/ai/search.pyx."""
+
+from collections.abc import Sequence
+
+def search(capsule: object, state: Sequence[int], observer: int, iterations: int, seconds: float, seed: int,
+           tables: tuple[Sequence[int], Sequence[int], Sequence[int]], layout: dict[str, int],
+           settings: dict[str, float]) -> tuple[list[tuple[int, int, float, float]], int, int, int, float]: ...

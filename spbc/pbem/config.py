@@ -1,0 +1,134 @@
+"""The server's configuration file (TOML): its address, its store, how mail goes out, limits, defaults.
+
+::
+
+    [server]
+    address = "spb@example.org"     # From: of every mail, and where players send theirs
+    store = "pbem.sqlite"           # relative paths are relative to this file
+    log = "pbem.log"                # one line per mail handled (optional; default: standard error)
+
+    [mail]
+    transport = "maildir"           # or "smtp"
+    outbox = "outbox"               # the Maildir that transport "maildir" writes into
+    smtp_host = "localhost"
+    smtp_port = 587
+    starttls = true
+    cafile = "ca.pem"               # optional: a CA to trust besides the system's
+    username = "spb"
+    password_env = "SPB_SMTP_PASSWORD"   # the password is read from this environment variable
+
+    [limits]
+    max_bytes = 262144              # larger mails are refused unread
+    max_lines = 40                  # lines read from one mail
+    refusals_per_hour = 5           # answers to one unknown or failing sender an hour
+
+    [defaults]                      # for spb pbem new
+    deadline_hours = 72             # 0: no deadline
+    remind_hours = 24
+    policy = "wait"                 # at a deadline: wait, pass, or ai:LEVEL plays the turn
+    mail = "move"                   # move: a mail after every move; phase: a digest per phase
+    hints = false
+    hint_level = "easy"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from spbc.source.files import read_text
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message says where and why."""
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ServerPart(_Part):
+    address: str = "spb@localhost"
+    store: str = "pbem.sqlite"
+    log: str | None = None
+    synchronous: Literal["FULL", "NORMAL"] = "FULL"
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        if "@" not in value or any(c in value for c in " <>,\r\n"):
+            raise ValueError("an e-mail address such as spb@example.org")
+        return value.lower()
+
+
+class MailPart(_Part):
+    transport: Literal["maildir", "smtp"] = "maildir"
+    outbox: str = "outbox"
+    smtp_host: str = "localhost"
+    smtp_port: Annotated[int, Field(ge=1, le=65535)] = 25
+    starttls: bool = False
+    cafile: str | None = None  # certificates to trust besides the system's (a server with a private CA)
+    username: str | None = None
+    password: str | None = None
+    password_env: str | None = None
+    timeout: Annotated[float, Field(gt=0)] = 30.0
+
+
+class LimitsPart(_Part):
+    max_bytes: Annotated[int, Field(ge=1024, le=50_000_000)] = 262_144
+    max_lines: Annotated[int, Field(ge=1, le=1000)] = 40
+    refusals_per_hour: Annotated[int, Field(ge=0, le=1000)] = 5
+
+
+class DefaultsPart(_Part):
+    deadline_hours: Annotated[float, Field(ge=0)] = 72.0
+    remind_hours: Annotated[float, Field(ge=0)] = 24.0
+    policy: str = "wait"
+    mail: Literal["move", "phase"] = "move"
+    hints: bool = False
+    hint_level: str = "easy"
+
+
+class Config(_Part):
+    """A whole configuration; ``base`` is the folder relative paths are taken from."""
+
+    server: ServerPart = ServerPart()
+    mail: MailPart = MailPart()
+    limits: LimitsPart = LimitsPart()
+    defaults: DefaultsPart = DefaultsPart()
+    base: Path = Path(".")
+
+    def path(self, value: str) -> Path:
+        given = Path(value).expanduser()
+        return given if given.is_absolute() else self.base / given
+
+    @property
+    def store_path(self) -> Path:
+        return self.path(self.server.store)
+
+    @property
+    def outbox_path(self) -> Path:
+        return self.path(self.mail.outbox)
+
+
+def load_config(path: Path) -> Config:
+    """The configuration in a TOML file; ConfigError names the file, the setting and what it takes."""
+    try:
+        text = read_text(path, 1_000_000, "configuration file")
+    except OSError as error:
+        raise ConfigError(str(error)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not TOML: {error}") from None
+    try:
+        return Config(**data, base=path.resolve().parent)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in error.errors())
+        raise ConfigError(f"{path}: {problems}") from None
+    except TypeError as error:
+        raise ConfigError(f"{path}: {error}") from None

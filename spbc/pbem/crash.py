@@ -1,0 +1,23 @@
+"""Named points in the handling of a mail at which a test can have the process killed (SIGKILL).
+
+``SPBC_PBEM_CRASH_AT=committed spb pbem receive ...`` kills the process the first time it reaches
+the point ``committed``. The points, in order: ``read`` (the mail is read, nothing is written),
+``applied`` (its moves are applied inside the transaction, not committed), ``committed`` (the
+transaction is committed, no reply sent), ``sent`` (the first reply is delivered, not yet marked
+sent), ``marked`` (the first reply is marked sent), ``done`` (every reply is sent; a Maildir's
+message is not yet moved to cur/).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+POINTS = ("read", "applied", "committed", "sent", "marked", "done")
+VARIABLE = "SPBC_PBEM_CRASH_AT"
+
+
+def point(name: str) -> None:
+    """Kill this process here when the environment names this point."""
+    if os.environ.get(VARIABLE) == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,85 @@
+"""The starter file of a new variant (``spb new-variant``): a rules file that extends a base, with
+comments on what can be changed and the base's own values to start from.
+
+Every id and value in it comes from the base's model; nothing here knows a card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from spbc.lang.model import RulesModel
+from spbc.reference.diff import show
+
+_NOT_WRITTEN = frozenset({"span", "min_players", "max_players"})
+
+
+def ruleset_id(name: str) -> str:
+    """The ruleset id a variant's file name gives: ``my-house`` -> ``my_house`` (ids hold no hyphens)."""
+    ident = re.sub(r"[^0-9A-Za-z_]+", "_", name).strip("_") or "variant"
+    return f"v_{ident}" if ident[0].isdigit() else ident
+
+
+def _game_lines(model: RulesModel) -> list[str]:
+    game = model.game
+    lines = [f"#     players = {game.min_players}..{game.max_players}"]
+    for f in dataclasses.fields(game):
+        if f.name not in _NOT_WRITTEN:
+            lines.append(f"#     {f.name} = {show(getattr(game, f.name))}")
+    return lines
+
+
+def starter_text(name: str, base: RulesModel, written_base: str) -> str:
+    """The text of ``<name>.spb``: ``extends "<written_base>"``, its own ruleset block, and commented examples."""
+    ident = ruleset_id(name)
+    card = base.cards[0]
+    with_ability = next((c for c in base.cards if c.abilities), None)
+    lines = [
+        f"# {name}: a variant of {base.title} (the ruleset {base.name}).",
+        "#",
+        "# Every rule this file does not change is the base's. 'override' changes what the base",
+        "# defines and names only the settings that change; a block without it adds something",
+        "# new (a card, deck, colour or phase); 'remove card ID' leaves a card out. A misspelt id",
+        "# is an error, never a silent new card.",
+        "#",
+        f"#   spb check {name}.spb                 # every mistake with its place",
+        f"#   spb diff {base.name} {name}.spb           # what differs from the base",
+        f"#   spb docs --rules {name}.spb          # the rules reference, with its differences",
+        f"#   spb sim --rules {name}.spb --games 100 --seats random,random",
+        f"#   spb play --rules {name}.spb",
+        f"#   spb cards --rules {base.name}            # the ids and numbers of every card",
+        "",
+        f'extends "{written_base}"',
+        "",
+        f"ruleset {ident} {{",
+        f'    title = "{name}"',
+        "}",
+        "",
+        "# The game's settings, with the base's values; uncomment the ones you change:",
+        "# override game {",
+        *_game_lines(base),
+        "# }",
+        "",
+        "# A card: its numbers (cost, copies, rubles, points, name, ...):",
+        f"# override card {card.id} {{ cost = {card.cost}  copies = {card.copies} }}",
+    ]
+    if with_ability is not None:
+        effect = with_ability.abilities[0]
+        first = next(f.name for f in dataclasses.fields(effect) if f.name != "span")
+        lines += [
+            "",
+            "# An ability's parameters, inside its card:",
+            f"# override card {with_ability.id} {{ override ability {effect.kind} {{ "
+            f"{first} = {show(getattr(effect, first))} }} }}",
+        ]
+    lines += [
+        "",
+        "# Leave a card out:",
+        f"# remove card {base.cards[-1].id}",
+        "",
+        "# A new card is a whole card block, as in the base's files:",
+        f"# card my_card {{ name = \"My card\"  deck = {card.deck}  cost = 4  copies = 1  rubles = 1 }}",
+        "",
+    ]
+    return "\n".join(lines)

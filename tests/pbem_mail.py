@@ -1,0 +1,103 @@
+"""Helpers of the play-by-email tests: a server in a folder, mails as players write them, the outbox read back."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import random
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+
+from spbc.pbem.config import load_config
+from spbc.pbem.server import Created, NewGame, SeatSpec, Server
+
+SERVER = "spb@games.test"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_config(folder: Path, extra: str = "") -> Path:
+    """A configuration file in folder: the store and the outbox Maildir beside it."""
+    path = folder / "pbem.toml"
+    path.write_text(f'[server]\naddress = "{SERVER}"\nstore = "pbem.sqlite"\n' + extra, encoding="utf-8")
+    return path
+
+
+def make_server(folder: Path, extra: str = "", clock=None) -> Server:
+    config = load_config(write_config(folder, extra))
+    return Server(config) if clock is None else Server(config, clock=clock)
+
+
+def three_and_a_computer(server: Server, seed: int = 8_831_726_354_125, **options) -> Created:
+    seats = [SeatSpec("Anna", "anna@a.test"), SeatSpec("Boris", "boris@b.test"), SeatSpec("Clara", "clara@c.test"),
+             SeatSpec("ai:random")]
+    return server.new_game(NewGame(seats, seed=seed, game_id="g1", **options))
+
+
+_counter = [0]
+
+
+def mail(sender: str, lines: list[str] | str, subject: str = "moves", message_id: str | None = None,
+         headers: dict[str, str] | None = None) -> bytes:
+    """A plain-text mail from sender with the given body lines."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = SERVER
+    message["Subject"] = subject
+    _counter[0] += 1
+    message["Message-ID"] = message_id or f"<t{_counter[0]}.{random.getrandbits(40)}@test>"
+    for name, value in (headers or {}).items():
+        message[name] = value
+    body = lines if isinstance(lines, str) else "\n".join(lines) + "\n"
+    message.set_content(body)
+    return message.as_bytes()
+
+
+@dataclass
+class Received:
+    """One mail the server sent, parsed."""
+
+    recipient: str
+    subject: str
+    body: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def number(self) -> int | None:
+        found = re.search(r"^  move ([0-9]+)$", self.body, re.M)
+        return int(found.group(1)) if found else None
+
+    @property
+    def moves(self) -> list[str]:
+        """The legal moves the mail lists for its reader (on turn)."""
+        part = self.body.split("It is your turn. Your moves:\n", 1)
+        if len(part) < 2:
+            return []
+        found = []
+        for line in part[1].splitlines():
+            if not line.startswith("  "):
+                break
+            found.append(re.sub(r"  \([0-9]+ rubles?\)$", "", line.strip()))
+        return found
+
+
+def parse_sent(data: bytes) -> Received:
+    message = email.message_from_bytes(data, policy=email.policy.default)
+    body = message.get_body(("plain",))
+    text = body.get_content().replace("\r\n", "\n") if body is not None else ""
+    return Received(str(message["To"]), str(message["Subject"]), text,
+                    {name: str(value) for name, value in message.items()})
+
+
+def outbox(folder: Path) -> list[Received]:
+    """Every mail in the outbox Maildir (new/), in the order sent."""
+    return [parse_sent(path.read_bytes()) for path in sorted((folder / "outbox" / "new").iterdir())]
+
+
+def secret_of(mails: list[Received], address: str) -> str:
+    for sent in mails:
+        found = re.search(r"^Your secret: (\S+)$", sent.body, re.M)
+        if sent.recipient == address and found:
+            return found.group(1)
+    raise AssertionError(f"no welcome for {address}")

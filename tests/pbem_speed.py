@@ -1,0 +1,101 @@
+"""How many mails a second `spb pbem receive --maildir` handles with the SQLite store.
+
+    python tests/pbem_speed.py --mails 1000 [--games 10] [--synchronous FULL|NORMAL] [--folder DIR]
+
+Sets up a server with --games games of three people and a computer, works out --mails moves by mail on a
+copy of it (each mail one legal move of the player on turn, the games taken in turn), puts those mails
+into a Maildir, and times one `spb pbem receive --maildir` process over them (the process's start and the
+loading of the rules included). Prints the mails, the seconds and the mails per second, and the CPU time the
+process used (on a busy machine the wall-clock figure says more about the other processes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pbem_mail import ROOT, make_server, mail, outbox, secret_of  # noqa: E402
+from spbc.pbem.server import NewGame, SeatSpec  # noqa: E402
+
+
+def prepare(folder: Path, games: int, mails: int, synchronous: str) -> Path:
+    """The server folder and a Maildir of mails for it; returns the Maildir."""
+    server_dir = folder / "server"
+    server_dir.mkdir(parents=True)
+    extra = f'synchronous = "{synchronous}"\n'
+    server = make_server(server_dir, extra)
+    people = []
+    for index in range(games):
+        addresses = [f"p{index}-{n}@x.test" for n in range(3)]
+        server.new_game(NewGame([SeatSpec(f"P{n}", a) for n, a in enumerate(addresses)] + [SeatSpec("ai:random")],
+                                seed=1000 + index, game_id=f"b{index}"))
+        people.append(addresses)
+    server.close()
+    sent = outbox(server_dir)
+    secrets = {a: secret_of(sent, a) for addresses in people for a in addresses}
+    work = folder / "work"
+    shutil.copytree(server_dir, work)
+    copy = make_server(work, 'synchronous = "NORMAL"\n')
+    inbox = folder / "inbox"
+    for sub in ("new", "cur", "tmp"):
+        (inbox / sub).mkdir(parents=True)
+    rng = random.Random(1)
+    made = 0
+    open_games = list(range(games))
+    while made < mails and open_games:
+        for index in list(open_games):
+            context = copy._context(f"b{index}")
+            if context.game.is_over:
+                open_games.remove(index)
+                continue
+            seat = context.game.current_player
+            address = people[index][seat]
+            moves = copy._legal(context.game)
+            data = mail(address, [f"game b{index}", f"secret {secrets[address]}", f"move {context.moves + 1}",
+                                  rng.choice(moves)[0]])
+            copy.handle(data)
+            (inbox / "new" / f"{made:06d}.mail").write_bytes(data)
+            made += 1
+            if made == mails:
+                break
+    copy.close()
+    return inbox
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    parser.add_argument("--folder", type=Path, default=None)
+    options = parser.parse_args()
+    folder = options.folder or Path(tempfile.mkdtemp(prefix="pbem-speed-"))
+    inbox = prepare(folder, options.games, options.mails, options.synchronous)
+    count = len(list((inbox / "new").iterdir()))
+    command = [sys.executable, "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
+               "--config", str(folder / "server" / "pbem.toml")]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, capture_output=True)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if done.returncode != 0:
+        sys.exit(done.stderr.decode())
+    handled = done.stderr.decode().count(" moves applied")
+    print(f"{count} mails ({handled} with a move applied) in {seconds:.2f} s: {count / seconds:.0f} mails/s "
+          f"(synchronous {options.synchronous}); the process used {cpu:.2f} s of CPU: {count / cpu:.0f} mails "
+          "per CPU second")
+
+
+if __name__ == "__main__":
+    main()
