@@ -206,7 +206,7 @@ def test_spb_balance_stopped_by_sigterm_writes_the_games_that_finished(tmp_path)
     import time
 
     out = tmp_path / "out"
-    child = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "balance", "base", "--seats",
+    child = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "balance", "base", "--seats",
                               "ai:easy,ai:easy", "--games", "2000", "--jobs", "1", "--out", str(out)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
