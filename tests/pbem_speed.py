@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pbem_mail import ROOT, make_server, mail, outbox, secret_of  # noqa: E402
+from pbem_mail import make_server, mail, outbox, secret_of  # noqa: E402
 from spbc.pbem.server import NewGame, SeatSpec  # noqa: E402
 
 
@@ -81,11 +81,11 @@ def main() -> None:
     folder = options.folder or Path(tempfile.mkdtemp(prefix="pbem-speed-"))
     inbox = prepare(folder, options.games, options.mails, options.synchronous)
     count = len(list((inbox / "new").iterdir()))
-    command = [sys.executable, "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
+    command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
                "--config", str(folder / "server" / "pbem.toml")]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, capture_output=True)
+    done = subprocess.run(command, capture_output=True)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime

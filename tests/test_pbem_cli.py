@@ -68,3 +68,19 @@ def test_errors_say_what_is_wrong(tmp_path):
     (tmp_path / "pbem.toml").write_text("[server\n", encoding="utf-8")
     broken = spb(tmp_path, "games")
     assert broken.exit_code == 1 and "pbem.toml: not TOML" in broken.output
+
+
+def test_a_store_that_stays_locked_asks_the_mta_to_try_again(tmp_path, monkeypatch):
+    import sqlite3
+
+    from spbc.pbem.server import Server
+
+    write_config(tmp_path)
+    spb(tmp_path, "new", "--players", "Anna=anna@a.test,ai:random", "--id", "t", "--seed", "19")
+
+    def locked(self, data):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Server, "receive", locked)
+    done = spb(tmp_path, "receive", data=mail("anna@a.test", ["game t", "status"]))
+    assert done.exit_code == 75 and "cannot take the mail now (database is locked)" in done.output

@@ -186,3 +186,36 @@ def test_smtp_with_starttls_and_login_on_a_real_server(tmp_path):
     finally:
         os.environ.pop("SPB_TEST_SMTP", None)
         controller.stop()
+
+
+@pytest.mark.slow
+def test_a_whole_game_with_digests_and_a_stronger_computer(tmp_path):
+    """Two people take a digest per phase, one a mail per move, ai:easy plays; into the outbox Maildir."""
+    from pbem_mail import outbox
+
+    server = make_server(tmp_path, 'synchronous = "NORMAL"\n')
+    from spbc.pbem.server import NewGame, SeatSpec
+
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("Boris", "boris@b.test"),
+                             SeatSpec("Clara", "clara@c.test"), SeatSpec("ai:easy")], seed=77, game_id="g1"))
+    secrets = {}
+    for sent in outbox(tmp_path):
+        found = re.search(r"^Your secret: (\S+)$", sent.body, re.M)
+        if found:
+            secrets[sent.recipient] = found.group(1)
+    seen = len(outbox(tmp_path))
+    for address in ("anna@a.test", "boris@b.test"):
+        server.receive(mail(address, ["game g1", f"secret {secrets[address]}", "mail phase"]))
+    rng = random.Random(9)
+    for _ in range(1000):
+        new = outbox(tmp_path, seen)
+        seen += len(new)
+        if any(m.subject == "[spb g1] game over" for m in new):
+            break
+        turn = [m for m in new if m.subject.endswith(": your turn")]
+        assert len({m.recipient for m in turn}) == 1, [m.subject for m in new]
+        server.receive(reply_to(turn[-1], secrets[turn[-1].recipient], rng.choice(turn[-1].moves)))
+    final = server._context("g1").game
+    assert final.is_over and read_record(server.export("g1")).game.standings() == final.standings()
+    got = {address: sum(1 for m in outbox(tmp_path) if m.recipient == address) for address in PEOPLE}
+    assert got["anna@a.test"] < got["clara@c.test"] and got["boris@b.test"] < got["clara@c.test"]

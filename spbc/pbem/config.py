@@ -6,6 +6,8 @@
     address = "spb@example.org"     # From: of every mail, and where players send theirs
     store = "pbem.sqlite"           # relative paths are relative to this file
     log = "pbem.log"                # one line per mail handled (optional; default: standard error)
+    synchronous = "FULL"            # FULL: each commit and outbox mail on the disk before it counts;
+                                    # NORMAL: safe when the process is killed, not at a power cut; faster
 
     [mail]
     transport = "maildir"           # or "smtp"
