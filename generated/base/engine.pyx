@@ -236,7 +236,7 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     return n + (cost <= ctx[CTX_MONEY])
 
 
-cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
+cdef inline int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
     """Append a trading card's moves, one per card it may displace, in card order: the cards of
     its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value.
     Only for a player with at least MINIMUM_COST (purchase_moves), for whom the floor changes nothing."""
