@@ -64,11 +64,6 @@ def colour_style(model: RulesModel, colour_id: str) -> Style:
 # --- the screen --------------------------------------------------------------------------
 
 
-def count(number: int, word: str) -> str:
-    """A number with its noun: "1 ruble", "2 rubles", "1 point"."""
-    return f"{number} {word}" + ("" if number == 1 else "s")
-
-
 def render_screen(screen: Screen, console: Console, *, phase_header: bool = True, words: Words = ENGLISH) -> None:
     """Draw one seat's screen: header, board, phases, players, hand, recent moves, legal moves.
 
@@ -255,7 +250,7 @@ def render_event(event: Event, console: Console, words: Words = ENGLISH) -> None
                 console.clear()  # the previous player's hand must not stay on the screen
             console.print(Rule(Text(words("handover", name=event.name)), style="bold yellow"))
         case Finished():
-            render_standings(event, console)
+            render_standings(event, console, words)
         case _:
             render_line(event, console, words)
 
@@ -270,12 +265,12 @@ def render_line(event: Event, console: Console, words: Words = ENGLISH) -> None:
         case PhaseScored():
             console.print(Text(words("scores", phase=words.name(event.phase)), style="bold"))
             for income in event.incomes:  # one line each, however long: the terminal wraps it
-                console.print(Text("  " + describe_payment(income)), soft_wrap=True)
+                console.print(Text("  " + describe_payment(income, words)), soft_wrap=True)
         case PointsBought():
-            console.print(Text(f"{event.name} buys {count(event.points, 'point')} for "
-                               f"{count(event.rubles, 'ruble')} with the {event.card}"))
+            console.print(Text(words("bought", name=event.name, points=words.count(event.points, "point"),
+                                     rubles=words.count(event.rubles, "ruble"), card=words.name(event.card))))
         case RoundEnded():
-            for line in describe_round_end(event):
+            for line in describe_round_end(event, words):
                 console.print(Text(line))
         case LastRound():
             decks = f" {words.last} ".join(words.name(deck) for deck in event.decks)
@@ -285,64 +280,66 @@ def render_line(event: Event, console: Console, words: Words = ENGLISH) -> None:
         case Note():
             console.print(Text(event.text))
         case MoveList():
-            table = Table(title=Text(f"Legal moves of {event.name}"), box=box.SIMPLE_HEAD, title_justify="left")
-            table.add_column("move")
-            table.add_column("cost", justify="right")
+            table = Table(title=Text(words("legal_moves", name=event.name)), box=box.SIMPLE_HEAD,
+                          title_justify="left")
+            table.add_column(words("col_move"))
+            table.add_column(words("col_cost"), justify="right")
             for text, cost in event.moves:
                 table.add_row(Text(text), "" if cost is None else str(cost))
             console.print(table)
         case Stopped():
-            console.print(Text(f"Stopped ({event.reason}): the game was not finished ({event.context})."))
+            reason = words.reasons.get(event.reason, event.reason)
+            console.print(Text(words("stopped", reason=reason, context=event.context)))
             if event.record is not None:
-                console.print(Text(f"Record of the moves so far written to {event.record} "
-                                   "(the seed is left out until a game is over)"))
+                console.print(Text(words("record_so_far", record=event.record)))
 
 
-def _part(part: IncomePart) -> str:
-    """ "Lumberjack x2", "Tax Man (5 green cards)"."""
-    name = part.name + (f" x{part.copies}" if part.copies > 1 else "")
+def _part(part: IncomePart, words: Words = ENGLISH) -> str:
+    """ "Lumberjack x2", "Tax Man (5 green cards)"; German "Steuereintreiber (5 Karten der Farbe Grün)"."""
+    name = words.name(part.name) + (f" x{part.copies}" if part.copies > 1 else "")
     if part.per is not None:
-        name += f" ({count(part.counted, part.per + ' card')})"
+        name += " (" + words("counted", n=part.counted, colour=words.name(part.per),
+                             cards=words.noun(part.counted, "card")) + ")"
     return name
 
 
-def describe_payment(income: Income) -> str:
+def describe_payment(income: Income, words: Words = ENGLISH) -> str:
     """ "Anna +9 rubles (Lumberjack x2, Gold Miner), +2 points (Market x2)", or "Boris nothing"."""
     pays = []
     for amount, word, field in ((income.rubles, "ruble", "rubles"), (income.points, "point", "points")):
         if amount:
-            cards = ", ".join(_part(part) for part in income.parts if getattr(part, field))
-            pays.append(f"+{count(amount, word)}" + (f" ({cards})" if cards else ""))
-    return f"{income.name} " + (", ".join(pays) if pays else "nothing")
+            cards = ", ".join(_part(part, words) for part in income.parts if getattr(part, field))
+            pays.append(f"+{words.count(amount, word)}" + (f" ({cards})" if cards else ""))
+    return f"{income.name} " + (", ".join(pays) if pays else words("nothing"))
 
 
-def describe_round_end(event: RoundEnded) -> list[str]:
+def describe_round_end(event: RoundEnded, words: Words = ENGLISH) -> list[str]:
     """The end of a round in two lines: the rows, and who starts the phases of the next round."""
-    discarded = f"{count(len(event.discarded), 'card')} of the lower row discarded" + (
-        f" ({', '.join(event.discarded)})" if event.discarded else "")
-    moved = f"{count(len(event.moved), 'card')} moved down from the upper row"
-    starters = ", ".join(f"{phase} {player}" for phase, player in event.starters)
-    return [f"End of round {event.round}: {discarded}; {moved}.", f"Next round starts: {starters}."]
+    names = ", ".join(words.name(card) for card in event.discarded)
+    discarded = words("discarded", cards=words.count(len(event.discarded), "card"),
+                      names=f" ({names})" if event.discarded else "")
+    moved = words("moved", cards=words.count(len(event.moved), "card"))
+    starters = ", ".join(f"{words.name(phase)} {player}" for phase, player in event.starters)
+    return [words("round_end", round=event.round, discarded=discarded, moved=moved),
+            words("next_round", starters=starters)]
 
 
-def render_standings(event: Finished, console: Console) -> None:
+def render_standings(event: Finished, console: Console, words: Words = ENGLISH) -> None:
     """The final standings with every score broken down, and where the record went."""
-    table = Table(title="Final standings", box=box.SIMPLE_HEAD, title_justify="left")
-    columns = (("rank", "right"), ("player", "left"), ("points", "right"), ("nobles", "right"),
-               ("rubles", "right"), ("hand", "right"), ("total", "right"), ("rubles left", "right"))
+    table = Table(title=words("standings"), box=box.SIMPLE_HEAD, title_justify="left")
+    columns = (("st_rank", "right"), ("st_player", "left"), ("st_points", "right"), ("st_nobles", "right"),
+               ("st_rubles", "right"), ("st_hand", "right"), ("st_total", "right"), ("st_left", "right"))
     for column, justify in columns:
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        table.add_column(words(column), justify=justify)  # type: ignore[arg-type]
     for score in event.scores:
         table.add_row(str(score.rank), Text(score.name), str(score.points),
                       f"+{score.noble_bonus} ({score.nobles})", f"+{score.rubles_points} ({score.rubles})",
                       f"-{score.hand_penalty} ({score.hand_cards})", str(score.total), str(score.rubles_left))
     console.print(table)
     if event.scores:
-        tie = ", which break ties" if event.scores[0].breaks_ties else ""
-        console.print(Text("points: on the track; nobles: their bonus (distinct cards); rubles: converted to points "
-                           f"(rubles held); hand: the penalty (cards held); rubles left after converting{tie}",
-                           style="dim"))
+        tie = words("st_ties") if event.scores[0].breaks_ties else ""
+        console.print(Text(words("st_legend", ties=tie), style="dim"))
     if event.seed is not None:
-        console.print(Text(f"Seed {event.seed}: spb play --seed {event.seed} deals this game again."))
+        console.print(Text(words("seed", seed=event.seed)))
     if event.record is not None:
-        console.print(Text(f"Record written to {event.record}"))
+        console.print(Text(words("record", record=event.record)))

@@ -144,7 +144,7 @@ class Terminal:
             case Finished():
                 if self.session.shared:
                     self.clear()
-                render_standings(event, self.console)
+                render_standings(event, self.console, self.words)
                 self.lasting.append(event)
             case Stopped():
                 render_line(event, self.console, self.words)
@@ -170,7 +170,7 @@ class Terminal:
 
     def _draw_lasting(self, event: Event) -> None:
         if isinstance(event, Finished):
-            render_standings(event, self.console)
+            render_standings(event, self.console, self.words)
         else:
             render_line(event, self.console, self.words)
 

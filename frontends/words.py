@@ -27,6 +27,7 @@ class Words:
     last: str  # the word before the last item of a list: "and", "und"
     rows: dict[str, str] = field(default_factory=dict)  # a board row's id as the screen shows it
     renamed: dict[str, str] = field(default_factory=dict)  # an English name -> its name in this language
+    reasons: dict[str, str] = field(default_factory=dict)  # why a game stopped ("quit") in this language
 
     def __call__(self, key: str, **values: object) -> str:
         """A phrase with its placeholders filled: ``words("to_move", name="Anna")``."""
@@ -34,8 +35,12 @@ class Words:
 
     def count(self, number: int, noun: str) -> str:
         """A number with its noun in the right form: "1 ruble", "3 Rubel"."""
+        return f"{number} {self.noun(number, noun)}"
+
+    def noun(self, number: int, noun: str) -> str:
+        """The noun's form for a number, without the number: "card", "Karten"."""
         singular, plural = self.nouns[noun]
-        return f"{number} {singular if number == 1 else plural}"
+        return singular if number == 1 else plural
 
     def either(self, items: list[str], last: str) -> str:
         """``a, b or c`` with the language's word for the last join."""
@@ -55,6 +60,7 @@ class Words:
         renamed = {old.name: new.name for old, new in zip(model.phases, local.phases)}
         renamed.update({old.name: new.name for old, new in zip(model.decks, local.decks)})
         renamed.update({old.name: new.name for old, new in zip(model.cards, local.cards)})
+        renamed.update({old.name: new.name for old, new in zip(model.colours, local.colours)})
         return replace(self, renamed=renamed)
 
     def name(self, english: str) -> str:
@@ -83,6 +89,19 @@ ENGLISH = Words(
         "type_help": "Type help for the commands and the move notation.", "round_phase": "Round {round}: {phase}",
         "handover": "pass the keyboard to {name}", "only_look": "Only {name} should look at the screen now.",
         "scores": "{phase} scores:", "ran_out": "{decks} ran out: round {round} is the last round.",
+        "bought": "{name} buys {points} for {rubles} with the {card}",
+        "counted": "{n} {colour} {cards}",
+        "discarded": "{cards} of the lower row discarded{names}", "moved": "{cards} moved down from the upper row",
+        "round_end": "End of round {round}: {discarded}; {moved}.", "next_round": "Next round starts: {starters}.",
+        "legal_moves": "Legal moves of {name}", "col_move": "move", "col_cost": "cost",
+        "stopped": "Stopped ({reason}): the game was not finished ({context}).",
+        "record_so_far": "Record of the moves so far written to {record} (the seed is left out until a game is over)",
+        "standings": "Final standings", "st_rank": "rank", "st_player": "player", "st_points": "points",
+        "st_nobles": "nobles", "st_rubles": "rubles", "st_hand": "hand", "st_total": "total",
+        "st_left": "rubles left", "st_ties": ", which break ties",
+        "st_legend": "points: on the track; nobles: their bonus (distinct cards); rubles: converted to points "
+                     "(rubles held); hand: the penalty (cards held); rubles left after converting{ties}",
+        "seed": "Seed {seed}: spb play --seed {seed} deals this game again.", "record": "Record written to {record}",
     },
     {"ruble": ("ruble", "rubles"), "point": ("point", "points"), "card": ("card", "cards")},
     "and",
@@ -112,10 +131,27 @@ GERMAN = Words(
         "round_phase": "Runde {round}: {phase}", "handover": "Tastatur an {name} weitergeben",
         "only_look": "Nur {name} sollte jetzt auf den Bildschirm sehen.", "scores": "Wertung der {phase}:",
         "ran_out": "{decks} leer: Runde {round} ist die letzte Runde.",
+        "bought": "{name} kauft {points} für {rubles} mit {card}",
+        "counted": "{n} {cards} der Farbe {colour}",
+        "discarded": "{cards} der unteren Reihe abgelegt{names}", "moved": "{cards} aus der oberen Reihe nach unten",
+        "round_end": "Ende der Runde {round}: {discarded}; {moved}.",
+        "next_round": "Nächste Runde: {starters}.",
+        "legal_moves": "Erlaubte Züge von {name}", "col_move": "Zug", "col_cost": "Kosten",
+        "stopped": "Beendet ({reason}): das Spiel wurde nicht zu Ende gespielt ({context}).",
+        "record_so_far": "Die Züge bis jetzt stehen in {record} (ohne den Seed, bis ein Spiel zu Ende ist)",
+        "standings": "Endstand", "st_rank": "Platz", "st_player": "Spieler", "st_points": "Punkte",
+        "st_nobles": "Adelige", "st_rubles": "Rubel", "st_hand": "Hand", "st_total": "Summe",
+        "st_left": "Rubel übrig", "st_ties": ", die bei Gleichstand entscheiden",
+        "st_legend": "Punkte: auf der Leiste; Adelige: ihr Bonus (verschiedene Karten); Rubel: in Punkte "
+                     "getauscht (gehaltene Rubel); Hand: der Abzug (gehaltene Karten); Rubel übrig nach dem "
+                     "Tausch{ties}",
+        "seed": "Seed {seed}: spb play --seed {seed} teilt dieses Spiel noch einmal aus.",
+        "record": "Spielprotokoll geschrieben nach {record}",
     },
     {"ruble": ("Rubel", "Rubel"), "point": ("Punkt", "Punkte"), "card": ("Karte", "Karten")},
     "und",
     {"upper": "oben", "lower": "unten", "drawn": "gezogen"},
+    reasons={"quit": "quit", "end of input": "Ende der Eingabe", "interrupted": "unterbrochen"},
 )
 
 #: The screen's languages by code.

@@ -126,3 +126,28 @@ def test_ctrl_c_leaves_a_readable_record_of_the_moves_so_far(tmp_path):
     assert '[Seed "?"]' in text and "me: take upper Lumberjack" in text and "me: pass" in text
     replay = read_record(text, load_base("compiled"), seed=3)
     assert len(replay.moves) == 4 and not replay.game.is_over
+
+
+#: Fixed words of the English screen that the German one translates.
+ENGLISH_WORDS = ("Your hand", "Board: prices", "Phases", "to move", "rubles", "points", "Your moves", "Type a move",
+                 "Legal moves", "Stopped", "cards left")
+
+
+def test_the_screen_in_german_shows_german_words_and_none_of_the_english_ones():
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de")
+    term.wait("me> ")
+    shown = term.visible()
+    assert "Deine Hand (0/3): leer" in shown and "Spielbrett: Preise für me" in shown and "Phasen" in shown
+    assert "me [du, am Zug]  0 Punkte, 25 Rubel, Hand 0/3" in shown and "Karten übrig" in shown
+    term.send("take upper Holzfäller\r", "me> ")  # a German card name is a move; the notation stays English
+    shown = term.visible()
+    assert "Deine Hand (1/3): Holzfäller" in shown
+    term.send("moves\r", "me> ")
+    assert "Erlaubte Züge von me" in term.visible()
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "nicht zu Ende")
+    assert term.finish() == 0
+    shown = " ".join(term.visible().split())
+    assert "Beendet (quit): das Spiel wurde nicht zu Ende gespielt" in shown
+    for english in ENGLISH_WORDS:
+        assert english not in term.raw, english
