@@ -145,12 +145,15 @@ class Decision:
 @dataclass(frozen=True)
 class Settings:
     """How the search weighs: the share of the score margin in a reward, the margin that counts
-    fully, UCB's exploration constant, and uniformly random playouts instead of the policy."""
+    fully, UCB's exploration constant, and uniformly random playouts (the engine's own) rather than
+    spbc.ai.search's rollout policy. Uniform is the default: at 1000 iterations a decision, the search
+    with the policy won 41.7% of 60 games against the same search with uniform playouts, which also
+    run about half as fast again."""
 
     margin_weight: float = 0.1
     margin_scale: float = 30.0
     exploration: float = 0.7
-    uniform: bool = False
+    uniform: bool = True
 
 
 class SearchAgent:
