@@ -235,7 +235,7 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
             or tried == NULL or where == NULL:
         free(s); free(moves); free(weights); free(path); free(keys); free(stamps); free(tried); free(where)
         return -1
-    while (iterations > 0 and done < iterations) or (iterations <= 0 and (done & 15 or _now() - began < seconds)):
+    while (iterations > 0 and done < iterations) or (iterations <= 0 and (done == 0 or _now() - began < seconds)):
         memcpy(s, root, api.state_size * sizeof(int))
         api.redeal_unseen(s, observer, x)
         node = 0
