@@ -24,6 +24,8 @@ ConfigOption = Annotated[Path, typer.Option(
     "--config", metavar="FILE", envvar="SPB_PBEM_CONFIG",
     help="The server's configuration file (TOML); without one, the defaults in this folder.")]
 DEFAULT_CONFIG = Path("pbem.toml")
+#: The exit code that tells a mail transfer agent to deliver the mail again later (sysexits.h).
+EX_TEMPFAIL = 75
 
 
 def register(app: typer.Typer) -> None:
@@ -99,7 +101,12 @@ def receive(
     config: ConfigOption = DEFAULT_CONFIG,
     maildir: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Handle every new message of this Maildir (else one message on standard input).")] = None,
 ) -> None:
-    """Handle one mail from standard input (an MTA pipe, procmail, .forward) or a Maildir's new mails, then send the replies."""
+    """Handle one mail from standard input (an MTA pipe, procmail, .forward) or a Maildir's new mails, then send the replies.
+
+    Exit 75 (EX_TEMPFAIL: the MTA delivers the mail again later) when the store cannot take it now.
+    """
+    import sqlite3
+
     from spbc.pbem.server import receive_maildir
 
     server = _server(config)
@@ -112,6 +119,9 @@ def receive(
         else:
             data = sys.stdin.buffer.read(server.config.limits.max_bytes + 1)
             server.receive(data)
+    except sqlite3.OperationalError as error:  # the store stayed locked, or the disk is full: try later
+        fail(f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was "
+             "changed, deliver it again later", code=EX_TEMPFAIL)
     finally:
         server.close()
 

@@ -167,20 +167,30 @@ class DocFormat(str, enum.Enum):
     html = "html"
 
 
+class DocLanguage(str, enum.Enum):
+    en = "en"
+    de = "de"
+    zh = "zh"
+
+
 def docs(
     rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP),
     doc_format: DocFormat = typer.Option(DocFormat.md, "--format", metavar="[md|html]",
-                                         help="Markdown or a self-contained HTML page."),
+                                         help="Markdown or a self-contained HTML page (printable)."),
+    language: DocLanguage = typer.Option(DocLanguage.en, "--lang", metavar="[en|de|zh]",
+                                         help="The language: English, German or Chinese."),
     output: Path | None = typer.Option(None, "-o", "--output", metavar="FILE", help="Write to this file instead of stdout."),
 ) -> None:
     """Print the rules reference of a ruleset, generated from its rules."""
-    from spbc.reference.docs import MissingProseError, emit_reference, notation_section
+    from spbc.reference.docs import MissingProseError, emit_reference, notation_section, reference_names
 
     model = _load(rules)
     try:
-        text = emit_reference(model, notation=notation_section(model))[f"reference.{doc_format.value}"]
+        files = emit_reference(model, notation_section(model, language.value), language.value)
     except MissingProseError as error:
         raise _fail(str(error)) from None
+    markdown, html = reference_names(language.value)
+    text = files[markdown if doc_format is DocFormat.md else html]
     if output is None:
         typer.echo(text, nl=False)
         return

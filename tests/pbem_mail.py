@@ -90,9 +90,9 @@ def parse_sent(data: bytes) -> Received:
                     {name: str(value) for name, value in message.items()})
 
 
-def outbox(folder: Path) -> list[Received]:
-    """Every mail in the outbox Maildir (new/), in the order sent."""
-    return [parse_sent(path.read_bytes()) for path in sorted((folder / "outbox" / "new").iterdir())]
+def outbox(folder: Path, start: int = 0) -> list[Received]:
+    """Every mail in the outbox Maildir (new/), in the order sent, from the start'th on."""
+    return [parse_sent(path.read_bytes()) for path in sorted((folder / "outbox" / "new").iterdir())[start:]]
 
 
 def secret_of(mails: list[Received], address: str) -> str:

@@ -37,7 +37,7 @@ def test_json_objects_have_the_declared_shape(exported):
     for card in exported:
         CardRecord.model_validate(card)
         assert {"id", "name", "deck", "colour", "cost", "copies", "rubles", "points"} <= card.keys()
-        assert {"german", "aliases", "symbol", "displaces", "displace_value", "pays_in", "abilities"} <= card.keys()
+        assert {"names", "translated", "aliases", "symbol", "displaces", "displace_value", "pays_in", "abilities"} <= card.keys()
 
 
 def test_json_agrees_with_the_card_facts(exported):

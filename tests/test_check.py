@@ -101,7 +101,7 @@ def test_abilities_are_typed_effects(base) -> None:
     assert base.card("warehouse").abilities == (HandLimit(limit=4),)
     assert base.card("gold_smelter").abilities == (Discount(colour="orange", amount=1),)
     assert base.card("tax_man").abilities == (IncomePerCard(colour="green", phase="aristocrat", rubles=1),)
-    assert base.card("pub").abilities[0].span.line == 82
+    assert base.card("pub").abilities[0].span.line == 101
 
 
 def test_game_parameters(base) -> None:
@@ -140,7 +140,8 @@ def test_defaults_and_derived_values(tmp_path) -> None:
     model = load_model(write_rules(tmp_path, text))
     miner = model.card("miner")
     assert (miner.rubles, miner.points, miner.displace_value, miner.pays_in) == (0, 0, 4, "worker")
-    assert (miner.colour, miner.symbol, miner.german, miner.aliases) == ("green", "any", None, ())
+    assert (miner.colour, miner.symbol, miner.names.texts, miner.aliases) == ("green", "any", (("en", "Miner"),), ())
+    assert model.languages == ("en",) and miner.names.translated == ()
     workshop = model.card("workshop")
     assert (workshop.colour, workshop.displaces, workshop.displace_value) == ("green", "green", None)
     assert model.game.first_phase_must_buy is False and model.edition == ""

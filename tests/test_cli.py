@@ -74,7 +74,7 @@ def test_help_texts_use_the_usual_metavars_and_no_markup_leftovers():
 def test_version():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout == f"spb {VERSION}\n"
-    done = subprocess.run([sys.executable, "-m", "spbc.frontends.cli", "--version"],
+    done = subprocess.run([sys.executable, "-P", "-m", "spbc.frontends.cli", "--version"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == f"spb {VERSION}\n"
 
@@ -96,7 +96,7 @@ def at_terminal(args: list[str], columns: int, env: dict[str, str] | None = None
 
     import pexpect
 
-    child = pexpect.spawn(sys.executable, ["-m", "spbc.frontends.cli", *args], dimensions=(200, columns),
+    child = pexpect.spawn(sys.executable, ["-P", "-m", "spbc.frontends.cli", *args], dimensions=(200, columns),
                           env=dict(os.environ, TERM="xterm", **(env or {})), encoding="utf-8", timeout=120)
     child.expect(pexpect.EOF)
     child.close()
@@ -130,7 +130,7 @@ def test_without_a_c_compiler_one_line_says_the_twin_is_used(tmp_path):
     main = variant(tmp_path, "hand_limit         = 3", "hand_limit         = 5")
     env = dict(os.environ, SPBC_CACHE_DIR=str(tmp_path / "cache"), CC=str(tmp_path / "no-such-cc"))
     env.pop("SPBC_BACKEND", None)
-    done = subprocess.run([sys.executable, "-m", "spbc.frontends.cli", "sim", "--rules", str(main), "--games", "2"],
+    done = subprocess.run([sys.executable, "-P", "-m", "spbc.frontends.cli", "sim", "--rules", str(main), "--games", "2"],
                           capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ("note: the compiled engine of 'base' is not available (no C compiler was found); "

@@ -21,7 +21,7 @@ from scenario import PASS, Scenario, end_phase, take
 HOUSE = """\
 extends "base"
 
-ruleset house { title = "Our house rules" }
+ruleset house { title = "Our house rules"  title_de = "Unsere Hausregeln"  title_zh = "我們的家規" }
 
 override game { starting_rubles = 30  hand_limit = 2 }
 override card market { points = 2 }
@@ -101,11 +101,11 @@ def test_a_variant_of_a_variant_removes_adds_and_changes_an_abilitys_parameters(
     write(tmp_path, "house.spb", HOUSE)
     path = write(tmp_path, "pubs.spb", """\
 extends "house.spb"
-ruleset pubs { title = "Pubs" }
+ruleset pubs { title = "Pubs"  languages = [en] }
 remove card observatory
 override card pub { copies = 3  override ability buy_points { per = player } }
 card tavern {
-    name = "Tavern"  deck = building  cost = 4  copies = 1  points = 1
+    name = "Tavern"  name_de = "Taverne"  name_zh = "小酒館"  deck = building  cost = 4  copies = 1  points = 1
 }
 """)
     model = load_model(path)
@@ -137,7 +137,7 @@ def test_a_typo_in_an_override_names_the_card_meant_and_where_the_base_defines_i
 
 
 def test_a_card_of_the_base_defined_again_without_override_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, "again.spb", 'extends "base"\nruleset again { title = "Again" }\n'
+    path = write(tmp_path, "again.spb", 'extends "base"\nruleset again { title = "Again"  languages = [en] }\n'
                                         'card market { points = 2 }\n')
     assert diagnostics(path) == ["again.spb:3:6: SPB216 card 'market' is already in base (write 'override card "
                                  "market { ... }' to change it, or give a new one another id)"]
@@ -151,9 +151,9 @@ def test_a_wrong_value_in_an_override_points_into_the_variant(tmp_path: Path) ->
 
 
 def test_removing_what_is_not_there_and_a_cycle(tmp_path: Path) -> None:
-    path = write(tmp_path, "gone.spb", 'extends "base"\nruleset gone { title = "Gone" }\nremove card pubb\n')
+    path = write(tmp_path, "gone.spb", 'extends "base"\nruleset gone { title = "Gone"  languages = [en] }\nremove card pubb\n')
     assert diagnostics(path) == ["gone.spb:3:13: SPB215 card 'pubb' is not in base (did you mean 'pub'?)"]
-    write(tmp_path, "a.spb", 'extends "b.spb"\nruleset a { title = "A" }\n')
-    write(tmp_path, "b.spb", 'extends "a.spb"\nruleset b { title = "B" }\n')
+    write(tmp_path, "a.spb", 'extends "b.spb"\nruleset a { title = "A"  languages = [en] }\n')
+    write(tmp_path, "b.spb", 'extends "a.spb"\nruleset b { title = "B"  languages = [en] }\n')
     (cycle,) = diagnostics(tmp_path / "a.spb")
     assert cycle.startswith("b.spb:1:1: SPB124 extends cycle: ") and cycle.endswith("a.spb -> b.spb -> a.spb".split(" -> ")[0])

@@ -16,7 +16,7 @@ from spbc.play.notation import format_move, parse_move
 def _words(ruleset) -> list[str]:
     cards = [card.name for card in ruleset.model.cards]
     prefixes = [name[:n] for name in cards for n in (1, 3)]
-    germans = [card.german for card in ruleset.model.cards if getattr(card, "german", None)]
+    germans = [name for card in ruleset.model.cards for language, name in card.names.texts if language != "en"]
     verbs = ["buy", "b", "take", "t", "play", "p", "pass", "use", "u", "discard", "d", "pub", "points", "over",
              "upper", "lower", "from", "hand", "row", "x", "-", "+", "2", "0"]
     return cards + prefixes + germans + verbs + list(HOSTILE_TEXT) + [str(n) for n in EDGE_INTS]

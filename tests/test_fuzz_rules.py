@@ -31,7 +31,7 @@ WORDS = [
     "card", "deck", "phase", "colour", "game", "ruleset", "include", "ability", "=", "{", "}", "[", "]", ",",
     "..", "#", "\n", " ", "0", "1", "-1", "3", "8", "10000", "10001", "99999999999999999999", "yes", "no",
     "worker", "building", "aristocrat", "trading", "green", "blue", "orange", "market", "pub", "observatory",
-    "cost", "copies", "points", "rubles", "replaces", "name", "german", "aliases", "board_size", "hand_limit",
+    "cost", "copies", "points", "rubles", "replaces", "name", "name_de", "name_zh", "translated", "languages", "aliases", "board_size", "hand_limit",
     "discount", "hand_limit", "income_per_card", "buy_points", "draw_action",
 ] + [f'"{text}"' for text in HOSTILE_TEXT if '"' not in text and "\\" not in text] + ['"\\n"', '"\\""', '"\\\\"']
 

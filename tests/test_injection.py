@@ -28,7 +28,7 @@ from spbc.source import quote
 from spbc.engine import render
 from spbc.engine.emit import emit_engine
 from spbc.source.diagnostics import RulesError
-from spbc.reference.docs import emit_reference, notation_section
+from spbc.reference.docs import emit_references
 from spbc.frontends.cli import app
 from spbc.lang.load import load_model
 
@@ -107,8 +107,15 @@ def _fields(folder: Path) -> list[str]:
     return strings.fields
 
 
-FIELDS = ["ruleset.title", "ruleset.edition", "colour.name", "deck.name", "phase.name",
-          "card.name", "card.german", "card.aliases", "buy_points.verb", "draw_action.verb"]
+#: Every string setting of the base rules: the names of every language (``name_de``, ``name_zh``...) too.
+FIELDS = ["ruleset.title", "ruleset.edition", "ruleset.title_de", "ruleset.title_zh", "ruleset.edition_de",
+          "ruleset.edition_zh", "game.symbol_names_de", "game.symbol_names_zh", "colour.name", "colour.name_de",
+          "colour.name_zh", "deck.name", "deck.name_de", "deck.name_zh", "phase.name", "phase.name_de",
+          "phase.name_zh", "card.name", "card.name_de", "card.name_zh", "card.aliases", "buy_points.verb",
+          "draw_action.verb"]
+#: The reference's files, one Markdown and one HTML page per language.
+REFERENCES = [("reference.md", "reference.html"), ("reference.de.md", "reference.de.html"),
+              ("reference.zh.md", "reference.zh.html")]
 
 
 def test_the_rewriter_finds_every_kind_of_string_setting(tmp_path: Path) -> None:
@@ -155,7 +162,7 @@ REFUSED = {
 
 def _generated(main: Path) -> dict[str, str]:
     model = load_model(main)
-    return {**emit_engine(model), **emit_reference(model, notation=notation_section(model))}
+    return {**emit_engine(model), **emit_references(model)}
 
 
 def _without_digest(tree: ast.Module) -> str:
@@ -233,15 +240,18 @@ def assert_only_data(files: dict[str, str], plain: dict[str, str], values: list[
         for line, plain_line in zip(lines, plain_lines):
             if line != plain_line:  # only comments and the digest may differ
                 assert line.lstrip().startswith("#") or line.startswith("RULES_DIGEST = "), line[:200]
-    markdown = files["reference.md"]
-    assert _md_shape(markdown) == _md_shape(plain["reference.md"]) and _one_line_each(markdown)
-    page, plain_page = _page(files["reference.html"]), _page(plain["reference.html"])
-    assert page.tags == plain_page.tags and page.comments == plain_page.comments
-    assert _one_line_each(files["reference.html"])
-    text = "".join(page.text)
-    for value in values:
-        assert quote.markdown_text(value) in markdown, value[:80]
-        assert value in text, value[:80]
+    markdowns, texts = [], []
+    for md_name, html_name in REFERENCES:  # every language's reference
+        markdown = files[md_name]
+        assert _md_shape(markdown) == _md_shape(plain[md_name]) and _one_line_each(markdown), md_name
+        page, plain_page = _page(files[html_name]), _page(plain[html_name])
+        assert page.tags == plain_page.tags and page.comments == plain_page.comments, html_name
+        assert _one_line_each(files[html_name])
+        markdowns.append(markdown)
+        texts.append("".join(page.text))
+    for value in values:  # each shows in some reference (a German name at least in the German one)
+        assert any(quote.markdown_text(value) in markdown for markdown in markdowns), value[:80]
+        assert any(value in text for text in texts), value[:80]
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
@@ -267,7 +277,8 @@ def test_every_hostile_value_in_one_field_is_only_data(field: str, tmp_path: Pat
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
-@pytest.mark.parametrize("field", ["card.name", "card.german", "card.aliases", "ruleset.title", "buy_points.verb"])
+@pytest.mark.parametrize("field", ["card.name", "card.name_de", "card.name_zh", "card.aliases", "ruleset.title",
+                                   "phase.name_de", "buy_points.verb"])
 def test_a_refused_value_is_a_diagnostic(name: str, field: str, tmp_path: Path) -> None:
     value, codes = REFUSED[name]
     main = write_rules(tmp_path, Strings(value, field))

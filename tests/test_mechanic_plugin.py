@@ -54,6 +54,8 @@ def _rules(folder: Path, rubles: str = "3") -> Path:
     shutil.copytree(locate.rules_dir(), folder, dirs_exist_ok=True)
     main = folder / "base.spb"
     text = main.read_text(encoding="utf-8").replace("ruleset base {", "ruleset plunder {")
+    # the fixture mechanic has English prose only, so the copy speaks English only
+    text = text.replace("languages  = [en, de, zh]", "languages  = [en]")
     main.rename(folder / "plunder.spb")
     (folder / "plunder.spb").write_text(text, encoding="utf-8")
     buildings = folder / "base" / "buildings.spb"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 
@@ -11,6 +12,7 @@ import spbc
 from spbc.play.notation import format_move, parse_move
 
 from spbc import mechanics
+from spbc.engine.emit import emit_engine_ir
 from spbc.engine.lower import lower
 from spbc.lang.load import load_model
 from spbc.source import locate
@@ -41,6 +43,18 @@ def test_each_mechanic_owns_its_part_of_the_state_in_a_fixed_place():
     assert names[names.index("colour_count") + 1] == "discount"
     assert ir.stages == ("drawn", "points") and ir.idle_stages == () and ir.problems == 10
 
+
+
+def test_a_mechanic_that_changes_prices_must_name_the_cards_that_change_them():
+    # place() computes a seat's prices anew only for the cards a mechanic lists in reprices; a mechanic with
+    # the macro context and none listed would leave them stale, so the engine is not printed at all
+    ir = lower(load_model("base"))
+    discount = next(m for m in ir.mechanics if m.kind == "discount")
+    assert [ir.cards[c].id for c in discount.reprices] == ["carpenter_workshop", "gold_smelter"]
+    silent = dataclasses.replace(ir, mechanics=tuple(
+        dataclasses.replace(m, reprices=()) if m is discount else m for m in ir.mechanics))
+    with pytest.raises(TypeError, match="mechanic 'discount' has a macro context but lists no reprices"):
+        emit_engine_ir(silent)
 
 def test_a_ruleset_without_an_ability_has_none_of_its_code_or_state(tmp_path):
     shutil.copytree(locate.rules_dir(), tmp_path, dirs_exist_ok=True)

@@ -147,6 +147,19 @@ def test_each_form_reads_as_its_move(board, text, move):
     assert parse_move(text, board) == move
 
 
+def test_a_card_named_in_english_german_or_chinese_is_the_same_move(board):
+    """`buy Sternwarte`, `buy obs` and the Chinese name (天文台) are one move, written in English."""
+    moves = {text: parse_move(text, board) for text in
+             ("buy Sternwarte", "buy obs", "buy 天文台", "buy upper Observatory", "b 天文")}
+    assert set(moves.values()) == {buy("observatory")}
+    assert {format_move(move, board.ruleset) for move in moves.values()} == {"buy upper Observatory"}
+    workshop = (Scenario(board.ruleset, players=2).upper(["carpenter_workshop"]).give(0, "lumberjack")
+                .rubles(0, 20).current(0).build())
+    assert parse_move("buy 木工坊 over 伐木工", workshop) == buy("carpenter_workshop", "upper", "lumberjack")
+    assert parse_move("play 秘書", board) == parse_move("play Sekretär", board) == play("secretary")
+    assert parse_move("observe 貴族卡", board) == use("observatory", "aristocrat")  # a deck's names too
+
+
 def test_a_prefix_is_narrowed_to_the_cards_at_hand(ruleset):
     # "ware" fits Warehouse and Warehouse Manager; only the Manager lies on the board
     game = (Scenario(ruleset).upper(["warehouse_manager"]).lower([]).rubles(0, 20)

@@ -57,7 +57,7 @@ def test_a_move_by_mail_is_applied_and_answered(game):
     before = len(outbox(folder))
     outcome = server.receive(mail("Anna <anna@a.test>", ["game g1", f"secret {secrets['anna@a.test']}", "move 1",
                                                          "buy lumberjack"]))
-    assert outcome.result == "1 moves applied"
+    assert outcome.result == "1 moves applied" and outcome.queued == 3
     assert server.store.moves("g1") == [(0, "buy upper Lumberjack", "mail")]
     new = outbox(folder)[before:]
     reply = next(m for m in new if m.recipient == "anna@a.test")
@@ -397,3 +397,66 @@ def test_a_message_id_that_is_no_printable_ascii_is_none(game):
     outcome = server.receive(data)
     assert outcome.key.startswith("sha256:") and outcome.result == "answered"
     assert "In-Reply-To" not in outbox(folder)[-1].headers
+
+
+def test_a_screen_shared_between_readers_is_each_readers_own(tmp_path, compiled):
+    """The server works a position's public parts out once for all readers: each gets what
+    build_screen gives them, their own view included."""
+    import random
+
+    from spbc.pbem.server import _Context
+    from spbc.pbem.store import GameRow
+    from spbc.table.screen import build_screen
+
+    server = make_server(tmp_path)
+    game = compiled.new_game(["A", "B", "C"], seed=4)
+    rng = random.Random(4)
+    row = GameRow("x", "base", "", "active", 0, 0, "", "", 0, 0, "wait", False, 0, False, False)
+    for number in range(120):
+        context = _Context(row, [], game, number)
+        for seat in rng.sample(range(3), 3):
+            moves = server._legal(game) if seat == game.current_player else ()
+            assert server._screen(context, seat, moves) == build_screen(game, seat, moves)
+        game.play(rng.choice(game.legal_moves()))
+        if game.is_over:
+            break
+
+
+class _Position:
+    """A stand-in for a game in which the seat on turn may pass, use an ability, and maybe buy."""
+
+    def __init__(self, ruleset, moves):
+        self.ruleset, self.round, self.phase, self._moves = ruleset, 2, "building", moves
+
+    def legal_moves(self):
+        return list(self._moves)
+
+
+def test_keep_and_broke_orders_pass_when_nothing_else_is_left(compiled):
+    from spbc.pbem.store import SeatRow
+    from spbc.play.moves import PASS, Move, MoveKind
+
+    observe = Move(MoveKind.USE, card="observatory", deck="worker")
+    take = Move(MoveKind.TAKE, card="market", row="upper")
+    buy = Move(MoveKind.BUY, card="market", row="upper")
+    seat = SeatRow(0, "A", "a@a", None, "", "move", [])
+    decide = lambda moves: Server._order_move(None, _Position(compiled, moves), seat)  # noqa: E731
+    assert decide([PASS]) == PASS  # the only legal move: nobody is asked
+    assert decide([PASS, observe]) is None
+    seat.orders = ["keep:observe"]
+    assert decide([PASS, observe]) == PASS and decide([PASS, observe, take]) is None
+    seat.orders = ["pass-broke"]  # no buy and no play: a take or an ability's use is no reason to ask
+    assert decide([PASS, observe, take]) == PASS and decide([PASS, observe, buy]) is None
+    seat.orders = ["pass-phase:2:building"]
+    assert decide([PASS, buy]) == PASS
+    seat.orders = ["pass-phase:1:building"]
+    assert decide([PASS, buy]) is None
+    assert decide([observe, buy]) is None  # no order passes where passing is not legal
+
+
+def test_a_reply_quotes_at_most_80_characters_of_a_line(game):
+    server, folder, secrets = game
+    server.receive(mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "move 1", "x" * 50_000]))
+    body = outbox(folder)[-1].body
+    flagged = [line for line in body.splitlines() if line.startswith("! line 4")]
+    assert len(flagged) == 1 and len(flagged[0]) < 300 and "x" * 100 not in body

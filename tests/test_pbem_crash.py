@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem_mail import ROOT, make_server, mail, outbox, secret_of, three_and_a_computer
+from pbem_mail import make_server, mail, outbox, secret_of, three_and_a_computer
 from spbc.pbem import crash
 from spbc.pbem.server import NewGame, SeatSpec
 
@@ -38,11 +38,11 @@ def delivered(folder: Path) -> list[tuple[str, str, str]]:
 
 
 def run(folder: Path, args: list[str], data: bytes = b"", crash_at: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     env.pop(crash.VARIABLE, None)
     if crash_at is not None:
         env[crash.VARIABLE] = crash_at
-    return subprocess.run([sys.executable, "-m", "spbc.frontends.cli", "pbem", *args, "--config",
+    return subprocess.run([sys.executable, "-P", "-m", "spbc.frontends.cli", "pbem", *args, "--config",
                            str(folder / "pbem.toml")], input=data, env=env, capture_output=True, timeout=120)
 
 
@@ -124,8 +124,8 @@ def test_two_receive_processes_at_once_apply_each_move_once(tmp_path):
     for index, data in enumerate(mails):
         (inbox / "new" / f"{index:03d}.a").write_bytes(data)
         (inbox / "new" / f"{index:03d}.b").write_bytes(data)  # the same mail twice
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
+    env = dict(os.environ)
+    command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
                "--config", str(tmp_path / "server" / "pbem.toml")]
     first = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
     second = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)

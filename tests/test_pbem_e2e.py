@@ -4,9 +4,13 @@ the exported record, and no mail tells anyone another player's hand or secret ru
 
 from __future__ import annotations
 
+import logging
+import os
 import random
 import re
+import shutil
 import socket
+import subprocess
 import threading
 
 import pytest
@@ -78,7 +82,8 @@ def check_no_leak(received, secrets: dict[str, str], replayed, seat_of: dict[str
     assert "hand:" not in body.lower()
 
 
-def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
+def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp, caplog):
+    caplog.set_level(logging.INFO, logger="spbc.pbem")
     catcher, port = smtp
     server = make_server(tmp_path, f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\n')
     three_and_a_computer(server, seed=SEED)
@@ -136,3 +141,81 @@ def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp):
         checked += 1
     assert checked > 200  # 270 mails with seed 8831726354125 and random.Random(5)
     assert len(received_all) == len(server.store.outbox("g1"))
+    # the log: a line per mail, with no secret and no seed
+    assert len(caplog.records) > 80
+    for record in caplog.records:
+        line = record.getMessage()
+        assert str(SEED) not in line and not any(secret in line for secret in secrets.values()), line
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_smtp_with_starttls_and_login_on_a_real_server(tmp_path):
+    """aiosmtpd on loopback that takes mail only after STARTTLS and a login; the outbox reaches it."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((mechanism, auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.login == b"spb" and auth_data.password == b"hunter2")
+
+    catcher = Catcher()
+    controller = aiosmtpd.Controller(catcher, hostname="127.0.0.1", port=free_port(), tls_context=context,
+                                     require_starttls=True, authenticator=authenticator, auth_require_tls=True)
+    controller.start()
+    try:
+        config = (f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {controller.port}\n'
+                  f'starttls = true\ncafile = "{cert}"\nusername = "spb"\npassword_env = "SPB_TEST_SMTP"\ntimeout = 3\n')
+        os.environ["SPB_TEST_SMTP"] = "hunter2"
+        server = make_server(tmp_path, config)
+        three_and_a_computer(server)
+        assert len(catcher.messages) == 4 and logins and logins[0][1:] == (b"spb", b"hunter2")
+        assert all(state == "sent" for *_, state in server.store.outbox("g1"))
+        os.environ["SPB_TEST_SMTP"] = "wrong"
+        server.admin("g1", ["pause"])  # the three mails of a refused login stay queued
+        assert [state for *_, state in server.store.outbox("g1")].count("pending") == 3
+        server.close()
+    finally:
+        os.environ.pop("SPB_TEST_SMTP", None)
+        controller.stop()
+
+
+@pytest.mark.slow
+def test_a_whole_game_with_digests_and_a_stronger_computer(tmp_path):
+    """Two people take a digest per phase, one a mail per move, ai:easy plays; into the outbox Maildir."""
+    from pbem_mail import outbox
+
+    server = make_server(tmp_path, 'synchronous = "NORMAL"\n')
+    from spbc.pbem.server import NewGame, SeatSpec
+
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("Boris", "boris@b.test"),
+                             SeatSpec("Clara", "clara@c.test"), SeatSpec("ai:easy")], seed=77, game_id="g1"))
+    secrets = {}
+    for sent in outbox(tmp_path):
+        found = re.search(r"^Your secret: (\S+)$", sent.body, re.M)
+        if found:
+            secrets[sent.recipient] = found.group(1)
+    seen = len(outbox(tmp_path))
+    for address in ("anna@a.test", "boris@b.test"):
+        server.receive(mail(address, ["game g1", f"secret {secrets[address]}", "mail phase"]))
+    rng = random.Random(9)
+    for _ in range(1000):
+        new = outbox(tmp_path, seen)
+        seen += len(new)
+        if any(m.subject == "[spb g1] game over" for m in new):
+            break
+        turn = [m for m in new if m.subject.endswith(": your turn")]
+        assert len({m.recipient for m in turn}) == 1, [m.subject for m in new]
+        server.receive(reply_to(turn[-1], secrets[turn[-1].recipient], rng.choice(turn[-1].moves)))
+    final = server._context("g1").game
+    assert final.is_over and read_record(server.export("g1")).game.standings() == final.standings()
+    got = {address: sum(1 for m in outbox(tmp_path) if m.recipient == address) for address in PEOPLE}
+    assert got["anna@a.test"] < got["clara@c.test"] and got["boris@b.test"] < got["clara@c.test"]

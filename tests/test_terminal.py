@@ -30,7 +30,7 @@ class Terminal:
     def __init__(self, *args: str) -> None:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(ROWS))
         env.pop("NO_COLOR", None)
-        self.child = pexpect.spawn(sys.executable, ["-m", "spbc.frontends.cli", "play", *args], env=env,
+        self.child = pexpect.spawn(sys.executable, ["-P", "-m", "spbc.frontends.cli", "play", *args], env=env,
                                    dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=60)
         self.screen = pyte.HistoryScreen(COLUMNS, ROWS, history=100_000)
         self.stream = pyte.Stream(self.screen)

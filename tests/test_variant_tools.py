@@ -15,10 +15,10 @@ from spbc.reference.docs import emit_reference
 
 runner = CliRunner()
 
-HOUSE = 'extends "base"\nruleset house { title = "House" }\noverride game { starting_rubles = 30  hand_limit = 2 }\n' \
+HOUSE = 'extends "base"\nruleset house { title = "House"  title_de = "Haus"  title_zh = "家規" }\noverride game { starting_rubles = 30  hand_limit = 2 }\n' \
         'override card market { points = 2 }\nremove card observatory\n' \
         'override card pub { override ability buy_points { per = player } }\n' \
-        'card tavern { name = "Tavern"  deck = building  cost = 4  copies = 1  points = 1 }\n'
+        'card tavern { name = "Tavern"  name_de = "Taverne"  name_zh = "小酒館"  deck = building  cost = 4  copies = 1  points = 1 }\n'
 
 
 @pytest.fixture

@@ -99,13 +99,13 @@ def test_a_pub_cap_per_player_instead_of_per_pub(tmp_path):
 
 
 def test_second_edition_costs_reach_the_price(tmp_path):
-    rules = spbc.load_rules(variant(tmp_path, ('''    name    = "Observatory"
-    german  = "Sternwarte"
-    deck    = building
-    cost    = 6''', '''    name    = "Observatory"
-    german  = "Sternwarte"
-    deck    = building
-    cost    = 7''')), backend="python")
+    rules = spbc.load_rules(variant(tmp_path, ('''    deck    = building
+    cost    = 6
+    copies  = 2
+    points  = 1''', '''    deck    = building
+    cost    = 7
+    copies  = 2
+    points  = 1''')), backend="python")
     from scenario import Scenario
 
     game = Scenario(rules, players=2).upper(["observatory"]).rubles(0, 7).phase("building").current(0).build()

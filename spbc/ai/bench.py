@@ -270,8 +270,10 @@ def run_bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float =
         games = mid_game_states(compiled, players, states)
         report.api_playouts = statistics.median(api_playouts_per_second(games, seed) for seed in range(3))
         try:
+            # at least 3 samples, as for the Game API: one sample of a few states lasts milliseconds,
+            # and one preemption on a busy machine would be the figure
             report.c_playouts = statistics.median(c_playouts_per_second(compiled, games, 20, seed)
-                                                  for seed in range(repeats))
+                                                  for seed in range(max(repeats, 3)))
         except RuntimeError as error:
             report.notes.append(str(error))
     if instructions:

@@ -5,7 +5,8 @@ Each top-level ``*.spb`` file of the rules folder is one ruleset; its files
 ``generated/<ruleset>/``. File maps use relative POSIX paths as keys::
 
     {"base/engine.pxd": ..., "base/engine.pyx": ..., "base/twin.py": ...,
-     "base/reference.md": ..., "base/reference.html": ...}
+     "base/reference.md": ..., "base/reference.html": ...,          # English
+     "base/reference.de.md": ..., "base/reference.de.html": ...}    # and every other language it speaks
 
 Writing is atomic per file and leaves unchanged files untouched. A file belongs
 to the compiler when its first kilobyte carries the "do not edit ... spb
@@ -43,9 +44,11 @@ def find_rulesets(rules_dir: Path) -> list[Path]:
 def compile_ruleset(model: RulesModel) -> dict[str, str]:
     """Every generated file of one checked ruleset, keyed ``<ruleset>/<file>``, sorted by key.
 
-    Raises :class:`spbc.reference.docs.MissingProseError` when an ability has no prose template.
+    The reference is written in every language of the ruleset (``languages`` in its ruleset block).
+    Raises :class:`spbc.reference.docs.MissingProseError` naming every text missing in any of them: a
+    mechanic's prose in a language, a macro or label of the reference's own templates.
     """
-    reference = docs.emit_reference(model, notation=docs.notation_section(model))
+    reference = docs.emit_references(model)
     files = {**codegen.emit_engine(model), **reference}
     return {f"{model.name}/{name}": files[name] for name in sorted(files)}
 

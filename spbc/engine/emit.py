@@ -268,6 +268,8 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("CARD_TRADING", "int", column("trading")),
         ("CARD_DISPLACE_VALUE", "int", column("displace_value")),
         ("CARD_USED_LOCKED", "int", column("used_locked")),
+        # 1 for a card whose coming or going changes what a seat takes off a colour (a mechanic's reprices)
+        ("CARD_REPRICES", "int", tuple(int(any(card.index in m.reprices for m in ir.mechanics)) for card in ir.cards)),
         ("TARGET_MASK", "int", tuple(target_mask)),
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),

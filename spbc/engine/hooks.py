@@ -13,7 +13,9 @@ its place):
 template       function            hook
 =============  ==================  ==============================================================
 moves.j2       hand_limit          ``hand_limit``: raise ``limit`` for player p
-moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour
+moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour;
+                                   read when p's prices (O_PRICE) are computed, so a mechanic with it
+                                   lists in ``reprices`` the cards that change it
 moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
 moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
 flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
@@ -55,7 +57,11 @@ class Hooks:
         for m, module in self._modules:
             if getattr(module, "cost", None) is not None:  # the hook before turn_context
                 raise TypeError(f"mechanic {m.kind!r} has a macro cost: the hook is context now, "
-                                "adding to ctx[CTX_OFF + colour] once per move list")
+                                "adding to ctx[CTX_OFF + colour] what a seat takes off, read when its prices are computed")
+            if getattr(module, "context", None) is not None and not m.reprices:
+                raise TypeError(f"mechanic {m.kind!r} has a macro context but lists no reprices: the cards "
+                                "whose coming or going changes what it takes off, for which place() "
+                                "computes the seat's prices (O_PRICE) anew")
             listed = self.of(m, "problems")
             if len(listed) != m.problems:
                 raise TypeError(f"mechanic {m.kind!r} declares {m.problems} state problems, "

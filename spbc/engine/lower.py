@@ -148,6 +148,8 @@ class MechanicIR:
     actions_per_round: int = 0  # the most actions per round that move no card (MAX_GAME_MOVES)
     decisions_per_round: int = 0  # the most moves per round that are no action (MAX_GAME_MOVES)
     first_problem: int = 0  # the number of its first state problem; lowering sets it
+    # the cards whose coming or going changes what its macro context takes off: place() reprices p for them
+    reprices: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,7 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
         ("hand_size", players), ("hand", players * hand_max),
         ("owned", players * ncards), ("used", players * ncards),
         ("owned_mask", players * words),
+        ("price", players * ncards),  # seat_price of every card per seat, kept by place(), recomputed by load
         ("colour_count", players * len(model.colours)),
         *area_parts,
         ("upper_size", 1), ("upper", model.game.board_size),

@@ -26,10 +26,12 @@ from spbc.lang.model import (
     Deck,
     Effect,
     GameParams,
+    Names,
     Phase,
     RulesModel,
 )
-from spbc.lang.schema import ABILITIES, BLOCKS, BlockSpec, Ref, ValueProblem, read_value
+from spbc.source.language import LANGUAGES, localized_key
+from spbc.lang.schema import ABILITIES, BLOCKS, TRANSLATED, BlockSpec, Ref, ValueProblem, read_value
 
 
 class Checker(Declarations):
@@ -220,6 +222,8 @@ def _game(decl: Decl) -> GameParams:
     values = dict(decl.values)
     low, high = values.pop("players")
     values.setdefault("first_phase_must_buy", False)
+    for key in [key for key in values if key.startswith("symbol_names_")]:
+        del values[key]  # the model keeps them (RulesModel.symbol_names)
     return GameParams(min_players=low, max_players=high, **values, span=decl.block.kind.span)
 
 
@@ -229,6 +233,13 @@ def _effect(ability: Decl) -> Effect:
     return cls(**ability.values, span=ability.block.id.span)
 
 
+def _names(decl: Decl, key: str = "name") -> Names:
+    """A setting in every language the block writes it in (``name``, ``name_de``...), in LANGUAGES order."""
+    texts = tuple((language, decl.get(localized_key(key, language))) for language in LANGUAGES
+                  if decl.get(localized_key(key, language)) is not None)
+    return Names(texts, tuple(decl.get(TRANSLATED, ())))
+
+
 def _card(checker: Checker, decl: Decl, pays_in: dict[str, str]) -> Card:
     colour = card_colour(checker, decl)
     assert colour is not None
@@ -236,7 +247,6 @@ def _card(checker: Checker, decl: Decl, pays_in: dict[str, str]) -> Card:
     return Card(
         id=decl.id,
         name=decl.get("name"),
-        german=decl.get("german"),
         aliases=decl.get("aliases", ()),
         deck=decl.get("deck"),
         colour=colour,
@@ -250,6 +260,7 @@ def _card(checker: Checker, decl: Decl, pays_in: dict[str, str]) -> Card:
         displace_value=None if trading else decl.get("displace_value", decl.get("cost")),
         abilities=tuple(_effect(ability) for ability in decl.abilities),
         span=decl.block.anchor,
+        names=_names(decl),
     )
 
 
@@ -257,14 +268,19 @@ def build_model(checker: Checker) -> RulesModel:
     """The model of a checked program; only called when no diagnostic was found."""
     program, tables = checker.program, checker.decls
     ruleset = checker.single["ruleset"]
-    colours = tuple(Colour(d.id, d.get("name"), span=d.block.anchor) for d in tables["colour"].values())
+    colours = tuple(Colour(d.id, d.get("name"), span=d.block.anchor, names=_names(d))
+                    for d in tables["colour"].values())
     decks = tuple(
-        Deck(d.id, d.get("name"), d.get("colour"), span=d.block.anchor) for d in tables["deck"].values()
+        Deck(d.id, d.get("name"), d.get("colour"), span=d.block.anchor, names=_names(d))
+        for d in tables["deck"].values()
     )
     phases = tuple(
-        Phase(d.id, d.get("name"), d.get("deck"), d.get("scores"), span=d.block.anchor)
+        Phase(d.id, d.get("name"), d.get("deck"), d.get("scores"), span=d.block.anchor, names=_names(d))
         for d in tables["phase"].values()
     )
+    game = checker.single["game"]
+    symbol_names = tuple((language, tuple(game.get(f"symbol_names_{language}"))) for language in LANGUAGES
+                         if game.get(f"symbol_names_{language}") is not None)
     pays_in = {phase.scores: phase.id for phase in phases if phase.scores is not None}
     return RulesModel(
         name=ruleset.id,
@@ -272,13 +288,19 @@ def build_model(checker: Checker) -> RulesModel:
         edition=ruleset.get("edition", ""),
         cost_example=tuple(ruleset.get("cost_example", ())),
         notes=tuple(ruleset.get("notes", ())),
+        notes_in=tuple((language, tuple(ruleset.get(localized_key("notes", language))))
+                       for language in LANGUAGES if ruleset.get(localized_key("notes", language)) is not None),
         files=tuple(file.name for file in program.files),
         digest=program.digest,
-        game=_game(checker.single["game"]),
+        game=_game(game),
         colours=colours,
         decks=decks,
         phases=phases,
         cards=tuple(_card(checker, d, pays_in) for d in tables["card"].values()),
+        languages=tuple(ruleset.get("languages", ("en",))),
+        titles=_names(ruleset, "title"),
+        editions=_names(ruleset, "edition"),
+        symbol_names=symbol_names,
     )
 
 

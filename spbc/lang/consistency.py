@@ -14,6 +14,8 @@ from spbc.lang.decls import Decl, Declarations
 from spbc.source.diagnostics import Note
 from spbc.lang.model import EFFECT_KINDS, Effect
 from spbc.source.span import Span
+from spbc.lang.schema import LOCALIZED, TRANSLATED
+from spbc.source.language import BASE_LANGUAGE, LANGUAGES, language_name, localized_key
 from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS  # the engine's limits
 
 
@@ -159,6 +161,73 @@ def _check_card_names(checker: Declarations) -> None:
                                notes=(Note("first used here", first),))
             else:
                 used[key] = (card.id, node.span)
+    for card in checker.decls["card"].values():  # a card's names in other languages may repeat its own
+        for language in LANGUAGES[1:]:
+            node_of = _value_node(card, localized_key("name", language))
+            if not isinstance(node_of, syntax.Str) or not card.valid(localized_key("name", language)):
+                continue
+            key = node_of.value.casefold()
+            if key in used and used[key][0] != card.id:
+                other, first = used[key]
+                checker.report("SPB214", f"'{node_of.value}' is already a name of card '{other}'", node_of.span,
+                               hint="names in every language and aliases are compared ignoring case",
+                               notes=(Note("first used here", first),))
+            used.setdefault(key, (card.id, node_of.span))
+
+
+def _languages(checker: Declarations) -> tuple[str, ...]:
+    """The languages the ruleset declares (English alone when it names none); () when already reported."""
+    ruleset = checker.single.get("ruleset")
+    if ruleset is None or not ruleset.valid("languages"):
+        return ()
+    languages: tuple[str, ...] = tuple(ruleset.get("languages", (BASE_LANGUAGE,)))
+    if BASE_LANGUAGE not in languages:
+        checker.report("SPB250", f"'languages' must include {BASE_LANGUAGE}: the plain settings "
+                       "(name, title) are English", ruleset.spans["languages"],
+                       hint="write: languages = [" + ", ".join((BASE_LANGUAGE, *languages)) + "]")
+        return ()
+    return languages
+
+
+def _check_translations(checker: Declarations) -> None:
+    """SPB251: every name, title and edition in each declared language; SPB252: ``translated`` names only
+    languages the block has names in; SPB253: the card symbols named in each language."""
+    languages = _languages(checker)
+    decls = [(kind, decl) for kind in LOCALIZED
+             for decl in ([checker.single[kind]] if kind in checker.single else checker.decls.get(kind, {}).values())]
+    for kind, decl in decls:
+        for key in LOCALIZED[kind]:
+            if decl.get(key) is None:
+                continue  # an optional setting left out (edition), or one already reported
+            for language in (lang for lang in languages if lang != BASE_LANGUAGE):
+                written = localized_key(key, language)
+                if written not in decl.values:
+                    checker.report("SPB251", f"{kind} '{decl.id}' has no {language_name(language)} {key}: "
+                                   f"the ruleset's languages include {language}", decl.block.anchor,
+                                   hint=f'add: {written} = "..." (and {language} to its translated list '
+                                        "if it is your own translation)")
+        if decl.valid(TRANSLATED):
+            for language in decl.get(TRANSLATED, ()):
+                if not any(localized_key(key, language) in decl.values for key in LOCALIZED[kind]):
+                    checker.report("SPB252", f"{kind} '{decl.id}' lists {language} as translated but has no "
+                                   f"{language_name(language)} name", decl.spans[TRANSLATED],
+                                   hint=f'add: {localized_key(LOCALIZED[kind][0], language)} = "..."')
+    game = checker.single.get("game")
+    if game is None or not game.valid("symbols"):
+        return
+    symbols = game.get("symbols", ())
+    for language in LANGUAGES[1:]:
+        key = f"symbol_names_{language}"
+        if not game.valid(key):
+            continue
+        names = game.get(key)
+        if names is None and symbols and language in languages:
+            checker.report("SPB253", f"the game block has no {language_name(language)} names of its symbols: "
+                           f"the ruleset's languages include {language}", game.block.anchor,
+                           hint=f"add: {key} = [...] with one name for each of " + ", ".join(symbols))
+        elif names is not None and len(names) != len(symbols):
+            checker.report("SPB253", f"'{key}' has {len(names)} names for {len(symbols)} symbols",
+                           game.spans[key], hint="one name for each of " + ", ".join(symbols) + ", in that order")
 
 
 def _check_verbs(checker: Declarations) -> None:
@@ -259,6 +328,7 @@ def check_consistency(checker: Declarations) -> None:
     _check_phases(checker)
     _check_opening(checker)
     _check_card_names(checker)
+    _check_translations(checker)
     _check_verbs(checker)
     _check_cost_example(checker)
     _check_engine_limits(checker)

@@ -11,7 +11,7 @@ import dataclasses
 import json
 from typing import Any
 
-from spbc.lang.model import Effect, RulesModel
+from spbc.lang.model import Effect, Names, RulesModel
 from spbc.lang.syntax import dump_ast
 
 __all__ = ["dump_ast", "dump_literal", "dump_model"]
@@ -29,6 +29,9 @@ def dump_literal(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, tuple):
         return "[" + ", ".join(dump_literal(item) for item in value) + "]"
+    if isinstance(value, Names):  # {en: "Observatory", de: "Sternwarte"} and the translated languages
+        names = ", ".join(f"{language}: {dump_literal(text)}" for language, text in value.texts)
+        return "{" + names + "}" + (f" translated {dump_literal(value.translated)}" if value.translated else "")
     raise TypeError(f"no dump form for {type(value).__name__}")
 
 
@@ -57,7 +60,7 @@ def dump_model(model: RulesModel) -> str:
     'ruleset base'
     """
     out = [f"ruleset {model.name}"]
-    for key in ("title", "edition", "files", "digest"):
+    for key in ("title", "edition", "files", "digest", "languages", "titles", "editions", "symbol_names"):
         out.append(f"  {key} = {dump_literal(getattr(model, key))}")
     out.append("game")
     _fields(model.game, (), 1, out)

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import Union
 
 from spbc.lang import syntax
-from spbc.lang.schema import BLOCKS
+from spbc.lang.schema import BLOCKS, LOCALIZED
+from spbc.source.language import BASE_LANGUAGE, LANGUAGES, localized_key
 from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
 from spbc.source.span import Span
 
@@ -44,6 +45,12 @@ def merge_entries(base: syntax.Block, change: syntax.Block, diagnostics: list[Di
     """``base`` with the settings and nested blocks of ``change`` applied (``where`` names the base in messages)."""
     entries: list[Entry] = list(base.entries)
     replaced: set[str] = set()
+    # a name or title the change writes anew leaves the base's translations of it behind: the
+    # checker then asks for them in each language of the ruleset, so none keeps the old name
+    changed = {entry.key.value for entry in change.entries if isinstance(entry, syntax.Setting)}
+    stale = {localized_key(key, language) for key in LOCALIZED.get(base.kind.value, ()) if key in changed
+             for language in LANGUAGES if language != BASE_LANGUAGE} - changed
+    entries = [entry for entry in entries if not (isinstance(entry, syntax.Setting) and entry.key.value in stale)]
     for entry in change.entries:
         if isinstance(entry, syntax.Setting):
             key = entry.key.value

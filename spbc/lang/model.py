@@ -8,11 +8,13 @@ Tuples keep declaration order, which is the order of everything generated.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from spbc import mechanics
+from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
 
 if TYPE_CHECKING:
@@ -94,10 +96,35 @@ EFFECT_KINDS: Mapping[str, type[Effect]] = _EffectKinds()
 
 
 @dataclass(frozen=True)
+class Names:
+    """What one thing is called in each language of its ruleset, English first, and the languages
+    whose name is the rules author's own translation (``translated = [zh]``), not an established one.
+
+    >>> Names((("en", "Observatory"), ("de", "Sternwarte"))).get("de")
+    'Sternwarte'
+    """
+
+    texts: tuple[tuple[str, str], ...] = ()
+    translated: tuple[str, ...] = ()
+
+    def get(self, language: str) -> str | None:
+        """The name in ``language``, or None when it has none."""
+        return dict(self.texts).get(language)
+
+    def others(self, language: str) -> tuple[tuple[str, str], ...]:
+        """The (language, name) pairs of every other language."""
+        return tuple(pair for pair in self.texts if pair[0] != language)
+
+
+NO_NAMES = Names()
+
+
+@dataclass(frozen=True)
 class Colour:
     id: str
     name: str
     span: Span = field(default=NO_SPAN, compare=False)
+    names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
@@ -106,6 +133,7 @@ class Deck:
     name: str
     colour: str | None  # None: each card names its own colour (the trading deck)
     span: Span = field(default=NO_SPAN, compare=False)
+    names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
@@ -115,13 +143,13 @@ class Phase:
     deck: str  # the deck that refills the board when this phase starts
     scores: str | None  # the colour paid when the phase ends, or None
     span: Span = field(default=NO_SPAN, compare=False)
+    names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
 class Card:
     id: str
     name: str
-    german: str | None
     aliases: tuple[str, ...]
     deck: str
     colour: str
@@ -135,6 +163,7 @@ class Card:
     displace_value: int | None  # what it is worth when displaced; None for trading cards
     abilities: tuple[Effect, ...]
     span: Span = field(default=NO_SPAN, compare=False)
+    names: Names = NO_NAMES  # ``name`` in every language of the ruleset
 
     @property
     def trading(self) -> bool:
@@ -172,6 +201,9 @@ class GameParams:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
+_Named = typing.TypeVar("_Named", Colour, Deck, Phase, Card)
+
+
 @dataclass(frozen=True)
 class RulesModel:
     """A whole checked ruleset."""
@@ -189,6 +221,48 @@ class RulesModel:
     cost_example: tuple[str, ...] = ()  # card ids: a trading card, the card it displaces, a discount card
     notes: tuple[str, ...] = ()  # paragraphs for the reference: sources, what is not known
     base: RulesModel | None = field(default=None, compare=False, repr=False)  # the ruleset a variant extends
+    languages: tuple[str, ...] = ("en",)  # every name exists in each of these (spbc.source.language)
+    language: str = "en"  # the language of name, title and edition here (see in_language)
+    titles: Names = NO_NAMES
+    editions: Names = NO_NAMES
+    symbol_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # language -> a name per game.symbols
+    notes_in: tuple[tuple[str, tuple[str, ...]], ...] = ()  # language -> its paragraphs of notes
+
+    def in_language(self, language: str) -> RulesModel:
+        """The same ruleset with every name, title and edition in ``language`` (one of ``languages``):
+        what the rules reference of that language is lowered from. ValueError for another language.
+
+        >>> load_model("base").in_language("de").card("observatory").name   # doctest: +SKIP
+        'Sternwarte'
+        """
+        if language not in self.languages:
+            raise ValueError(f"ruleset {self.name!r} has no names in {language!r}; its languages are "
+                             + ", ".join(self.languages))
+
+        if language == BASE_LANGUAGE:  # the language of the plain settings: name, title, edition
+            return replace(self, language=language)
+
+        def named(thing: _Named) -> _Named:
+            return replace(thing, name=thing.names.get(language) or thing.name)
+
+        return replace(
+            self,
+            language=language,
+            title=self.titles.get(language) or self.title,
+            edition=self.editions.get(language) or self.edition,
+            notes=dict(self.notes_in).get(language, self.notes),
+            colours=tuple(named(c) for c in self.colours),
+            decks=tuple(named(d) for d in self.decks),
+            phases=tuple(named(p) for p in self.phases),
+            cards=tuple(named(c) for c in self.cards),
+        )
+
+    def symbol_name(self, symbol: str) -> str:
+        """A card symbol as a reader of this model's language reads it (its id in English)."""
+        names = dict(self.symbol_names).get(self.language)
+        if names and symbol in self.game.symbols:
+            return names[self.game.symbols.index(symbol)]
+        return symbol
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

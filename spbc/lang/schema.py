@@ -23,6 +23,7 @@ from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
 from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT
 from spbc.source.span import Span
 from spbc.source.quote import is_unprintable_in_a_name
+from spbc.source.language import BASE_LANGUAGE, LANGUAGES, localized_key
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class ValueType:
     def plural(self) -> str:
         """The items of a list of this type, in words: ``deck names``."""
         return {"int": "numbers", "str": "strings", "ref": f"{self.namespace} names",
-                "word": "names"}[self.kind]
+                "word": "names", "choice": "names of " + ", ".join(self.choices)}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,9 @@ BLOCKS: dict[str, BlockSpec] = {
         "edition": _opt(_TEXT),
         # the reference's worked cost example: a trading card, the card it displaces, a discount card
         "cost_example": _opt(ValueType("list", item=_ref("card"), non_empty=True, unique=True)),
+        # the languages its names and its reference are in; every name is then needed in each
+        "languages": _opt(ValueType("list", item=ValueType("choice", choices=LANGUAGES), non_empty=True,
+                                    unique=True)),
         # paragraphs the reference prints under "Notes": sources, what is not known, readings chosen
         "notes": _opt(ValueType("list", item=_TEXT, non_empty=True)),
     }, single=True),
@@ -142,6 +146,8 @@ BLOCKS: dict[str, BlockSpec] = {
         "tie_break": _req(ValueType("choice", choices=("rubles", "none"))),
         "symbols": _req(ValueType("list", item=ValueType("word"), unique=True)),
         "first_phase_must_buy": _opt(_BOOL),
+        **{f"symbol_names_{language}": _opt(ValueType("list", item=_TEXT, unique=True))
+           for language in LANGUAGES if language != BASE_LANGUAGE},
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),
@@ -150,7 +156,6 @@ BLOCKS: dict[str, BlockSpec] = {
     }),
     "card": BlockSpec("card", True, {
         "name": _req(_TEXT),
-        "german": _opt(_TEXT),
         "aliases": _opt(ValueType("list", item=_TEXT, unique=True)),
         "deck": _req(_ref("deck")),
         "colour": _opt(_ref("colour")),
@@ -163,6 +168,27 @@ BLOCKS: dict[str, BlockSpec] = {
         "displace_value": _opt(_int()),
     }, nested=("ability",)),
 }
+
+#: The settings that hold a name or a title a reader sees, by block kind: each also has a setting per
+#: other language (``name_de``, ``name_zh``; spbc.source.language), and ``translated`` lists the
+#: languages whose names in that block are our own translation, not an established name.
+LOCALIZED = {"ruleset": ("title", "edition", "notes"), "colour": ("name",), "deck": ("name",), "phase": ("name",),
+             "card": ("name",)}
+TRANSLATED = "translated"
+
+
+def _add_languages() -> None:
+    for kind, keys in LOCALIZED.items():
+        settings = BLOCKS[kind].settings
+        for key in keys:
+            for language in LANGUAGES:
+                if language != BASE_LANGUAGE:
+                    settings[localized_key(key, language)] = _opt(settings[key].type)
+        settings[TRANSLATED] = _opt(ValueType("list", item=ValueType("choice", choices=LANGUAGES[1:]),
+                                              non_empty=True, unique=True))
+
+
+_add_languages()
 
 # --- abilities ---------------------------------------------------------------------------
 

@@ -12,7 +12,11 @@ file               layer      holds
 ``lower.py``       engine     its IR rows, state fields, move-buffer share and template hooks (``lower``)
 ``engine.j2``      engine     the macros the core engine templates call (see spbc.engine.hooks)
 ``reference.py``   reference  its sentences in the rules reference and its notation forms
-``prose.en.j2``    reference  the English text of those sentences (``prose.de.j2``... later)
+``prose.en.j2``    reference  the English text of those sentences: at least the macros ``ability``
+                              (its paragraph) and ``title`` (its name in the card tables)
+``prose.de.j2``    reference  the same macros in German, and ``prose.zh.j2`` in Chinese: a ruleset
+                              whose ``languages`` include one needs its file, and ``spb compile``
+                              fails naming the file or macro missing (spbc.reference.language)
 ``present.py``     play       its notation, why a move of it is refused, its screen line, the checks of
                               a loaded state
 =================  =========  =======================================================================

@@ -25,6 +25,8 @@ COMMAND_WORDS = ("game", "secret", "move", "order", "orders", "say", "help", "st
                  "mail", "admin")
 _SUBJECT_GAME = re.compile(r"\[\s*spb\s+([A-Za-z0-9][A-Za-z0-9_-]{0,31})\s*\]", re.I)
 _SUBJECT_MOVE = re.compile(r"\bmove\s+#?([0-9]{1,6})\b", re.I)
+#: Characters of a line a reply quotes back (a mail's line may be a hundred kilobytes long).
+SHOWN = 80
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 
@@ -35,7 +37,7 @@ class Line:
     number: int  # 1-based, among the sender's own lines
     word: str
     args: str
-    text: str  # the line as written (cleaned)
+    text: str  # the line as written (cleaned), cut to SHOWN characters: what a reply quotes of it
 
 
 @dataclass
@@ -67,6 +69,7 @@ def read_request(subject: str, lines: tuple[str, ...], max_lines: int) -> Reques
             request.problems.append(f"only the first {max_lines} lines are read; line {index} and "
                                     "those after it were not")
             break
+        shown = text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
         first, _, rest = text.partition(" ")
         word = first.lower().rstrip(":")
         rest = rest.strip()
@@ -77,7 +80,7 @@ def read_request(subject: str, lines: tuple[str, ...], max_lines: int) -> Reques
         elif word == "move" and re.fullmatch(r"#?[0-9]{1,6}", rest):
             request.number = int(rest.lstrip("#"))
         elif word in COMMAND_WORDS and word not in ("game", "secret", "move"):
-            request.lines.append(Line(index, word, rest, text))
+            request.lines.append(Line(index, word, rest, shown))
         else:
-            request.lines.append(Line(index, "", text, text))
+            request.lines.append(Line(index, "", text, shown))
     return request

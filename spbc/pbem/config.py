@@ -6,6 +6,8 @@
     address = "spb@example.org"     # From: of every mail, and where players send theirs
     store = "pbem.sqlite"           # relative paths are relative to this file
     log = "pbem.log"                # one line per mail handled (optional; default: standard error)
+    synchronous = "FULL"            # FULL: each commit and outbox mail on the disk before it counts;
+                                    # NORMAL: safe when the process is killed, not at a power cut; faster
 
     [mail]
     transport = "maildir"           # or "smtp"
@@ -13,6 +15,7 @@
     smtp_host = "localhost"
     smtp_port = 587
     starttls = true
+    cafile = "ca.pem"               # optional: a CA to trust besides the system's
     username = "spb"
     password_env = "SPB_SMTP_PASSWORD"   # the password is read from this environment variable
 
@@ -69,6 +72,7 @@ class MailPart(_Part):
     smtp_host: str = "localhost"
     smtp_port: Annotated[int, Field(ge=1, le=65535)] = 25
     starttls: bool = False
+    cafile: str | None = None  # certificates to trust besides the system's (a server with a private CA)
     username: str | None = None
     password: str | None = None
     password_env: str | None = None

@@ -4,8 +4,9 @@
 the point ``committed``. The points, in order: ``read`` (the mail is read, nothing is written),
 ``applied`` (its moves are applied inside the transaction, not committed), ``committed`` (the
 transaction is committed, no reply sent), ``sent`` (the first reply is delivered, not yet marked
-sent), ``marked`` (the first reply is marked sent), ``done`` (every reply is sent; a Maildir's
-message is not yet moved to cur/).
+sent; for a Maildir outbox: every reply is in new/, none is marked), ``marked`` (the replies are marked
+sent), ``done`` (the outbox is sent and its lock let go). ``receive --maildir`` moves each mail to cur/
+after its commit and sends the outbox once at the end.
 """
 
 from __future__ import annotations

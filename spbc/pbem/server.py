@@ -14,6 +14,7 @@ mail; after it, the game as after the mail and the replies still queued, sent by
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import hmac
@@ -40,7 +41,7 @@ from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
 from spbc.table.events import table_events
-from spbc.table.screen import build_screen
+from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import AI_PREFIX, SeatError, parse_seats
 
 log = logging.getLogger("spbc.pbem")
@@ -118,6 +119,7 @@ class _Context:
     changed: bool = False
     phase_ended: bool = False
     lines: dict[int, list[str]] = field(default_factory=dict)  # seat -> reply lines for that seat
+    screen: tuple[tuple[int, str, int], Screen] | None = None  # the last screen built, and of which position
 
 
 class Server:
@@ -281,11 +283,13 @@ class Server:
                                 "mail on a line of its own; nothing was changed")
         game = self._game(row)
         context = _Context(row, seats, game, self.store.move_count(row.id))
+        first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = self._lines(context, mail, request, seat if as_player else None, is_admin)
         self._mail_others(context, mail, seat if as_player else None)
-        queued = self._save(context)
-        return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied, queued)
+        self._save(context)
+        return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
+                       self.store.queued() - first)
 
     def _refuse(self, mail: Mail, game_id: str | None, reason: str) -> Outcome:
         """Answer a mail that changes nothing (at most refusals_per_hour an hour to one address)."""
@@ -382,9 +386,7 @@ class Server:
         if word == "help":
             return ["", *help_lines(game.ruleset.model, self._keep_verbs(game.ruleset)), ""]
         if word == "status":
-            context.lines.setdefault(seat.seat, [])
-            context.changed = context.changed  # the reply always holds the screen
-            return []
+            return []  # the reply always holds the reader's screen
         if word == "moves":
             if game.current_player != seat.seat or game.is_over:
                 return [f"! {where}: it is not your turn; your moves come with the mail when it is"]
@@ -578,7 +580,7 @@ class Server:
             return "\n".join(body) + "\n"
         on_turn = game.current_player == seat.seat
         moves = self._legal(game) if on_turn else ()
-        body += screen_lines(build_screen(game, seat.seat, moves))
+        body += screen_lines(self._screen(context, seat.seat, moves))
         body.append(RULE)
         if row.status != "active":
             body.append(f"The game is {row.status}.")
@@ -591,6 +593,17 @@ class Server:
         else:
             body.append(f"It is {game.players[game.current_player]}'s turn.")
         return "\n".join(body) + "\n"
+
+    def _screen(self, context: _Context, seat: int, moves: tuple[tuple[str, int | None], ...]) -> Screen:
+        """Seat's screen. The board's prices, the phases and the end-game lines are the same for every
+        reader of one position (all public: the prices are those of the seat on turn), so they are
+        worked out once a position; the view, which holds the reader's own hand and rubles, is the
+        reader's own."""
+        key = (context.moves, context.game.stage, context.game.current_player)
+        if context.screen is None or context.screen[0] != key:
+            context.screen = (key, build_screen(context.game, seat, moves))
+            return context.screen[1]
+        return dataclasses.replace(context.screen[1], view=context.game.view(seat), seat=seat, moves=moves)
 
     def _queue(self, context: _Context, seat: SeatRow, kind: str, subject: str, body: str, reply_to: str) -> None:
         assert seat.address is not None
@@ -629,13 +642,12 @@ class Server:
         ]) + "\n"
         self.store.queue(row.id, row.admin, f"[spb {row.id}] administration", body, "", "welcome", self.clock())
 
-    def _save(self, context: _Context) -> int:
+    def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
         self.store.save_game(context.row)
         self._games[context.row.id] = (context.row.state, context.game.clone())
         for seat in context.seats:
             self.store.save_seat(context.row.id, seat)
-        return 0
 
     # --- sending ---------------------------------------------------------------------------------
 

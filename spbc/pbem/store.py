@@ -191,6 +191,11 @@ class Store:
 
     # --- the outbox --------------------------------------------------------------------------
 
+    def queued(self) -> int:
+        """The number of the last mail queued (0 for none): what a mail queued is counted from."""
+        row = self.db.execute("SELECT MAX(id) FROM outbox").fetchone()
+        return int(row[0] or 0)
+
     def queue(self, game_id: str | None, recipient: str, subject: str, body: str, reply_to: str, kind: str,
               at: float) -> int:
         cursor = self.db.execute(
@@ -205,11 +210,6 @@ class Store:
 
     def mark_sent(self, outbox_id: int) -> None:
         self.db.execute("UPDATE outbox SET state = 'sent' WHERE id = ?", (outbox_id,))
-
-    def claim(self, outbox_id: int) -> bool:
-        """Take one reply for sending; False when another process has already sent it."""
-        cursor = self.db.execute("UPDATE outbox SET state = 'sending' WHERE id = ? AND state != 'sent'", (outbox_id,))
-        return cursor.rowcount == 1
 
     def outbox(self, game_id: str | None = None) -> list[tuple[int, str, str, str, str]]:
         """(id, recipient, subject, kind, state) of the replies queued, for tests and status."""

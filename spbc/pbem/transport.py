@@ -152,7 +152,8 @@ class SmtpTransport:
             connection = smtplib.SMTP(mail.smtp_host, mail.smtp_port, local_hostname=domain, timeout=mail.timeout)
             connection.ehlo()
             if mail.starttls:
-                connection.starttls(context=ssl.create_default_context())
+                cafile = str(self.config.path(mail.cafile)) if mail.cafile else None
+                connection.starttls(context=ssl.create_default_context(cafile=cafile))
                 connection.ehlo()
             if mail.username:
                 password = mail.password
@@ -162,7 +163,9 @@ class SmtpTransport:
                     raise TransportError(f"no SMTP password: set {mail.password_env or 'password_env'} "
                                          "in the environment")
                 connection.login(mail.username, password)
-        except (smtplib.SMTPException, socket.error, ssl.SSLError) as error:
+        except TransportError:
+            raise
+        except (smtplib.SMTPException, OSError) as error:  # socket and TLS errors are OSErrors
             raise TransportError(f"cannot send by SMTP through {mail.smtp_host}:{mail.smtp_port}: "
                                  f"{type(error).__name__}: {error}") from None
         return connection

@@ -202,11 +202,17 @@ class _Reader:
         return self.find_deck(phrase, verb, decks)
 
     def find_deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
-        decks = self.words.decks
+        """A deck by id or name in any language, or a beginning of one: of an id or English name
+        first, then of a name in another language (so ``a`` stays the aristocrats)."""
+        decks = {**self.words.other_decks, **self.words.decks}
         if phrase in decks:
             return decks[phrase]
-        found = sorted({deck for form, deck in decks.items() if form.startswith(phrase)},
-                       key=self.words.deck_ids.index)
+        found: list[str] = []
+        for table in (self.words.decks, self.words.other_decks):
+            found = sorted({deck for form, deck in table.items() if form.startswith(phrase)},
+                           key=self.words.deck_ids.index)
+            if found:
+                break
         if len(found) == 1:
             return found[0]
         if len(found) > 1:

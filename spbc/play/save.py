@@ -155,6 +155,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
     for name, _offset, size in fields:
         if name == "owned_mask" and name not in state and isinstance(state.get("owned"), list):
             state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))  # saved before it
+        if name == "price" and name not in state:
+            state = dict(state, price=[0] * size)  # saved before it: the engine's load computes it
         if name not in state:
             raise GameFileError(f"state field {name!r} is missing")
         if len(state[name]) != size:
@@ -210,8 +212,9 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     bounds += [("hand_size", h, 0, hand_max) for h in fields["hand_size"]]
     bounds += [("deck_size", d, 0, deck_max) for d in fields["deck_size"]]
     bounds += [("owned", n, 0, 1_000) for n in fields["owned"] + fields["used"] + fields["discard"]]
-    # every other value (the unused places of hands, rows and decks too) must fit the engine's ints
-    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() for value in part]
+    # every other value (the unused places of hands, rows and decks too) must fit the engine's ints; the
+    # prices are derived: the engine's load computes them from the play areas, whatever the save holds
+    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() if name != "price" for value in part]
     for name, value, low, high in bounds:
         if not low <= value <= high:
             return f"{name} is {value}, outside {low}..{high}"

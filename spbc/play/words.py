@@ -1,8 +1,9 @@
 """The words of the notation: card names as players type them, ability verbs and deck names.
 
 Names are compared in a normal form (no case, apostrophes, periods or hyphens;
-umlauts also spelled without dots or as ae/oe/ue), by English name, German name,
-alias or any unique beginning of those.
+umlauts also spelled without dots or as ae/oe/ue), by English name, the name in
+every other language of the ruleset (``Sternwarte``, ``天文台``), alias or any unique
+beginning of those.
 """
 
 from __future__ import annotations
@@ -43,10 +44,11 @@ class Vocabulary:
 
     names: dict[str, str]  # card id -> English name
     primary: dict[str, frozenset[str]]  # English name or id form -> card ids
-    secondary: dict[str, frozenset[str]]  # German name or alias form -> card ids
+    secondary: dict[str, frozenset[str]]  # a name in another language or an alias, normalized -> card ids
     abilities: dict[str, tuple[str, Effect]]  # verb -> (card id, effect): abilities with moves of their own
     verb_of: dict[str, str]  # ability card id -> its verb
-    decks: dict[str, str]  # deck id or name form -> deck id
+    decks: dict[str, str]  # deck id or English name form -> deck id
+    other_decks: dict[str, str]  # a deck's name in another language, normalized -> deck id
     deck_ids: tuple[str, ...]
 
 
@@ -62,7 +64,7 @@ def _index(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
 def vocabulary(model: RulesModel) -> Vocabulary:
     """The notation's words for one ruleset: card names, ability verbs and deck names."""
     primary = [(c.name, c.id) for c in model.cards] + [(c.id, c.id) for c in model.cards]
-    secondary = [(c.german, c.id) for c in model.cards if c.german]
+    secondary = [(name, c.id) for c in model.cards for language, name in c.names.texts if language != "en"]
     secondary += [(alias, c.id) for c in model.cards for alias in c.aliases]
     abilities: dict[str, tuple[str, Effect]] = {}
     for card in model.cards:
@@ -72,6 +74,8 @@ def vocabulary(model: RulesModel) -> Vocabulary:
                 abilities[normalize(verb)] = (card.id, effect)
     decks = {normalize(d.name): d.id for d in model.decks}
     decks.update({normalize(d.id): d.id for d in model.decks})
+    other_decks = {normalize(name): d.id for d in model.decks for language, name in d.names.texts
+                   if language != "en" and normalize(name) not in decks}
     return Vocabulary(
         names={c.id: c.name for c in model.cards},
         primary=_index(primary),
@@ -79,6 +83,7 @@ def vocabulary(model: RulesModel) -> Vocabulary:
         abilities=abilities,
         verb_of={card_id: hooks.verb(effect) or "" for _, (card_id, effect) in abilities.items()},
         decks=decks,
+        other_decks=other_decks,
         deck_ids=tuple(d.id for d in model.decks),
     )
 

@@ -49,7 +49,8 @@ class CardRecord(BaseModel):
     copies: int
     rubles: int
     points: int
-    german: str | None
+    names: dict[str, str]  # language -> name, in every language of the ruleset
+    translated: list[str]  # the languages whose name is the rules author's own translation
     aliases: list[str]
     symbol: str | None
     displaces: str | None
@@ -80,7 +81,8 @@ def card_record(card: Card) -> CardRecord:
         copies=card.copies,
         rubles=card.rubles,
         points=card.points,
-        german=card.german,
+        names=dict(card.names.texts),
+        translated=list(card.names.translated),
         aliases=list(card.aliases),
         symbol=card.symbol,
         displaces=card.displaces,
@@ -106,12 +108,21 @@ def cards_json(model: RulesModel) -> str:
 
 @dataclass(frozen=True)
 class Column:
-    """A column of a card table. An ``optional`` column is dropped when it is empty for every card."""
+    """A column of a card table. An ``optional`` column is dropped when it is empty for every card.
+    ``key`` names it for a reader's language (the reference's labels); ``title`` is its English title."""
 
+    key: str
     title: str
     numeric: bool
     optional: bool
     value: Callable[[Card], str]
+
+
+#: The English titles of the columns, by key (``spb cards``; the reference has its own labels).
+TITLES = {"card": "Card", "deck": "Deck", "colour": "Colour", "cost": "Cost", "copies": "Copies",
+          "rubles": "Rubles", "points": "Points", "symbol": "Symbol", "displace_value": "Displace value",
+          "ability": "Ability", "name_de": "German", "name_zh": "Chinese", "name_en": "English",
+          "aliases": "Also known as"}
 
 
 def ability_kinds(card: Card) -> str:
@@ -119,9 +130,13 @@ def ability_kinds(card: Card) -> str:
     return ", ".join(dict.fromkeys(effect.kind.replace("_", " ") for effect in card.abilities))
 
 
-def card_columns(model: RulesModel, *, deck: bool = False, names: bool = True) -> list[Column]:
-    """The columns of a card table: with a Deck column when ``deck`` is true, without the
-    German name and aliases when ``names`` is false."""
+def card_columns(model: RulesModel, *, deck: bool = False, names: bool = True,
+                 ability: Callable[[Card], str] = ability_kinds, mark: str = "",
+                 any_symbol: str = "any") -> list[Column]:
+    """The columns of a card table: with a Deck column when ``deck`` is true, without the names in
+    the model's other languages and the aliases when ``names`` is false. ``ability`` gives the
+    Ability cell; ``mark`` follows a name that is the rules author's own translation; ``any_symbol``
+    is how the wildcard symbol reads."""
     colours = {colour.id: colour.name for colour in model.colours}
     decks = {d.id: d.name for d in model.decks}
 
@@ -132,29 +147,39 @@ def card_columns(model: RulesModel, *, deck: bool = False, names: bool = True) -
     def or_none(text: str | None) -> str:
         return text or NO_VALUE
 
-    columns = [Column("Card", False, False, lambda c: c.name)]
+    def name_in(language: str) -> Callable[[Card], str]:
+        def value(card: Card) -> str:
+            name = card.names.get(language)
+            return name + mark if name and mark and language in card.names.translated else or_none(name)
+        return value
+
+    def column(key: str, numeric: bool, optional: bool, value: Callable[[Card], str]) -> Column:
+        return Column(key, TITLES[key], numeric, optional, value)
+
+    columns = [column("card", False, False, name_in(model.language) if mark else lambda c: c.name)]
     if deck:
-        columns.append(Column("Deck", False, False, lambda c: decks[c.deck]))
+        columns.append(column("deck", False, False, lambda c: decks[c.deck]))
     columns += [
-        Column("Colour", False, not deck, lambda c: colours[c.colour] if deck or c.trading else NO_VALUE),
-        Column("Cost", True, False, lambda c: str(c.cost)),
-        Column("Copies", True, False, lambda c: str(c.copies)),
-        Column("Rubles", True, False, lambda c: str(c.rubles)),
-        Column("Points", True, False, lambda c: str(c.points)),
-        Column("Symbol", False, True, lambda c: or_none(c.symbol)),
-        Column("Displace value", True, True, displace_value),
-        Column("Ability", False, True, lambda c: or_none(ability_kinds(c))),
+        column("colour", False, not deck, lambda c: colours[c.colour] if deck or c.trading else NO_VALUE),
+        column("cost", True, False, lambda c: str(c.cost)),
+        column("copies", True, False, lambda c: str(c.copies)),
+        column("rubles", True, False, lambda c: str(c.rubles)),
+        column("points", True, False, lambda c: str(c.points)),
+        column("symbol", False, True,
+               lambda c: any_symbol if c.symbol == "any" else or_none(c.symbol and model.symbol_name(c.symbol))),
+        column("displace_value", True, True, displace_value),
+        column("ability", False, True, lambda c: or_none(ability(c))),
     ]
     if names:
-        columns += [
-            Column("German", False, True, lambda c: or_none(c.german)),
-            Column("Also known as", False, True, lambda c: or_none(", ".join(c.aliases))),
-        ]
+        columns += [column(f"name_{language}", False, True, name_in(language))
+                    for language in model.languages if language != model.language]
+        columns.append(column("aliases", False, True, lambda c: or_none(", ".join(c.aliases))))
     return columns
 
 
 def card_table(
-    model: RulesModel, cards: Sequence[Card] | None = None, *, deck: bool = False, names: bool = True
+    model: RulesModel, cards: Sequence[Card] | None = None, *, deck: bool = False, names: bool = True,
+    ability: Callable[[Card], str] = ability_kinds, mark: str = "", any_symbol: str = "any",
 ) -> tuple[list[Column], list[list[str]]]:
     """The columns and the rows of text of a card table (all cards by default).
 
@@ -163,7 +188,7 @@ def card_table(
     cards = list(model.cards if cards is None else cards)
     kept: list[Column] = []
     cells: list[list[str]] = []
-    for column in card_columns(model, deck=deck, names=names):
+    for column in card_columns(model, deck=deck, names=names, ability=ability, mark=mark, any_symbol=any_symbol):
         values = [column.value(card) for card in cards]
         if column.optional and all(value == NO_VALUE for value in values):
             continue

@@ -23,7 +23,9 @@ from typing import Any
 from spbc.lang.model import Card, Effect, GameParams, RulesModel
 
 #: Fields that follow from others (the phase that pays a card follows from its colour) or only locate a definition.
-_DERIVED = frozenset({"span", "pays_in", "id"})
+#: ``names`` holds ``name`` in every language: the English name is compared as ``name``, the others
+#: are how readers of other languages name the same thing, no change to the game.
+_DERIVED = frozenset({"span", "pays_in", "id", "names"})
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Change:
 
 
 #: Settings whose values are text, written in quotes (the others hold numbers, yes/no or ids).
-_TEXT_FIELDS = frozenset({"name", "german", "aliases", "verb", "title", "edition"})
+_TEXT_FIELDS = frozenset({"name", "aliases", "verb", "title", "edition"})
 
 
 def show(value: Any, quoted: bool = False) -> str:

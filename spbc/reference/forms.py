@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from spbc.lang.model import RulesModel
 from spbc.reference import hooks
+from spbc.reference.language import say
 
 
 @dataclass(frozen=True)
@@ -20,15 +21,26 @@ class NotationForm:
     short: str = ""  # the short form of its verb, if any
 
 
+def _named(model: RulesModel, english: str) -> str:
+    """An example card, by its English name, as the model's language names it (the name itself when the
+    ruleset has no such card)."""
+    for card in model.cards:
+        if card.names.get("en") == english:
+            return card.name
+    return english
+
+
 def describe_notation(model: RulesModel) -> list[NotationForm]:
-    """The forms of move text for a ruleset, in the order a player meets them."""
+    """The forms of move text for a ruleset, in the order a player meets them; the meanings in the
+    model's language (spbc.lang.model.RulesModel.in_language), the verbs as the notation writes them."""
     forms = [
-        NotationForm("buy [upper|lower] CARD", "buy a card from a row", "buy upper Market", "b"),
-        NotationForm("buy [upper|lower] CARD over CARD", "buy a trading card, displacing a card you own",
-                     "buy lower Wharf over Ship Builder", "b"),
-        NotationForm("take [upper|lower] CARD", "take a card from a row into your hand", "take upper Library", "t"),
-        NotationForm("play CARD [over CARD]", "play a card from your hand", "play Academy", "pl"),
-        NotationForm("pass", "do nothing this turn", "pass", "-"),
+        NotationForm("buy [upper|lower] CARD", say(model, "form_buy"), f"buy upper {_named(model, 'Market')}", "b"),
+        NotationForm("buy [upper|lower] CARD over CARD", say(model, "form_buy_over"),
+                     f"buy lower {_named(model, 'Wharf')} over {_named(model, 'Ship Builder')}", "b"),
+        NotationForm("take [upper|lower] CARD", say(model, "form_take"), f"take upper {_named(model, 'Library')}",
+                     "t"),
+        NotationForm("play CARD [over CARD]", say(model, "form_play"), f"play {_named(model, 'Academy')}", "pl"),
+        NotationForm("pass", say(model, "form_pass"), "pass", "-"),
     ]
     for card in model.cards:
         for effect in card.abilities:

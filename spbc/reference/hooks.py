@@ -1,7 +1,9 @@
 """The reference's side of the mechanics: what a mechanic's ``reference.py`` may offer to the rules reference.
 
 The reference names no ability kind: each section asks the mechanics a ruleset uses, in hook order,
-for their sentences (written in their ``prose.<language>.j2``, see spbc.reference.document.say_of).
+for their sentences (written in their ``prose.<language>.j2``, see spbc.reference.language.say_of). The
+model a hook gets is in the language of the reference being written (RulesModel.in_language): its names
+are that language's, and ``say_of(model, kind, macro, ...)`` picks that language's prose.
 A mechanic's reference module defines those of these functions that its kind has; ``uses`` is every
 (card, effect) of its kind, in card declaration order:
 
@@ -14,10 +16,12 @@ function            gives
 ``reductions``      (model, uses) -> its cost reductions
 ``hand_raisers``    (model, uses) -> the names of the cards that raise the hand limit
 ``game_end``        (model, uses) -> sentences added to the end of the game
+``income``          (model, uses) -> lines under "Income by phase": what it pays in a phase
 ``notation_forms``  (model, card, effect) -> its forms of move text (spbc.reference.forms)
 ==================  ==========================================================================
 
-Every kind also has its paragraph under "Special abilities": the macro ``ability`` of its prose.
+Every kind also has its paragraph under "Special abilities", the macro ``ability`` of its prose, and
+its name in the card tables, the macro ``title``.
 """
 
 from __future__ import annotations

@@ -54,6 +54,10 @@ def starter_text(name: str, base: RulesModel, written_base: str) -> str:
         "",
         f"ruleset {ident} {{",
         f'    title = "{name}"',
+        # the title in the base's other languages, to be written by the author (or: languages = [en])
+        *(f'    title_{language} = "{name}"' for language in base.languages if language != "en"),
+        *([f"    translated = [{', '.join(lang for lang in base.languages if lang != 'en')}]"
+           "  # until you write your own titles"] if len(base.languages) > 1 else []),
         "}",
         "",
         "# The game's settings, with the base's values; uncomment the ones you change:",
@@ -82,4 +86,13 @@ def starter_text(name: str, base: RulesModel, written_base: str) -> str:
         f"# card my_card {{ name = \"My card\"  deck = {card.deck}  cost = 4  copies = 1  rubles = 1 }}",
         "",
     ]
+    others = [language for language in base.languages if language != "en"]
+    if others:  # a new name needs every language the base speaks, or the check says which is missing
+        lines[-2:-1] = [
+            f"# card my_card {{ name = \"My card\"  deck = {card.deck}  cost = 4  copies = 1  rubles = 1",
+            "#                 " + "  ".join(f'name_{language} = "..."' for language in others)
+            + "  translated = [" + ", ".join(others) + "] }",
+            f"# The base speaks {', '.join(base.languages)}: a new or changed name (a card's, the title) is",
+            "# needed in each (name_de, title_de...), or narrow the languages: languages = [en].",
+        ]
     return "\n".join(lines)

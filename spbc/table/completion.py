@@ -2,7 +2,7 @@
 
 :func:`complete` takes the line typed so far and gives every whole line it could become: a
 legal move (in its canonical notation, without the row where the row can be left out, with
-English or German card names) or a command. Each word typed must begin the matching word of
+the card names of every language of the ruleset) or a command. Each word typed must begin the matching word of
 the candidate, in any case and without umlauts (``b up lum`` becomes ``b upper Lumberjack``,
 ``t holz`` becomes ``t Holzfäller``); the verb is kept as typed. A frontend hands the lines to
 its line editor (readline).
@@ -22,7 +22,8 @@ from spbc.table.session import COMMANDS, Session
 
 
 def _spellings(move: Move, session: Session) -> list[str]:
-    """The ways of writing a legal move a player might type: canonical, without the row, German names."""
+    """The ways of writing a legal move a player might type: canonical, without the row, the names in
+    the ruleset's other languages."""
     ruleset = session.game.ruleset
     canonical = format_move(move, ruleset)
     spellings = [canonical]
@@ -31,9 +32,10 @@ def _spellings(move: Move, session: Session) -> list[str]:
         spellings.append(canonical.replace(f" {move.row} ", " ", 1))
     names = vocabulary_of(ruleset).names
     for card_id in (move.card, move.target):
-        german = ruleset.model.card(card_id).german if card_id else None
-        if german:
-            spellings += [text.replace(names[card_id or ""], german) for text in list(spellings)]
+        others = ruleset.model.card(card_id).names.others("en") if card_id else ()
+        english = list(spellings)
+        for _, name in others:
+            spellings += [text.replace(names[card_id or ""], name) for text in english]
     return list(dict.fromkeys(spellings))
 
 

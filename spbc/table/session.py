@@ -442,7 +442,7 @@ def help_text(session: Session) -> str:
     short = ", ".join(f"{word} ({kind.value})" for word, kind in VERBS.items() if word != kind.value)
     prefixes = ", ".join(f"{_shortest(session, name)} ({name})" for name in (*COMMANDS, "quit"))
     return "\n".join([
-        "Moves (card names may be shortened to any unique beginning, in any case; German names work too):",
+        "Moves (card names may be shortened to any unique beginning, in any case; German and Chinese names work too):",
         *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
         f"Short verbs: {short}; any beginning of one verb works too.",
         f"Legal now, for example: {', '.join(examples)}",

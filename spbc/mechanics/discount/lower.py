@@ -1,7 +1,8 @@
 """The discount mechanic in the engine: one row per discount ability, and the discounts of every play area.
 
 O_DISCOUNT holds, per seat and colour, what the seat's cards take off every card of that colour;
-place() keeps it as cards come and go, turn_context() reads it for base_cost(), and the state check recomputes it.
+place() keeps it as cards come and go and reprices the seat for its cards (reprices), cost_context() reads it
+for the seat's prices (O_PRICE), and the state check recomputes it.
 The mechanic lists no moves, so it adds nothing to the move buffer.
 """
 
@@ -31,4 +32,5 @@ def lower(lowering: Lowering) -> MechanicIR:
         Discount.kind, rows,
         fields=(StateField("discount", game.max_players * colours, "area"),),
         locals=(("areas_problem", ("discount",)),),
+        reprices=tuple(sorted({row.card for row in rows})),  # what p takes off a colour changes with them
     )

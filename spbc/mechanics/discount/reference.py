@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.discount.effect import Discount
-from spbc.reference.document import say_of
+from spbc.reference.language import say_of
 
 
 def reductions(model: RulesModel, uses: list[tuple[Card, Discount]]) -> list[str]:
     colours = {c.id: c.name for c in model.colours}
-    return [say_of(Discount.kind, "reduction", card.name, effect.amount, colours[effect.colour])
+    return [say_of(model, Discount.kind, "reduction", card.name, effect.amount, colours[effect.colour])
             for card, effect in uses]

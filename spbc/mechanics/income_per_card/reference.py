@@ -1,1 +1,15 @@
-"""The income_per_card mechanic in the rules reference: its paragraph (prose.en.j2) says all of it."""
+"""The income_per_card mechanic in the rules reference: its paragraph (prose.<lang>.j2), and its line
+under the income of the phase it pays in."""
+
+from __future__ import annotations
+
+from spbc.lang.model import Card, RulesModel
+from spbc.mechanics.income_per_card.effect import IncomePerCard
+from spbc.reference.language import say_of
+
+
+def income(model: RulesModel, uses: list[tuple[Card, IncomePerCard]]) -> list[str]:
+    colours = {c.id: c.name for c in model.colours}
+    phases = {p.id: p.name for p in model.phases}
+    return [say_of(model, IncomePerCard.kind, "income", card.name, effect, colours[effect.colour],
+                   phases[effect.phase]) for card, effect in uses]
