@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -12,6 +13,7 @@ import typer
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
     from rich.console import Console
 
+    from spbc.frontends.words import Words
     from spbc.play.game import Game
     from spbc.table.session import Session
 
@@ -24,6 +26,11 @@ def register(app: typer.Typer) -> None:
 
 
 # --- play --------------------------------------------------------------------------------
+
+
+class ScreenLanguage(str, enum.Enum):
+    en = "en"
+    de = "de"
 
 
 def play(
@@ -40,12 +47,15 @@ def play(
         help="Write the game record to this file whenever the game stops (with --load: the record to continue)."),
     load: Optional[Path] = typer.Option(None, "--load", metavar="FILE",
                                         help="Continue a game written by the save command."),
+    lang: ScreenLanguage = typer.Option(ScreenLanguage.en, "--lang", metavar="[en|de]",
+                                        help="The language of the screen's words and names: English or German."),
 ) -> None:
     """Play a game in the terminal against computer players or with people at the same keyboard."""
     import sys
 
     from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.screen import make_console, render_event
+    from spbc.frontends.words import LANGUAGES
     from spbc.table.seats import SeatError, parse_seats, seats_of
     from spbc.table.session import Session, resume_record
 
@@ -81,8 +91,9 @@ def play(
     at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
     session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
                       record=record, resumed=load is not None, earlier=earlier)
+    words = LANGUAGES[lang.value].for_model(game.ruleset.model)
     if at_terminal:
-        _play_at_terminal(console, session)
+        _play_at_terminal(console, session, words)
         return
 
     def read(prompt: str) -> str | None:
@@ -101,17 +112,18 @@ def play(
         return line
 
     try:
-        session.run(read, lambda event: render_event(event, console))
+        session.run(read, lambda event: render_event(event, console, words))
     except KeyboardInterrupt:
-        _interrupted(session, lambda event: render_event(event, console))
+        _interrupted(session, lambda event: render_event(event, console, words))
 
 
-def _play_at_terminal(console: Console, session: Session) -> None:
+def _play_at_terminal(console: Console, session: Session, words: Words) -> None:
     """The game on the terminal's alternate screen (frontends/terminal.py); Ctrl-C ends it with exit 130."""
     from spbc.frontends.terminal import play_at_terminal
 
     try:
-        play_at_terminal(console, session, lambda terminal: _interrupted(session, terminal.lasting.append, exit=False))
+        play_at_terminal(console, session, lambda terminal: _interrupted(session, terminal.lasting.append, exit=False),
+                         words)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -48,11 +51,15 @@ def balance(
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
+    typer.echo(f"playing {total} games on {where} (Ctrl-C stops and reports what finished)", err=True)
     try:
-        with progress_bar(f"{total} games", total) as advance:
+        with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as advance:
             outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
     except ClusterError as error:
         fail(str(error))
+    if any(o.tally.games == 0 for o in outcomes):
+        typer.echo("interrupted before a batch of games of each ruleset finished: no report", err=True)
+        raise typer.Exit(130)
     report = make_report(rulesets, outcomes)
     typer.echo(report.text(), nl=False)
     typer.echo(report.speed(where))
@@ -64,6 +71,19 @@ def balance(
     if any(not o.complete for o in outcomes):
         typer.echo("interrupted: the report holds the games that finished", err=True)
         raise typer.Exit(130)
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a batch system's or a cluster job's stop) stops the run as Ctrl-C does, keeping what finished."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _source(source: str) -> str:

@@ -40,6 +40,7 @@ from spbc.table.session import (
     Turn,
 )
 from spbc.play.view import PlayerView
+from spbc.frontends.words import ENGLISH, Words
 
 _COLOUR_STYLES = {"orange": "dark_orange"}  # colour names rich does not know
 
@@ -68,79 +69,85 @@ def count(number: int, word: str) -> str:
     return f"{number} {word}" + ("" if number == 1 else "s")
 
 
-def render_screen(screen: Screen, console: Console, *, phase_header: bool = True) -> None:
+def render_screen(screen: Screen, console: Console, *, phase_header: bool = True, words: Words = ENGLISH) -> None:
     """Draw one seat's screen: header, board, phases, players, hand, recent moves, legal moves.
 
     ``phase_header`` False leaves the round and phase out of the header, for a transcript in
-    which every phase already has its own header line (see :func:`render_event`).
+    which every phase already has its own header line (see :func:`render_event`). ``words``
+    are the fixed words' language (spbc.frontends.words); the names are the ruleset's in it.
     """
     view = screen.view
+    model = words.localize(screen.model)
+    names = {phase.id: phase.name for phase in model.phases}
     on_turn = view.players[view.current_player].name
-    phase = next(line.name for line in screen.phases if line.current)
-    last = " (last round)" if view.last_round else ""
-    where = f"Round {view.round}{last}, {phase}: " if phase_header else ""
-    console.print(Rule(Text(f"{where}{on_turn} to move"), style="bold"))
-    console.print(_board(screen))
-    console.print(_phases(screen))
+    phase = next(names.get(line.id, line.name) for line in screen.phases if line.current)
+    last = words("last_round") if view.last_round else ""
+    where = words("round", round=view.round, last=last, phase=phase) if phase_header else ""
+    console.print(Rule(Text(where + words("to_move", name=on_turn)), style="bold"))
+    console.print(_board(screen, model, words))
+    console.print(_phases(screen, model, words))
     for player in view.players:
-        console.print(_player(screen, player))
+        console.print(_player(screen, player, model, words))
     me = screen.me
-    hand = ", ".join(screen.model.card(card).name for card in me.hand or []) or "empty"
-    console.print(Text(f"Your hand ({me.hand_size}/{me.hand_limit}): {hand}"))
+    hand = ", ".join(model.card(card).name for card in me.hand or []) or words("empty")
+    console.print(Text(words("hand", size=me.hand_size, limit=me.hand_limit, hand=hand)))
     if screen.recent:
         moves = "; ".join(f"{name}: {text}" for name, text in screen.recent)
-        console.print(Text(f"Since your last turn: {moves}"))
+        console.print(Text(words("since", moves=moves)))
     if screen.prompt is not None:
         console.print(Text(screen.prompt))
     if screen.moves:
-        console.print(Text("Your moves: ") + _move_list(screen.moves))
+        console.print(Text(words("your_moves")) + _move_list(screen.moves))
     if screen.only_pass:
-        console.print(Text("You can only pass: press Enter to pass.", style="bold"))
-    console.print(Text("Type a move, or help, moves, undo, save, quit.", style="dim"))
+        console.print(Text(words("only_pass"), style="bold"))
+    console.print(Text(words("type"), style="dim"))
 
 
-def _board(screen: Screen) -> Table:
+def _board(screen: Screen, model: RulesModel, words: Words) -> Table:
     """The upper and lower rows (and a drawn card), with prices for the seat on turn."""
-    model = screen.model
     buyer = screen.view.players[screen.view.current_player].name
-    table = Table(title=Text(f"Board: prices for {buyer}"), box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=Text(words("board", name=buyer)), box=box.SIMPLE_HEAD, title_justify="left")
     notes = any(offer.price is None or offer.over is not None for offer in screen.offers)
-    for column, justify in (("row", "left"), ("card", "left"), ("colour", "left"),
-                            ("price", "right"), ("income", "left"), *([("note", "left")] if notes else [])):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for column, justify in (("col_row", "left"), ("col_card", "left"), ("col_colour", "left"),
+                            ("col_price", "right"), ("col_income", "left"),
+                            *([("col_note", "left")] if notes else [])):
+        table.add_column(words(column), justify=justify)  # type: ignore[arg-type]
     for offer in screen.offers:
         card = model.card(offer.card)
-        style = colour_style(model, card.colour)
+        style = colour_style(screen.model, card.colour)
         colour = next(c.name for c in model.colours if c.id == card.colour)
         name = card.name + (f" x{offer.copies}" if offer.copies > 1 else "")
-        row = [Text(offer.row), Text(name, style=style), Text(colour, style=style),
+        row = [Text(words.row(offer.row)), Text(name, style=style), Text(colour, style=style),
                Text("-" if offer.price is None else str(offer.price)), Text(describe_income(model, card))]
-        table.add_row(*row, *([Text(_note(model, card, offer))] if notes else []))
+        table.add_row(*row, *([Text(_note(model, card, offer, words))] if notes else []))
     if not screen.offers:
-        table.add_row("", "(the board is empty)", "", "", "", *([""] if notes else []))
+        table.add_row("", words("board_empty"), "", "", "", *([""] if notes else []))
     return table
 
 
-def _note(model: RulesModel, card: Card, offer: Offer) -> str:
+def _note(model: RulesModel, card: Card, offer: Offer, words: Words = ENGLISH) -> str:
     """Why a trading card has no price ("needs a blue card"), or what its price displaces."""
     if offer.price is None:
-        return "needs " + _needs(model, card, offer.needs)
+        return words("needs", what=_needs(model, card, offer.needs, words))
     if offer.over is not None:
-        return f"over {model.card(offer.over).name}"
+        return words("over", card=model.card(offer.over).name)
     return ""
 
 
-def _needs(model: RulesModel, card: Card, needs: tuple[str, ...]) -> str:
-    """"a Lumberjack or Czar and Carpenter", or "a blue card" when any card of the colour will do."""
+def _needs(model: RulesModel, card: Card, needs: tuple[str, ...], words: Words = ENGLISH) -> str:
+    """"a Lumberjack or Czar and Carpenter", or "a blue card" when any card of the colour will do
+    (German: "Holzfäller oder Zar und Zimmermann", "Karte der Farbe Blau")."""
     same = [c for c in model.cards if c.colour == card.displaces and not c.trading]
     if len(needs) == len(same):
         colour = next(c.name for c in model.colours if c.id == card.displaces)
-        return _article(f"{colour} card")
-    names = [model.card(target).name for target in needs]
-    return _article(" or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1])
+        what = words("a_card_of", colour=colour)
+    else:
+        what = words.either([model.card(target).name for target in needs], words("or"))
+    return _article(what) if words.language == "en" else what
 
 
 def _article(words: str) -> str:
+    """English only: "a" or "an" before a noun phrase."""
     return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
@@ -149,35 +156,41 @@ def describe_income(model: RulesModel, card: Card) -> str:
     return describe_card(model, card)
 
 
-def _phases(screen: Screen) -> Table:
-    table = Table(title="Phases", box=box.SIMPLE_HEAD, title_justify="left")
-    for column, justify in (("", "left"), ("phase", "left"), ("deck", "left"),
-                            ("cards left", "right"), ("starts", "left")):
+def _phases(screen: Screen, model: RulesModel, words: Words) -> Table:
+    table = Table(title=words("phases"), box=box.SIMPLE_HEAD, title_justify="left")
+    for column, justify in (("", "left"), (words("col_phase"), "left"), (words("col_deck"), "left"),
+                            (words("col_left"), "right"), (words("col_starts"), "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    phases = {phase.id: phase for phase in model.phases}
+    decks = {deck.id: deck.name for deck in model.decks}
     for line in screen.phases:
-        table.add_row(">" if line.current else "", Text(line.name, style="bold" if line.current else ""),
-                      Text(line.deck), str(line.left), Text(line.starter or "-"))
+        name = phases[line.id].name if line.id in phases else line.name
+        deck = decks.get(phases[line.id].deck, line.deck) if line.id in phases else line.deck
+        table.add_row(">" if line.current else "", Text(name, style="bold" if line.current else ""),
+                      Text(deck), str(line.left), Text(line.starter or "-"))
     return table
 
 
-def _player(screen: Screen, player: PlayerView) -> Text:
+def _player(screen: Screen, player: PlayerView, model: RulesModel, words: Words) -> Text:
     """One player's block: totals, the phases they start, the forecast, cards by colour."""
-    model = screen.model
     view = screen.view
-    tags = [tag for tag, on in (("you", player.seat == screen.seat),
-                                ("on turn", player.seat == view.current_player)) if on]
-    rubles = "? rubles" if player.rubles is None else count(player.rubles, "ruble")
+    tags = [words(tag) for tag, on in (("you", player.seat == screen.seat),
+                                       ("on_turn", player.seat == view.current_player)) if on]
+    rubles = words("secret_rubles") if player.rubles is None else words.count(player.rubles, "ruble")
     head = f"{player.name}" + (f" [{', '.join(tags)}]" if tags else "")
     text = Text(head, style="bold")
-    text.append(f"  {count(player.points, 'point')}, {rubles}, hand {player.hand_size}/{player.hand_limit}")
+    text.append(f"  {words.count(player.points, 'point')}, {rubles}, "
+                + words("hand_size", size=player.hand_size, limit=player.hand_limit))
     phase_names = {phase.id: phase.name for phase in model.phases}
     if player.starts:
-        text.append(f", starts {', '.join(phase_names[p] for p in player.starts)}")
-    text.append("\n  pays: " + " | ".join(
-        f"{phase_names[phase]} " + ("(no more)" if phase in screen.closed else _amounts(r, p))
+        text.append(words("starts", phases=", ".join(phase_names[p] for p in player.starts)))
+    if player.disc:
+        text.append(words("holds_disc"))
+    text.append(words("pays") + " | ".join(
+        f"{phase_names[phase]} " + (words("no_more") if phase in screen.closed else _amounts(r, p, words))
         for phase, (r, p) in player.forecast.items()))
     if screen.endgame:
-        text.append(f"\n  at the end: {_end_bonus(model, screen.endgame[player.seat])}")
+        text.append(words("at_the_end", bonus=_end_bonus(model, screen.endgame[player.seat], words)))
     for colour in model.colours:
         owned = [(model.card(card), n) for card, n in player.play_area.items()
                  if model.card(card).colour == colour.id]
@@ -185,31 +198,32 @@ def _player(screen: Screen, player: PlayerView) -> Text:
             text.append(f"\n  {colour.name}: ")
             for index, (card, copies) in enumerate(owned):
                 text.append(", " if index else "")
-                text.append(card.name + (f" x{copies}" if copies > 1 else ""), style=colour_style(model, colour.id))
+                text.append(card.name + (f" x{copies}" if copies > 1 else ""),
+                            style=colour_style(screen.model, colour.id))
     if player.used:
-        text.append("\n  used this round: " + ", ".join(model.card(card).name for card in player.used))
+        text.append(words("used") + ", ".join(model.card(card).name for card in player.used))
     return text
 
 
-def _amounts(rubles: int, points: int) -> str:
+def _amounts(rubles: int, points: int, words: Words = ENGLISH) -> str:
     """ "3 rubles", "1 ruble 2 points", "nothing"."""
-    parts = [count(rubles, "ruble") if rubles else "", count(points, "point") if points else ""]
-    return " ".join(part for part in parts if part) or "nothing"
+    parts = [words.count(rubles, "ruble") if rubles else "", words.count(points, "point") if points else ""]
+    return " ".join(part for part in parts if part) or words("nothing")
 
 
-def noble_words(model: RulesModel, nobles: int) -> str:
+def noble_words(model: RulesModel, nobles: int, words: Words = ENGLISH) -> str:
     """ "Aristocrats (3 distinct)": the distinct cards of the noble colour, named by its deck."""
     deck = next((d for d in model.decks if d.colour == model.game.noble_colour), None)
     colour = next(c.name for c in model.colours if c.id == model.game.noble_colour)
-    words = deck.name if deck is not None else f"{colour} cards"
-    return f"{words} ({nobles} distinct)"
+    name = deck.name if deck is not None else words("colour_cards", colour=colour)
+    return words("nobles", deck=name, n=nobles)
 
 
-def _end_bonus(model: RulesModel, end: EndBonus) -> str:
+def _end_bonus(model: RulesModel, end: EndBonus, words: Words = ENGLISH) -> str:
     """ "+6 points for Aristocrats (3 distinct), -5 for 1 card in hand"."""
-    text = f"+{count(end.noble_bonus, 'point')} for {noble_words(model, end.nobles)}"
+    text = words("end_bonus", points=words.count(end.noble_bonus, "point"), nobles=noble_words(model, end.nobles, words))
     if end.hand_cards:
-        text += f", -{end.hand_penalty} for {count(end.hand_cards, 'card')} in hand"
+        text += words("hand_penalty", penalty=end.hand_penalty, cards=words.count(end.hand_cards, "card"))
     return text
 
 
@@ -220,37 +234,41 @@ def _move_list(moves: tuple[tuple[str, int | None], ...]) -> Text:
 # --- events ------------------------------------------------------------------------------
 
 
-def render_event(event: Event, console: Console) -> None:
+def started_line(event: Started, words: Words = ENGLISH) -> str:
+    """ "New game of base: Anna, ai:random (computer)"."""
+    seats = ", ".join(s.name + (words("computer") if s.computer else "") for s in event.seats)
+    return words("resumed_game" if event.resumed else "new_game", ruleset=event.ruleset, seats=seats)
+
+
+def render_event(event: Event, console: Console, words: Words = ENGLISH) -> None:
     """Draw one event of a session, as a transcript: one line or block after another."""
     match event:
         case Started():
-            seats = ", ".join(s.name + (" (computer)" if s.computer else "") for s in event.seats)
-            verb = "Resumed" if event.resumed else "New"
-            console.print(Text(f"{verb} game of {event.ruleset}: {seats}"))
-            console.print(Text("Type help for the commands and the move notation.", style="dim"))
+            console.print(Text(started_line(event, words)))
+            console.print(Text(words("type_help"), style="dim"))
             if event.phase:
-                console.print(Rule(Text(f"Round {event.round}: {event.phase}")))
+                console.print(Rule(Text(words("round_phase", round=event.round, phase=words.name(event.phase)))))
         case Turn():
-            render_screen(event.screen, console, phase_header=False)
+            render_screen(event.screen, console, phase_header=False, words=words)
         case Handover():
             if console.is_terminal:
                 console.clear()  # the previous player's hand must not stay on the screen
-            console.print(Rule(Text(f"pass the keyboard to {event.name}"), style="bold yellow"))
+            console.print(Rule(Text(words("handover", name=event.name)), style="bold yellow"))
         case Finished():
             render_standings(event, console)
         case _:
-            render_line(event, console)
+            render_line(event, console, words)
 
 
-def render_line(event: Event, console: Console) -> None:
+def render_line(event: Event, console: Console, words: Words = ENGLISH) -> None:
     """Draw an event that is the same wherever it appears: moves, scorings, messages, the end of a game."""
     match event:
         case Played():
             console.print(Text(f"{event.name}: {event.text}", style="cyan" if event.computer else ""))
         case NewPhase():
-            console.print(Rule(Text(f"Round {event.round}: {event.phase}")))
+            console.print(Rule(Text(words("round_phase", round=event.round, phase=words.name(event.phase)))))
         case PhaseScored():
-            console.print(Text(f"{event.phase} scores:", style="bold"))
+            console.print(Text(words("scores", phase=words.name(event.phase)), style="bold"))
             for income in event.incomes:  # one line each, however long: the terminal wraps it
                 console.print(Text("  " + describe_payment(income)), soft_wrap=True)
         case PointsBought():
@@ -260,8 +278,8 @@ def render_line(event: Event, console: Console) -> None:
             for line in describe_round_end(event):
                 console.print(Text(line))
         case LastRound():
-            decks = " and ".join(event.decks)
-            console.print(Text(f"{decks} ran out: round {event.round} is the last round.", style="bold"))
+            decks = f" {words.last} ".join(words.name(deck) for deck in event.decks)
+            console.print(Text(words("ran_out", decks=decks, round=event.round), style="bold"))
         case Problem():
             console.print(Text(event.message, style="red"))
         case Note():

@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from spbc.frontends.screen import render_line, render_screen, render_standings
+from spbc.frontends.screen import render_line, render_screen, render_standings, started_line
+from spbc.frontends.words import ENGLISH, Words
 from spbc.table.completion import complete
 from spbc.table.session import (
     Event,
@@ -55,9 +56,10 @@ class Terminal:
     ...     session.run(terminal.read, terminal.emit)
     """
 
-    def __init__(self, console: Console, session: Session) -> None:
+    def __init__(self, console: Console, session: Session, words: Words = ENGLISH) -> None:
         self.console = console
         self.session = session
+        self.words = words  # the language of the screen's fixed words (spbc.frontends.words)
         self.log: list[Event] = []  # public events since the last screen
         self.answers: list[Event] = []  # answers to the player at the keyboard since the last screen
         self.seat: int | None = None  # whose screen was drawn last
@@ -126,10 +128,10 @@ class Terminal:
                 self._history_of(event.screen.me.name)
                 self.clear()
                 self._replay_log()  # above the screen: if the terminal is too short, the log scrolls away first
-                render_screen(event.screen, self.console)
+                render_screen(event.screen, self.console, words=self.words)
                 if event.screen.seat == self.seat:  # the same player's screen again (after undo): keep the answer
                     for answer in self.answers:
-                        render_line(answer, self.console)
+                        render_line(answer, self.console, self.words)
                 self.answers.clear()
                 self.seat = event.screen.seat
             case Handover():
@@ -137,28 +139,26 @@ class Terminal:
                 self.answers.clear()
                 self.seat = None
                 self.clear()
-                self.console.print(Rule(Text(f"pass the keyboard to {event.name}"), style="bold yellow"))
-                self.console.print(Text(f"Only {event.name} should look at the screen now.", style="dim"))
+                self.console.print(Rule(Text(self.words("handover", name=event.name)), style="bold yellow"))
+                self.console.print(Text(self.words("only_look", name=event.name), style="dim"))
             case Finished():
                 if self.session.shared:
                     self.clear()
                 render_standings(event, self.console)
                 self.lasting.append(event)
             case Stopped():
-                render_line(event, self.console)
+                render_line(event, self.console, self.words)
                 self.lasting.append(event)
             case Problem() | Note():
-                render_line(event, self.console)
+                render_line(event, self.console, self.words)
                 self.answers.append(event)
             case _:
-                render_line(event, self.console)
+                render_line(event, self.console, self.words)
                 if isinstance(event, PUBLIC):
                     self.log.append(event)
 
     def _title(self, event: Started) -> None:
-        seats = ", ".join(s.name + (" (computer)" if s.computer else "") for s in event.seats)
-        verb = "Resumed" if event.resumed else "New"
-        self.console.print(Text(f"{verb} game of {event.ruleset}: {seats}"))
+        self.console.print(Text(started_line(event, self.words)))
 
     def _replay_log(self) -> None:
         """What the table saw since the last screen, above the new one (the moves and the phase are
@@ -166,19 +166,20 @@ class Terminal:
         shown = [event for event in self.log if not isinstance(event, (Played, NewPhase))]
         self.log.clear()
         for event in shown:
-            render_line(event, self.console)
+            render_line(event, self.console, self.words)
 
     def _draw_lasting(self, event: Event) -> None:
         if isinstance(event, Finished):
             render_standings(event, self.console)
         else:
-            render_line(event, self.console)
+            render_line(event, self.console, self.words)
 
 
-def play_at_terminal(console: Console, session: Session, on_interrupt: Callable[[Terminal], None]) -> None:
+def play_at_terminal(console: Console, session: Session, on_interrupt: Callable[[Terminal], None],
+                     words: Words = ENGLISH) -> None:
     """Run a session on the terminal; Ctrl-C calls ``on_interrupt`` (still inside the alternate
     screen, so it can add what is to stay on the normal screen) and is raised again."""
-    with Terminal(console, session) as terminal:
+    with Terminal(console, session, words) as terminal:
         try:
             session.run(terminal.read, terminal.emit)
         except KeyboardInterrupt:

@@ -38,8 +38,7 @@ def variants() -> None:
     width = max(len(model.name) for model in models)
     for model in models:
         extends = f" (extends {model.base.name})" if model.base is not None else ""
-        edition = f", {model.edition}" if model.edition else ""
-        typer.echo(f"{model.name.replace('_', '-'):<{width}}  {model.title}{edition}, "
+        typer.echo(f"{model.name.replace('_', '-'):<{width}}  {model.title}, "
                    f"{model.game.min_players}-{model.game.max_players} players{extends}")
     typer.echo(f"the rules files are in {locate.rules_dir()}; spb new-variant NAME --from RULES starts your own")
 

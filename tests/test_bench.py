@@ -61,7 +61,7 @@ def test_the_reference_engine_runs_beside_the_compiled_one(compiled, fake_refere
 
 
 def test_spb_bench_prints_every_figure_as_json(compiled, fake_reference):
-    result = CliRunner().invoke(app, ["bench", "--seconds", "0.02", "--repeats", "1", "--states", "20",
+    result = CliRunner().invoke(app, ["bench", "--seconds", "0.02", "--repeats", "1", "--states", "60",
                                       "--reference", str(fake_reference), "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)

@@ -17,7 +17,6 @@ from spbc.lab import fastplay, stats
 from spbc.lab.report import make_report
 from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
 from spbc.lab.tally import Tally
-from test_variants import variant
 
 runner = CliRunner()
 
@@ -25,8 +24,10 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def rich_start(tmp_path_factory):
     """A variant with one number changed: every player starts with 40 rubles instead of 25."""
-    return variant(tmp_path_factory.mktemp("rich"), ("starting_rubles    = 25", "starting_rubles    = 40"),
-                   ("ruleset base {", "ruleset rich_start {"))
+    path = tmp_path_factory.mktemp("rich") / "rich_start.spb"
+    path.write_text('extends "base"\nruleset rich_start { title = "Rich start" }\n'
+                    "override game { starting_rubles = 40 }\n", encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -69,6 +70,7 @@ def test_wilson_interval_and_the_tests_give_the_textbook_numbers():
     low, high = stats.wilson(50, 100)
     assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
     assert stats.wilson(0, 10)[0] == 0.0 and math.isnan(stats.wilson(0, 0)[0])
+    assert stats.wilson(10, 10)[1] == 1.0  # not 0.9999999999999999: the interval holds its share
     for df, x in ((1, 3.841459), (2, 5.991465), (3, 7.814728), (4, 9.487729), (7, 14.06714)):
         assert stats.chi2_sf(x, df) == pytest.approx(0.05, abs=1e-6)
     assert stats.even_share_test([50, 50]) == (0.0, 1.0)
@@ -186,12 +188,36 @@ def test_the_report_page_shows_its_figures_in_headless_chromium(rich_start, tmp_
     assert result.exit_code == 0, result.output
     shot = tmp_path / "shot.png"
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1300,3000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
+                    "--window-size=1300,9000", f"--screenshot={shot}", (tmp_path / "report.html").as_uri()],
                    check=True, capture_output=True, timeout=120)
     pixels = imread(shot)
-    assert pixels.shape[:2] == (3000, 1300)
+    assert pixels.shape[:2] == (9000, 1300)  # the whole page: the table of differences comes first
     # the bars of the two rulesets, drawn in their colours (#1f5fa8, #d0702a), are on the screen
     for colour in ((0x1f, 0x5f, 0xa8), (0xd0, 0x70, 0x2a)):
         near = ((abs(pixels[..., 0] * 255 - colour[0]) < 8) & (abs(pixels[..., 1] * 255 - colour[1]) < 8)
                 & (abs(pixels[..., 2] * 255 - colour[2]) < 8))
         assert near.sum() > 5000
+
+
+@pytest.mark.slow
+def test_spb_balance_stopped_by_sigterm_writes_the_games_that_finished(tmp_path):
+    """A run stopped from outside (SIGTERM, as Ctrl-C) reports the batches that finished and exits 130."""
+    import signal
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "balance", "base", "--seats",
+                              "ai:easy,ai:easy", "--games", "2000", "--jobs", "1", "--out", str(out)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    assert child.stderr.readline() == "playing 2000 games on 1 local process (Ctrl-C stops and reports what finished)\n"
+    time.sleep(4)  # a batch or two of 25 games, on a quiet machine
+    child.send_signal(signal.SIGTERM)
+    stdout, stderr = child.communicate(timeout=120)
+    assert child.returncode == 130, stderr
+    assert "interrupted" in stderr
+    if (out / "report.txt").exists():  # at least one batch of 25 games finished
+        report = (out / "report.txt").read_text(encoding="utf-8")
+        assert "(interrupted: " in report and "of 2000)" in report
+        assert "(interrupted: " in stdout

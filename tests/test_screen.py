@@ -236,3 +236,31 @@ def test_the_last_round_marks_phases_that_will_not_come_again_and_shows_the_end_
     assert "at the end: +1 point for Aristocrats (1 distinct), -5 for 1 card in hand" in text
     before = build_screen(Scenario(ruleset, players=2).phase("aristocrat").current(0).build(), 0, ())
     assert before.closed == () and before.endgame == () and "(no more)" not in draw(before)
+
+
+def test_the_german_screen_says_its_fixed_words_and_names_in_german(position):
+    from spbc.frontends.words import GERMAN
+
+    game = position
+    console = Console(file=io.StringIO(), width=120, force_terminal=False, no_color=True)
+    render_screen(build_screen(game, 0, ()), console, words=GERMAN.for_model(game.ruleset.model))
+    text = console.file.getvalue()
+    for words in ("Runde 1", "Gebäudephase: Anna ist am Zug", "Spielbrett: Preise für Anna", "Reihe", "Preis",
+                  "Phasen", "Karten übrig", "Anna [du, am Zug]  13 Punkte, 31 Rubel, Hand 1/3",
+                  "Boris  21 Punkte, ? Rubel, Hand 2/3", "Deine Hand (1/3): Theater", "Gib einen Zug ein",
+                  "Bibliothek", "Zollhaus", "Grün", "Handwerker"):
+        assert words in text, words
+    assert re.search(r"oben\s+Markt\s", text) and re.search(r"unten\s+Zollhaus\s", text)
+    for english in ("to move", "Your hand", "Board:", "points", "rubles", "Library", "Worker phase"):
+        assert english not in text, english
+    assert "777" not in text  # Boris's secret rubles stay secret in every language
+
+
+def test_spb_play_lang_de_draws_the_german_screen():
+    from typer.testing import CliRunner
+
+    from spbc.frontends.cli import app
+
+    result = CliRunner().invoke(app, ["play", "--lang", "de", "--seed", "3"], input="pass\nquit\n")
+    assert "Neues Spiel von base" in result.output and "ist am Zug" in result.output, result.output[-2000:]
+    assert "Runde 1: Handwerkerphase" in result.output and "Deine Hand (0/3): leer" in result.output

@@ -199,12 +199,10 @@ def test_record_problems_name_no_rubles(compiled):
     assert replay.problems and all(f"{rubles} rubles" not in p.message for p in replay.problems)
 
 
-def test_with_open_rubles_a_spectator_is_told_them(tmp_path):
+def test_with_open_rubles_a_spectator_is_told_them():
     import spbc
-    from test_variants import variant
 
-    rules = spbc.load_rules(variant(tmp_path, ("open_rubles        = no", "open_rubles        = yes")),
-                            backend="python")
+    rules = spbc.load_rules("open-information", backend="python")
     game = poor(rules)
     told = "Observatory costs 6 after reductions, you have 4 rubles"
     assert explain_illegal(game, buy("observatory", "upper"), reader=None) == told

@@ -32,7 +32,8 @@ def test_diff_says_every_change_on_one_line_per_thing(house: Path) -> None:
     result = runner.invoke(app, ["diff", "base", str(house)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        "game: starting_rubles 25 -> 30, hand_limit 3 -> 2",
+        "game: starting_rubles 25 -> 30",
+        "game: hand_limit 3 -> 2",
         "card market (Market): points 1 -> 2",
         "card pub (Pub): ability buy_points per card -> player",
         "card observatory (Observatory): removed",
@@ -82,3 +83,52 @@ def test_variants_lists_every_shipped_ruleset_and_where_the_files_are() -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("base ") and "the rules files are in" in lines[-1]
+
+
+def test_the_shipped_variants_differ_from_the_base_by_exactly_their_rules() -> None:
+    def lines(name: str) -> list[str]:
+        result = runner.invoke(app, ["diff", "base", name])
+        assert result.exit_code == 0, result.output
+        return result.stdout.splitlines()
+
+    assert lines("open-information") == ["game: open_rubles no -> yes"]
+    assert lines("pub-per-player") == ["card pub (Pub): ability buy_points per card -> player"]
+    assert lines("scaled-display") == ["game: board_size_by_players [] -> [4, 6, 8]"]
+    # facts/expansions.md, section 1: the opening rule, four costs, four names
+    assert lines("second-edition") == [
+        "game: first_phase_must_buy no -> yes",
+        "card potjomkins_village (Potemkin Village): name \"Potjomkin's Village\" -> \"Potemkin Village\" "
+        "(the old name stays an alias)",
+        "card observatory (Observatory): cost 6 -> 7",
+        "card judge (Judge): cost 16 -> 17",
+        "card mistress_of_ceremonies (Mistress of Ceremonies): cost 18 -> 20",
+        "card mariinskij_theater (Mariinsky Theater): name \"Mariinskij Theater\" -> \"Mariinsky Theater\" "
+        "(the old name stays an alias), cost 10 -> 15",
+        "card pope (Abbot): name \"Pope\" -> \"Abbot\" (the old name stays an alias)",
+        "card czar (Czarina): name \"Czar\" -> \"Czarina\" (the old name stays an alias)",
+    ]
+    listed = runner.invoke(app, ["variants"]).stdout.splitlines()
+    assert [line.split()[0] for line in listed[:-1]] == [
+        "base", "new-society", "open-information", "pub-per-player", "scaled-display", "second-edition"]
+    assert listed[1].endswith("2-5 players (extends base)") and listed[2].endswith("(extends base)")
+
+
+def test_the_readme_tutorial_runs_as_written(tmp_path: Path, monkeypatch) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    tutorial = readme[readme.index("### Tutorial: a house rule"):readme.index("### Shipped variants")]
+    blocks = tutorial.split("```")
+    rules_text = next(block for block in blocks if block.startswith("\nextends"))
+    message = next(block for block in blocks if block.startswith("\nrich-start.spb:4:15"))
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new-variant", "rich-start"]).exit_code == 0
+    (tmp_path / "rich-start.spb").write_text(rules_text.lstrip("\n"), encoding="utf-8")
+    checked = runner.invoke(app, ["check", "rich-start.spb"])
+    assert checked.exit_code == 1
+    shown = [line for line in message.strip("\n").splitlines() if not line.startswith(".../")]
+    for line in shown:
+        assert line in checked.output
+    assert "rules/base/buildings.spb:3:6: note: card 'market' is defined here" in checked.output
+    (tmp_path / "rich-start.spb").write_text(rules_text.lstrip("\n").replace("markte", "market"), encoding="utf-8")
+    assert runner.invoke(app, ["check", "rich-start.spb"]).exit_code == 0
+    assert runner.invoke(app, ["diff", "base", "rich-start.spb"]).stdout.splitlines() == [
+        "game: starting_rubles 25 -> 30", "game: hand_limit 3 -> 2", "card market (Market): points 1 -> 2"]

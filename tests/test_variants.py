@@ -1,31 +1,17 @@
-"""House rules are rules files: each setting a variant changes reaches the engine, the twin and the view."""
+"""The shipped variants play by their rules: each setting a variant changes reaches the engine,
+the twin and the view (scenario tests with exact numbers)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 import spbc
 from spbc.contract.rng import rng_below
-from spbc.source.locate import rules_dir
 from spbc.play.moves import Move, MoveKind
 
-
-def variant(folder: Path, *edits: tuple[str, str]) -> Path:
-    """A copy of the shipped rules with each (old, new) text replaced once; its main file."""
-    target = folder / "rules"
-    shutil.copytree(rules_dir(), target)
-    for old, new in edits:
-        for path in sorted(target.rglob("*.spb")):
-            text = path.read_text(encoding="utf-8")
-            if old in text:
-                path.write_text(text.replace(old, new, 1), encoding="utf-8")
-                break
-        else:
-            raise AssertionError(f"{old!r} is not in the rules")
-    return target / "base.spb"
+from scenario import PASS, Scenario, buy, pass_until
 
 
 def random_game(ruleset, players: int, seed: int, moves: int = 100_000):
@@ -40,15 +26,12 @@ def random_game(ruleset, players: int, seed: int, moves: int = 100_000):
 
 
 @pytest.fixture(scope="module")
-def second_edition_opening(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("second")
-    return variant(folder, ("    symbols            = [wood, gold, wool, fur, ship]",
-                            "    symbols            = [wood, gold, wool, fur, ship]\n    first_phase_must_buy = yes"))
+def second_edition():
+    return spbc.load_rules("second_edition", backend="python")
 
 
-def test_the_second_editions_opening_forces_purchases_in_the_first_worker_phase(second_edition_opening):
-    rules = spbc.load_rules(second_edition_opening, backend="python")
-    game = rules.new_game(2, seed=4)
+def test_the_second_editions_opening_forces_purchases_in_the_first_worker_phase(second_edition):
+    game = second_edition.new_game(2, seed=4)
     kinds = {move.kind for move in game.legal_moves()}
     assert kinds == {MoveKind.BUY}
     with pytest.raises(spbc.IllegalMoveError, match="you may not pass now"):
@@ -60,62 +43,55 @@ def test_the_second_editions_opening_forces_purchases_in_the_first_worker_phase(
     assert Move(MoveKind.PASS) in game.legal_moves()  # from the building phase on, passing is allowed again
 
 
-@pytest.mark.slow  # a Cython build; test_backend builds one variant in the default run
-def test_the_second_editions_opening_compiles_and_agrees_with_its_twin(second_edition_opening, tmp_path, monkeypatch):
-    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
-    compiled = spbc.load_rules(second_edition_opening, backend="compiled")
-    twin = spbc.load_rules(second_edition_opening, backend="python")
-    assert compiled.backend == "compiled"
-    for seed in range(20):
-        a, b = compiled.engine.Engine.new(3, seed), twin.engine.Engine.new(3, seed)
-        rng = [seed]  # the state of the engine's generator
-        while a.legal_moves():
-            assert a.state() == b.state() and a.legal_moves() == b.legal_moves()
-            legal = a.legal_moves()
-            move = legal[rng_below(rng, len(legal))]
-            a.play(move)
-            b.play(move)
+def test_second_edition_costs_reach_the_price(second_edition):
+    game = (Scenario(second_edition, players=2).upper(["observatory", "judge"]).lower(["mistress_of_ceremonies"])
+            .rubles(0, 40).phase("building").current(0).build())
+    assert game.cost(buy("observatory")) == 7
+    assert game.cost(buy("judge")) == 17
+    assert game.cost(buy("mistress_of_ceremonies", "lower")) == 20 - 1  # the lower row's discount
+    assert second_edition.model.card("mariinskij_theater").cost == 15
 
 
-def test_open_rubles_show_every_players_money_in_every_view(tmp_path):
-    rules = spbc.load_rules(variant(tmp_path, ("open_rubles        = no", "open_rubles        = yes")),
-                            backend="python")
+def test_second_edition_names_and_the_old_names_still_read(second_edition):
+    from spbc.play.notation import format_move, parse_move
+
+    game = Scenario(second_edition, players=2).upper(["pope"]).rubles(0, 40).phase("building").current(0).build()
+    assert format_move(Move(MoveKind.TAKE, card="pope", row="upper"), second_edition) == "take upper Abbot"
+    assert parse_move("take pope", game) == parse_move("take abbot", game) == Move(MoveKind.TAKE, card="pope", row="upper")
+
+
+def test_open_information_shows_every_players_money_in_every_view():
+    rules = spbc.load_rules("open-information", backend="python")
     game = random_game(rules, 3, seed=2, moves=40)
     for seat in range(3):
         assert [p.rubles for p in game.view(seat).players] == [game.rubles(s) for s in range(3)]
         assert [p.hand is None for p in game.view(seat).players] == [s != seat for s in range(3)]
 
 
-def test_a_pub_cap_per_player_instead_of_per_pub(tmp_path):
-    rules = spbc.load_rules(variant(tmp_path, ("        per              = card", "        per              = player")),
-                            backend="python")
-    from scenario import Scenario
-
+def test_the_pub_cap_per_player_instead_of_per_pub():
+    rules = spbc.load_rules("pub_per_player", backend="python")
     game = (Scenario(rules, players=2).give(0, "pub").give(0, "pub").rubles(0, 30)
             .phase("building").current(0).build())
     while game.stage != "points":
-        game.play(Move(MoveKind.PASS))
+        game.play(PASS)
     assert max(m.amount for m in game.legal_moves()) == 5  # 10 with the printed per-Pub cap
 
 
-def test_second_edition_costs_reach_the_price(tmp_path):
-    rules = spbc.load_rules(variant(tmp_path, ('''    deck    = building
-    cost    = 6
-    copies  = 2
-    points  = 1''', '''    deck    = building
-    cost    = 7
-    copies  = 2
-    points  = 1''')), backend="python")
-    from scenario import Scenario
-
-    game = Scenario(rules, players=2).upper(["observatory"]).rubles(0, 7).phase("building").current(0).build()
-    assert game.cost(Move(MoveKind.BUY, card="observatory", row="upper")) == 7
+@pytest.mark.parametrize(("players", "size"), [(2, 4), (3, 6), (4, 8)])
+def test_the_scaled_display_tops_the_board_up_by_the_number_of_players(players, size):
+    rules = spbc.load_rules("scaled_display", backend="python")
+    game = Scenario(rules, players=players).upper([]).lower(["lumberjack"]).phase("trading").markers(0).build()
+    pass_until(game, "worker", round=2)
+    assert len(game.row("upper")) + len(game.row("lower")) == size  # the refill of round 2's worker phase
+    start = rules.new_game(players, seed=3)
+    assert len(start.row("upper")) == 2 * players  # the opening display: 2 workers per player
 
 
-def test_markers_move_two_seats_and_five_players_play_to_the_end(tmp_path):
-    rules = spbc.load_rules(variant(tmp_path, ("players            = 2..4", "players            = 2..5"),
-                                    ("opening_per_player = 2", "opening_per_player = 1"),
-                                    ("marker_shift       = 1", "marker_shift       = 2")), backend="python")
+def test_markers_move_two_seats_and_five_players_play_to_the_end(tmp_path: Path):
+    path = tmp_path / "five.spb"
+    path.write_text('extends "base"\nruleset five { title = "Five" }\n'
+                    "override game { players = 2..5  opening_per_player = 1  marker_shift = 2 }\n", encoding="utf-8")
+    rules = spbc.load_rules(path, backend="python")
     game = rules.new_game(5, seed=9)
     before = game.markers()
     while game.round == 1:

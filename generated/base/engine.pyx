@@ -108,6 +108,10 @@ DECK_CONTENTS[:] = [
 ]
 cdef int PHASE_DECK[4]
 PHASE_DECK[:] = [0, 1, 2, 3]
+cdef int REFILL_SIZE[5]
+REFILL_SIZE[:] = [8, 8, 8, 8, 8]
+cdef int MARKER_SHIFTS[5]
+MARKER_SHIFTS[:] = [1, 1, 1, 1, 1]
 cdef int OFFER_START[5]
 OFFER_START[:] = [0, 0, 1, 1, 1]
 cdef int OFFERS[1]
@@ -236,7 +240,7 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     return n + (cost <= ctx[CTX_MONEY])
 
 
-cdef int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
+cdef inline int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
     """Append a trading card's moves, one per card it may displace, in card order: the cards of
     its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value.
     Only for a player with at least MINIMUM_COST (purchase_moves), for whom the floor changes nothing."""
@@ -403,9 +407,9 @@ cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
 
 
 cdef void refill(int* s, int deck) noexcept nogil:
-    """Draw from deck into the upper row until the board holds BOARD_SIZE cards; the deck's last card ends the game after this round."""
+    """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
     cdef int need, size, drew
-    need = BOARD_SIZE - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
+    need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
     drew = 0
     while need > 0 and s[O_DECK_SIZE + deck] > 0:
         size = s[O_DECK_SIZE + deck] - 1
@@ -607,7 +611,7 @@ cdef void end_round(int* s) noexcept nogil:
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFT) % players
+        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1

@@ -28,6 +28,8 @@ DECK_MAX = 31
 MAX_MOVES = 145
 STATE_SIZE = 853
 MAX_GAME_MOVES = 6440
+DISC_RUBLES = 0
+DISC_POINTS = 0
 STARTING_RUBLES = 25
 OPENING_DECK = 0
 OPENING_PER_PLAYER = 2
@@ -231,6 +233,8 @@ DECK_CONTENTS = (
     45, 46, 47, 48,
 )
 PHASE_DECK = (0, 1, 2, 3,)
+REFILL_SIZE = (8, 8, 8, 8, 8,)
+MARKER_SHIFTS = (1, 1, 1, 1, 1,)
 OFFER_START = (0, 0, 1, 1, 1,)
 OFFERS = (0,)
 OFFER_CARD = (14,)
@@ -528,9 +532,9 @@ def place(s, p, card, delta):
 
 
 def refill(s, deck):
-    """Draw from deck into the upper row until the board holds BOARD_SIZE cards; the deck's last card ends the game after this round."""
+    """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
     # int need, size, drew
-    need = BOARD_SIZE - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
+    need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
     drew = 0
     while need > 0 and s[O_DECK_SIZE + deck] > 0:
         size = s[O_DECK_SIZE + deck] - 1
@@ -732,7 +736,7 @@ def end_round(s):
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFT) % players
+        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1

@@ -219,6 +219,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("NPHASES", len(ir.phases)), ("BOARD_SIZE", ir.board_size), ("HAND_MAX", ir.hand_max),
         ("DECK_MAX", ir.deck_max), ("MAX_MOVES", ir.max_moves), ("STATE_SIZE", ir.state_size),
         ("MAX_GAME_MOVES", ir.max_game_moves),
+        ("DISC_RUBLES", ir.disc_rubles), ("DISC_POINTS", ir.disc_points),
         ("STARTING_RUBLES", ir.starting_rubles), ("OPENING_DECK", ir.opening_deck),
         ("OPENING_PER_PLAYER", ir.opening_per_player), ("HAND_LIMIT", ir.hand_limit),
         ("HAND_PENALTY", ir.hand_penalty), ("RUBLES_PER_POINT", ir.rubles_per_point),
@@ -274,6 +275,8 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),
         ("PHASE_DECK", "int", tuple(p.deck for p in ir.phases)),
+        ("REFILL_SIZE", "int", ir.refill_sizes),
+        ("MARKER_SHIFTS", "int", ir.marker_shifts),
         *(table for mechanic in ir.mechanics for table in mechanic.tables),  # in hook order
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),

@@ -163,6 +163,11 @@ class EngineIR:
     opening_deck: int
     opening_per_player: int
     board_size: int
+    refill_sizes: tuple[int, ...]  # by the number of players (0 up to max_players): what each refill tops up to
+    marker_shifts: tuple[int, ...]  # by the number of players: the seats the markers move at a round's end
+    disc: bool  # a disc beside the markers (GameParams.disc); the state then has the field "disc"
+    disc_rubles: int
+    disc_points: int
     hand_limit: int
     hand_max: int
     hand_penalty: int
@@ -257,6 +262,7 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
         ("players", 1), ("round", 1), ("phase", 1), ("current", 1), ("passes", 1),
         ("last_round", 1), ("stage", 1), *stage_parts,
         ("markers", len(model.phases)),
+        *([("disc", 1)] if model.game.disc else []),
         ("rubles", players), ("points", players),
         ("hand_size", players), ("hand", players * hand_max),
         ("owned", players * ncards), ("used", players * ncards),
@@ -405,6 +411,11 @@ def lower(model: RulesModel) -> EngineIR:
         min_players=game.min_players, max_players=game.max_players,
         starting_rubles=game.starting_rubles, opening_deck=deck_index[game.opening_deck],
         opening_per_player=game.opening_per_player, board_size=game.board_size,
+        refill_sizes=tuple(game.refill_size(n) if n >= game.min_players else game.board_size
+                           for n in range(game.max_players + 1)),
+        marker_shifts=tuple(game.shift(n) if n >= game.min_players else game.marker_shift
+                            for n in range(game.max_players + 1)),
+        disc=game.disc, disc_rubles=game.disc_rubles, disc_points=game.disc_points,
         hand_limit=game.hand_limit, hand_max=hand_max, hand_penalty=game.hand_penalty,
         rubles_per_point=game.rubles_per_point, minimum_cost=game.minimum_cost,
         same_card_discount=game.same_card_discount, lower_row_discount=game.lower_row_discount,

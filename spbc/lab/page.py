@@ -38,24 +38,33 @@ def _png(figure: Figure) -> str:
 
 def _errors(shares: Sequence[Share]) -> tuple[list[float], list[list[float]]]:
     values = [100 * s.value for s in shares]
-    low = [100 * (s.value - s.interval[0]) for s in shares]
-    high = [100 * (s.interval[1] - s.value) for s in shares]
+    # Wilson's interval holds the share, but at 0% or 100% rounding may put it a hair outside
+    low = [max(0.0, 100 * (s.value - s.interval[0])) for s in shares]
+    high = [max(0.0, 100 * (s.interval[1] - s.value)) for s in shares]
     return values, [low, high]
 
 
 def positions_figure(summaries: list[Summary]) -> str:
+    """Each seat's win share as a point with its interval, zoomed in on the even share: a difference of a
+    point or two, which matters, would vanish on bars drawn from zero."""
     figure, axes = plt.subplots(figsize=(6.4, 3.4))
     count = len(summaries[0].positions)
-    width = 0.8 / len(summaries)
+    even = 100 / count
+    spread = 0.3 / len(summaries)
+    ends = [even]
     for k, s in enumerate(summaries):
         values, errors = _errors(s.positions)
-        xs = [p + (k - (len(summaries) - 1) / 2) * width for p in range(count)]
-        axes.bar(xs, values, width, yerr=errors, capsize=4, color=COLOURS[k], label=s.ruleset)
-    axes.axhline(100 / count, color="black", linestyle="--", linewidth=1, label="even share")
+        xs = [p + (k - (len(summaries) - 1) / 2) * spread for p in range(count)]
+        axes.errorbar(xs, values, yerr=errors, fmt="o", capsize=4, color=COLOURS[k], label=s.ruleset)
+        ends += [v - e for v, e in zip(values, errors[0])] + [v + e for v, e in zip(values, errors[1])]
+    axes.axhline(even, color="black", linestyle="--", linewidth=1, label="even share")
+    margin = max(1.0, (max(ends) - min(ends)) * 0.15)
+    axes.set_ylim(max(0.0, min(ends) - margin), min(100.0, max(ends) + margin))
+    axes.set_xlim(-0.5, count - 0.5)
     axes.set_xticks(range(count), [f"seat {p + 1}" for p in range(count)])
     axes.set_ylabel("games won (%)")
     axes.set_title("Win share by seat position, 95% intervals")
-    axes.legend(loc="lower right", fontsize=8)
+    axes.legend(fontsize=8)
     return _png(figure)
 
 
@@ -159,8 +168,12 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
         parts.append(f"<h2>What changed: {len(significant)} significant differences</h2>"
                      f"<p class='note'>Of {len(differences)} figures tested, those whose difference is significant "
                      "after Holm's correction for the number of tests (p &lt; 0.05).</p>")
-        parts.append(_table(["figure", names[0], names[1], "p (corrected)"],
-                            [[d.what, d.first, d.second, p_text(d.adjusted)] for d in significant]))
+        if significant:
+            parts.append(_table(["figure", names[0], names[1], "p (corrected)"],
+                                [[d.what, d.first, d.second, p_text(d.adjusted)] for d in significant]))
+        else:
+            parts.append("<p>None: every difference between the two runs is within what chance gives at this "
+                         "number of games.</p>")
     parts.append("<h2>Win share by seat position</h2>")
     parts.append(f"<img alt='win share by seat position' src='data:image/png;base64,{positions_figure(summaries)}'>")
     rows = [[f"seat {p + 1}", *(share_text(s.positions[p]) for s in summaries)]

@@ -222,6 +222,8 @@ def _game(decl: Decl) -> GameParams:
     values = dict(decl.values)
     low, high = values.pop("players")
     values.setdefault("first_phase_must_buy", False)
+    values["board_size_by_players"] = tuple(values.get("board_size_by_players", ()))
+    values["marker_shift_by_players"] = tuple(values.get("marker_shift_by_players", ()))
     for key in [key for key in values if key.startswith("symbol_names_")]:
         del values[key]  # the model keeps them (RulesModel.symbol_names)
     return GameParams(min_players=low, max_players=high, **values, span=decl.block.kind.span)

@@ -117,6 +117,29 @@ def _check_phases(checker: Declarations) -> None:
             scored[colour] = phase
 
 
+def _check_board_sizes(checker: Declarations) -> None:
+    game = checker.single.get("game")
+    keys = ("players", "board_size", "board_size_by_players")
+    if game is None or not game.valid(*keys) or any(game.get(key) is None for key in keys[:2]):
+        return
+    (low, high), sizes, most = game.get("players"), game.get("board_size_by_players"), game.get("board_size")
+    shifts = game.get("marker_shift_by_players")
+    if shifts is not None and game.valid("marker_shift_by_players") and len(shifts) != high - low + 1:
+        checker.report("SPB412", f"marker_shift_by_players gives {len(shifts)} numbers, but players = {low}..{high} "
+                       f"needs {high - low + 1}, one for each player count from {low} to {high}",
+                       game.spans["marker_shift_by_players"])
+    if sizes is None:
+        return
+    at = game.spans["board_size_by_players"]
+    if len(sizes) != high - low + 1:
+        checker.report("SPB412", f"board_size_by_players gives {len(sizes)} sizes, but players = {low}..{high} "
+                       f"needs {high - low + 1}, one for each player count from {low} to {high}", at)
+    elif max(sizes) > most:
+        checker.report("SPB412", f"board_size_by_players holds {max(sizes)}, more than board_size ({most}), "
+                       "the most cards the board holds", at,
+                       notes=(Note("board_size is set here", game.spans["board_size"]),))
+
+
 def _check_opening(checker: Declarations) -> None:
     game = checker.single.get("game")
     keys = ("players", "opening_per_player", "board_size", "opening_deck")
@@ -327,6 +350,7 @@ def check_consistency(checker: Declarations) -> None:
     _check_decks(checker)
     _check_phases(checker)
     _check_opening(checker)
+    _check_board_sizes(checker)
     _check_card_names(checker)
     _check_translations(checker)
     _check_verbs(checker)

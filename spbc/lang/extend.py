@@ -145,6 +145,15 @@ class _Variant:
         key = self.key(kind, ident)
         old = self.blocks.get(key)
         if kind == "ruleset":  # the variant's own name; the settings it leaves out are the base's
+            own = {entry.key.value for entry in block.entries if isinstance(entry, syntax.Setting)}
+            if old is not None and "languages" not in own:
+                # the base's languages ask for every name of the variant in each of them; a variant
+                # that names no languages of its own is written in the base language only
+                dropped = {"languages", "translated"} | {
+                    localized_key(key, language) for key in LOCALIZED["ruleset"]
+                    for language in LANGUAGES if language != BASE_LANGUAGE}
+                old = replace(old, entries=tuple(entry for entry in old.entries if not (
+                    isinstance(entry, syntax.Setting) and entry.key.value in dropped)))
             merged = merge_entries(old, block, self.diagnostics, self.where) if old is not None else block
             self.blocks[key] = replace(merged, id=block.id, kind=block.kind, span=block.span, override=None)
             return

@@ -198,6 +198,28 @@ class GameParams:
     tie_break: str  # "rubles" or "none"
     symbols: tuple[str, ...]
     first_phase_must_buy: bool = False  # 2nd edition: no pass or take in the first worker phase
+    board_size_by_players: tuple[int, ...] = ()  # refill sizes from min_players up; () is board_size for all
+
+    marker_shift_by_players: tuple[int, ...] = ()  # by player count from min_players up; () is marker_shift
+    disc_rubles: int = 0  # the disc (more players than phases): rubles to its first holder at setup
+    disc_points: int = 0  # points to its first holder at setup, and to each holder it moves on to
+
+    @property
+    def disc(self) -> bool:
+        """Whether the game has a disc: dealt only when there are more players than phases."""
+        return bool(self.disc_rubles or self.disc_points)
+
+    def shift(self, players: int) -> int:
+        """How many seats the start-player markers move at the end of a round at a table of ``players``."""
+        if self.marker_shift_by_players:
+            return self.marker_shift_by_players[players - self.min_players]
+        return self.marker_shift
+
+    def refill_size(self, players: int) -> int:
+        """How many cards every refill tops the rows up to at a table of ``players``."""
+        if self.board_size_by_players:
+            return self.board_size_by_players[players - self.min_players]
+        return self.board_size
     span: Span = field(default=NO_SPAN, compare=False)
 
 

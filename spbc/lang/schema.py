@@ -146,8 +146,17 @@ BLOCKS: dict[str, BlockSpec] = {
         "tie_break": _req(ValueType("choice", choices=("rubles", "none"))),
         "symbols": _req(ValueType("list", item=ValueType("word"), unique=True)),
         "first_phase_must_buy": _opt(_BOOL),
+        # every refill tops the rows up to the size for the players at the table (one size per
+        # player count, from the least to the most); board_size stays the most the board holds
+        "board_size_by_players": _opt(ValueType("list", item=_int(1), non_empty=True)),
+        # the seats the markers move at a round's end, one number per player count (as board_size_by_players)
+        "marker_shift_by_players": _opt(ValueType("list", item=_int(), non_empty=True)),
         **{f"symbol_names_{language}": _opt(ValueType("list", item=_TEXT, unique=True))
            for language in LANGUAGES if language != BASE_LANGUAGE},
+        # The New Society's disc: with more players than phases, the first seat without a marker holds
+        # it; its holder gets disc_rubles and disc_points at setup, and disc_points each time it arrives
+        "disc_rubles": _opt(_int()),
+        "disc_points": _opt(_int()),
     }, single=True),
     "colour": BlockSpec("colour", True, {"name": _req(_TEXT)}),
     "deck": BlockSpec("deck", True, {"name": _req(_TEXT), "colour": _opt(_ref("colour"))}),

@@ -21,7 +21,7 @@ def count(number: int, word: str) -> str:
     return f"{number} {word}" + ("" if number == 1 else "s")
 
 
-def _table(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:  # type: ignore[assignment]
+def _table(rows: list[list[str]], right: frozenset[int] = frozenset()) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
@@ -54,12 +54,12 @@ def screen_lines(screen: Screen) -> list[str]:
         rows.append([offer.row, card.name + (f" x{offer.copies}" if offer.copies > 1 else ""),
                      _colour(model, card.colour), "-" if offer.price is None else str(offer.price),
                      describe_card(model, card), _note(model, card, offer)])
-    lines += _table(rows, {3}) if len(rows) > 1 else ["  (the board is empty)"]
+    lines += _table(rows, frozenset({3})) if len(rows) > 1 else ["  (the board is empty)"]
     lines += ["", "Phases:"]
     rows = [["", "phase", "deck", "left", "starts"]]
     for phase in screen.phases:
         rows.append([">" if phase.current else "", phase.name, phase.deck, str(phase.left), phase.starter or "-"])
-    lines += _table(rows, {3})
+    lines += _table(rows, frozenset({3}))
     lines += ["", "Players:"]
     for player in view.players:
         lines += _player(screen, player)
@@ -143,7 +143,7 @@ def standings_lines(scores: tuple[FinalScore, ...]) -> list[str]:
     for s in scores:
         rows.append([str(s.rank), s.name, str(s.points), f"+{s.noble_bonus}", f"+{s.rubles_points} ({s.rubles})",
                      f"-{s.hand_penalty}", str(s.final)])
-    return _table(rows, {0, 2, 6})
+    return _table(rows, frozenset({0, 2, 6}))
 
 
 def answer_lines(game_id: str, number: int) -> list[str]:
@@ -171,8 +171,8 @@ def help_lines(model: RulesModel, verbs: list[str]) -> list[str]:
         "  hint               a suggestion (if the game allows hints)",
         "  say TEXT           a message to the other players",
         "  mail move|phase    a mail after every move, or a digest at the end of each phase",
-        f"  order pass phase   pass for the rest of this phase",
-        f"  order pass broke   pass whenever no buy and no play is legal for you",
+        "  order pass phase   pass for the rest of this phase",
+        "  order pass broke   pass whenever no buy and no play is legal for you",
         f"  order keep VERB    never count an ability that costs its card's income when used{keep}",
         "                     as a reason to ask you: pass when it is all you could do besides passing",
         "  order none         cancel every standing order; orders lists them",

@@ -235,6 +235,13 @@ class Game:
         """Which seat starts each phase this round."""
         return dict(zip(self.ruleset.engine.PHASE_IDS, self._field("markers")))
 
+    def disc(self) -> int | None:
+        """The seat that holds the disc (see GameParams.disc), or None: no disc in these rules, or not dealt."""
+        if not self.ruleset.model.game.disc:
+            return None
+        seat: int = self._field("disc")[0]
+        return seat if seat >= 0 else None
+
     def hand_limit(self, seat: int) -> int:
         return self._engine.hand_limit(seat)
 

@@ -207,6 +207,9 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         ("lower_size", one["lower_size"], 0, model.game.board_size),
     ]
     bounds += [("markers", m, 0, players - 1) for m in fields["markers"]]
+    if "disc" in one:  # with more players than phases, the disc is at a seat; else nowhere (-1)
+        dealt = players > len(model.phases)
+        bounds.append(("disc", one["disc"], 0 if dealt else -1, players - 1 if dealt else -1))
     bounds += [("rubles", r, 0, VALUE_MAX) for r in fields["rubles"]]
     bounds += [("points", r, 0, VALUE_MAX) for r in fields["points"]]
     bounds += [("hand_size", h, 0, hand_max) for h in fields["hand_size"]]

@@ -28,6 +28,7 @@ class PlayerView(BaseModel):
     used: dict[str, int]  # ability cards used this round
     starts: list[str]  # the phases this player starts this round
     forecast: dict[str, tuple[int, int]]  # phase id -> (rubles, points) its scoring would pay
+    disc: bool = False  # holds the disc (a game with more players than phases and a disc)
 
 
 class GameView(BaseModel):
@@ -68,6 +69,7 @@ def view_of(game: Game, viewer: int | None) -> GameView:
             play_area=game.play_area(seat), used=game.used(seat),
             starts=[phase for phase, holder in markers.items() if holder == seat],
             forecast={phase: game.forecast(seat, phase) for phase in scoring},
+            disc=game.disc() == seat,
         ))
     return GameView(
         ruleset=game.ruleset.name, viewer=viewer, round=game.round, phase=game.phase,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,8 @@ def show(value: Any, quoted: bool = False) -> str:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and re.fullmatch(r"\d+\.\.\d+", value):
+        return value  # a range: players
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False) if quoted or not value.isidentifier() else value
     if isinstance(value, tuple):
@@ -83,8 +86,14 @@ def _fields(value: Any) -> dict[str, Any]:
     return {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.name not in _DERIVED}
 
 
+def _game_fields(game: GameParams) -> dict[str, Any]:
+    values = _fields(game)
+    low, high = values.pop("min_players"), values.pop("max_players")
+    return {"players": f"{low}..{high}", **values}
+
+
 def _game(old: GameParams, new: GameParams) -> list[Change]:
-    a, b = _fields(old), _fields(new)
+    a, b = _game_fields(old), _game_fields(new)
     return [Change("game", "", "", "changed", key, a[key], b[key]) for key in a if a[key] != b[key]]
 
 
@@ -161,13 +170,13 @@ def diff_models(old: RulesModel, new: RulesModel) -> list[Change]:
 
 
 def diff_lines(changes: list[Change]) -> list[str]:
-    """The text form: one line per change, several changes of one thing joined on its line."""
+    """The text form: one line per game setting, and the changes of one card (colour, deck, phase) joined on its line."""
     lines: list[str] = []
     last: tuple[str, str, str] | None = None
     for change in changes:
         key = (change.what, change.id, change.change)
         text = change.text()
-        if change.change == "changed" and key == last:
+        if change.change == "changed" and key == last and change.what != "game":
             lines[-1] += ", " + text.split(": ", 1)[1]
         else:
             lines.append(text)

@@ -134,7 +134,9 @@ def _setup(model: RulesModel) -> Section:
             Paragraph(say(model, "decks", parts, sum(c.copies for c in model.cards))),
             Paragraph(say(model, "money", game.starting_rubles, game.open_rubles)),
             Paragraph(say(model, "markers", phase_count)),
-            Paragraph(say(model, "opening", game.opening_per_player, decks[game.opening_deck], game.board_size)),
+            *([Paragraph(say(model, "disc", game.disc_rubles, game.disc_points, phase_count))] if game.disc else []),
+            Paragraph(say(model, "opening", game.opening_per_player, decks[game.opening_deck], game.board_size,
+                          bool(game.board_size_by_players))),
             table,
         ),
     )
@@ -151,7 +153,9 @@ def _round(model: RulesModel) -> Section:
             step += " " + sentence
         steps.append(step)
     end = [say(model, "round_end_discard"), say(model, "round_end_shift"),
-           say(model, "round_end_markers", game.marker_shift)]
+           say(model, "round_end_markers", game.marker_shift, [
+               (n, game.shift(n)) for n in range(game.min_players, game.max_players + 1)]
+               if game.marker_shift_by_players else [])]
     end += hooks.contributions(model, "round_end")
     end.append(say(model, "round_end_next", model.phases[0].name))
     scoring_colours = [colours[p.scores] for p in model.phases if p.scores]
@@ -162,7 +166,9 @@ def _round(model: RulesModel) -> Section:
             Paragraph(say(model, "round_intro", [p.name for p in model.phases])),
             Items(tuple(steps), ordered=True),
             Paragraph(say(model, "turns")),
-            Paragraph(say(model, "refill", game.board_size)),
+            Paragraph(say(model, "refill", game.board_size, [(n, game.refill_size(n)) for n in
+                                                             range(game.min_players, game.max_players + 1)]
+                          if game.board_size_by_players else [])),
             Paragraph(say(model, "scoring", scoring_colours)),
         ),
         (Section(label(model, "end_of_round"), "end-of-a-round", (Items(tuple(end), ordered=True),)),),

@@ -25,7 +25,7 @@ def _game_lines(model: RulesModel) -> list[str]:
     game = model.game
     lines = [f"#     players = {game.min_players}..{game.max_players}"]
     for f in dataclasses.fields(game):
-        if f.name not in _NOT_WRITTEN:
+        if f.name not in _NOT_WRITTEN and getattr(game, f.name) != ():  # an unset list setting
             lines.append(f"#     {f.name} = {show(getattr(game, f.name))}")
     return lines
 
