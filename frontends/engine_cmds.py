@@ -117,6 +117,11 @@ def bench(
         typer.echo(f"    Game API        {report.api_playouts:12,.0f} playouts/s")
     if report.c_playouts is not None:
         typer.echo(f"    C interface     {report.c_playouts:12,.0f} playouts/s (one core)")
+    for figures in report.search:
+        typer.echo(f"  search (ai:hard), {figures.players} players, from {repeats} mid-game states, one core:")
+        typer.echo(f"    iterations      {figures.iterations_per_s:12,.0f} /s   playouts {figures.playouts_per_s:10,.0f} /s")
+        typer.echo(f"    a decision at the default budget: {figures.decision_seconds:.3f} s, "
+                   f"{figures.decision_iterations:,} iterations")
     if report.instructions is not None:
         typer.echo(f"  callgrind         {report.instructions.per_game:12,.0f} instructions/game, "
                    f"{report.instructions.per_move:,.0f}/move")
@@ -131,6 +136,7 @@ def _bench_json(report: Any) -> dict[str, Any]:
         "speedup": report.engines.ratio_median,
         "samples": {"compiled": report.engines.first, "python": report.engines.second},
         "api_playouts_per_s": report.api_playouts, "c_playouts_per_s": report.c_playouts, "notes": report.notes,
+        "search": [dataclasses.asdict(figures) for figures in report.search],
     }
     if report.reference is not None:
         out["reference_games_per_s"] = report.reference.second_median

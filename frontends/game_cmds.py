@@ -1,7 +1,8 @@
-"""Commands: play, replay."""
+"""Commands: play, replay, analyze."""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to the spb app."""
     app.command("play")(play)
     app.command("replay")(replay)
+    app.command("analyze")(analyze)
 
 
 # --- play --------------------------------------------------------------------------------
@@ -253,3 +255,69 @@ def replay(
             typer.echo(f"  {s.rank}. {s.name:<{width}}  {s.final:>4} points  {s.rubles:>3} rubles")
     if result.problems:
         raise typer.Exit(1)
+
+
+# --- analyze -----------------------------------------------------------------------------
+
+
+def analyze(
+    file: Path = typer.Argument(..., metavar="RECORD", help="A finished game record (.spbr)."),
+    seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME",
+                                       help="The player whose moves to analyse [default: every player]."),
+    level: str = typer.Option("hard", "--level", metavar="LEVEL",
+                              help="The search that judges, with its budget: hard, hard@2s, hard@3000it."),
+    margin: float = typer.Option(0.10, "--margin", metavar="NUMBER",
+                                 help="Mark a move when the best one's win chance is this much higher."),
+    seed: int = typer.Option(0, "--seed", metavar="INTEGER", help="The search's own seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print the marked moves as JSON."),
+) -> None:
+    """Replay a game record and mark each move where ai:hard prefers another by a clear margin.
+
+    Each move is judged from what its player could know at that moment (their view of the game,
+    never the others' hands, the deck order or secret rubles). A move made without a choice is not judged.
+    """
+    import json
+
+    from spbc.ai.agents import level_problem
+    from spbc.ai.analyze import analyze as marks_of
+    from spbc.frontends.common import fail, progress_bar
+    from spbc.play.record import RecordError, read_record, read_record_text
+    from spbc.source.files import FileReadError
+
+    problem = level_problem(level)
+    if problem is not None or level.removeprefix("ai:").split("@")[0] not in ("medium", "hard"):
+        fail(problem or f"--level {level}: the judge is a search level, hard or medium (hard@2s)", code=2)
+    if not 0 < margin <= 1:
+        fail(f"--margin {margin}: a difference of win chances, above 0 and at most 1 (0.10 is 10 points)", code=2)
+    try:
+        text = read_record_text(file)
+    except FileReadError as error:
+        fail(str(error))
+    path = str(file)
+    try:
+        replay = read_record(text, path=path)
+    except RecordError as error:
+        for found in [*error.problems, error.problem]:
+            typer.echo(found.describe(path), err=True)
+        raise typer.Exit(1) from None
+    players = list(replay.game.players)
+    if seat is not None and seat not in players:
+        fail(f"--seat {seat!r}: no player of {path} is named so; the players are {', '.join(players)}", code=2)
+    if replay.game.ruleset.engine.c_api() is None:
+        fail(f"analyze searches on the compiled engine; the rules of {path} run on the Python twin")
+    seats = {players.index(seat)} if seat is not None else set(range(len(players)))
+    start = replay.game.ruleset.new_game(players, replay.game.seed)
+    with progress_bar(f"{len(replay.moves)} moves", len(replay.moves)) as advance:
+        marks = list(marks_of(start, replay.moves, seats, level, seed, margin, progress=advance))
+    if as_json:
+        typer.echo(json.dumps({"file": path, "level": level, "margin": margin,
+                               "seats": sorted(players[s] for s in seats),
+                               "marks": [dataclasses.asdict(mark) for mark in marks]}, indent=1, ensure_ascii=False))
+        return
+    who = seat if seat is not None else "every player"
+    typer.echo(f"{path}: {len(replay.moves)} moves of {who}, judged by ai:{level}; "
+               f"{len(marks)} marked (the best move wins at least {margin:.0%} more often)")
+    for mark in marks:
+        typer.echo(f"  move {mark.number:>3}  {mark.context}")
+        typer.echo(f"           played  {mark.played:<40} win chance {mark.played_win:4.0%}")
+        typer.echo(f"           better  {mark.best:<40} win chance {mark.best_win:4.0%}")

@@ -158,3 +158,13 @@ def test_the_search_says_it_needs_the_compiled_engine(twin):
     game = twin.new_game(2, seed=1)
     with pytest.raises(RuntimeError, match="searches on the compiled engine.*choose ai:easy"):
         make_agent("hard@10it", 1).choose(observe(game, 0))
+
+
+@pytest.mark.slow  # about a minute of search on one core
+def test_each_level_beats_the_one_below_in_small_reproducible_tournaments(compiled):
+    from spbc.ai.sim import simulate, summarize
+
+    for upper, lower, games, share in [("easy", "random", 40, 0.85), ("medium@100it", "easy", 20, 0.8),
+                                       ("hard@1000it", "medium@100it", 20, 0.6)]:
+        first = summarize(simulate(compiled, [upper, lower], games, 1, jobs=2))[0]
+        assert first.level == upper and first.win_share >= share, (upper, lower, first)

@@ -47,7 +47,7 @@ def test_help_names_the_short_verbs_german_names_and_the_command_beginnings():
     text = help_text(new_session())
     assert "Short verbs: b (buy), t (take), pl (play), d (discard), - (pass)" in text
     assert "German and Chinese names work too" in text
-    assert "Commands, or their beginnings: h (help), m (moves), u (undo), s (save), q (quit), ? (help)" in text
+    assert "Commands, or their beginnings: h (help), hi (hint), m (moves), u (undo), s (save), q (quit), ? (help)" in text
 
 
 def test_enter_alone_passes_only_when_passing_is_the_one_move(ruleset):
@@ -79,7 +79,7 @@ def test_completion_gives_legal_moves_in_the_players_words():
     assert "pass" in every and "take upper Shepherd" in every and "save" in every
     # everything completed reads as the move it names
     for line in every:
-        if line not in ("help", "moves", "undo", "save", "quit"):
+        if line not in ("help", "hint", "moves", "undo", "save", "quit"):
             assert parse_move(line, session.game) in session.game.legal_moves()
 
 

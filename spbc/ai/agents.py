@@ -32,13 +32,14 @@ An agent also offers ``last``, a :class:`Decision` with the figures of its last 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
 from spbc.ai import search
 from spbc.ai.tables import card_tables, rounds_left
 from spbc.contract.rng import MASK64, rng_below, rng_next
-from spbc.play.game import Game
+from spbc.play.game import Game, Ruleset
 from spbc.play.observe import Observation
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -47,6 +48,9 @@ LEVELS = ("random", "easy", "medium", "hard")
 MEDIUM_ITERATIONS = 300
 #: hard's budget: seconds per decision.
 HARD_SECONDS = 1.0
+#: The share of a time budget the search may take: the rest is left for the observation and the answer,
+#: so that a decision keeps within its budget on a busy machine too.
+TIME_SHARE = 0.95
 
 
 class Agent(Protocol):
@@ -145,12 +149,19 @@ class Decision:
 @dataclass(frozen=True)
 class Settings:
     """How the search weighs: the share of the score margin in a reward, the margin that counts
-    fully, UCB's exploration constant, and uniformly random playouts instead of the policy."""
+    fully, UCB's exploration constant, and uniformly random playouts (the engine's own) rather than
+    spbc.ai.search's rollout policy. Uniform is the default: at 1000 iterations a decision, the search
+    with the policy won 41.7% of 60 games against the same search with uniform playouts, which also
+    run about half as fast again."""
 
     margin_weight: float = 0.1
     margin_scale: float = 30.0
     exploration: float = 0.7
-    uniform: bool = False
+    uniform: bool = True
+
+
+#: The per-card tables the search is handed: cost, rubles, points.
+_Tables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 class SearchAgent:
@@ -166,14 +177,32 @@ class SearchAgent:
         self.seconds = seconds
         self.settings = settings
         self.last: Decision | None = None
+        self._prepared: tuple[Ruleset, _Tables, dict[str, int], dict[str, float]] | None = None
 
     def decide(self, observation: Observation) -> Decision:
-        """Search the observation (even a forced move) and give what was found."""
+        """Search the observation (even a forced move) and give what was found. With a time budget,
+        the search stops so that the whole decision keeps within TIME_SHARE of it."""
+        began = time.perf_counter()
         ruleset = observation.ruleset
         capsule = ruleset.engine.c_api()
         if capsule is None:
             raise RuntimeError(f"ai:{self.name} searches on the compiled engine, and these rules run on the "
                                "Python twin (no C compiler, or SPBC_BACKEND=python); choose ai:easy or ai:random")
+        if self._prepared is None or self._prepared[0] is not ruleset:
+            self._prepared = (ruleset, *self._prepare(ruleset))
+        _, tables, layout, settings = self._prepared
+        seed = rng_next(self.rng)
+        seconds = 0.0
+        if self.iterations <= 0:
+            seconds = max(0.0005, self.seconds * TIME_SHARE - (time.perf_counter() - began))
+        children, iterations, playouts, nodes, took = search.search(
+            capsule, observation.state, observation.seat, self.iterations, seconds, seed,
+            tables, layout, settings)
+        self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, took)
+        return self.last
+
+    def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
+        """What the search is handed for these rules: the card tables, the state layout, the settings."""
         tables = card_tables(ruleset)
         fields = ruleset._fields
         refilled = 0
@@ -189,12 +218,7 @@ class SearchAgent:
             "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
             "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
         }
-        seed = rng_next(self.rng)
-        children, iterations, playouts, nodes, seconds = search.search(
-            capsule, observation.state, observation.seat, self.iterations, self.seconds, seed,
-            (tables.cost, tables.rubles, tables.points), layout, settings)
-        self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, seconds)
-        return self.last
+        return (tables.cost, tables.rubles, tables.points), layout, settings
 
     def choose(self, observation: Observation) -> int:
         codes = observation.legal

@@ -5,7 +5,10 @@
 - random playouts from saved mid-game states after determinizing for the player to move, the inner loop
   of a search: through the public Game API and through the engines' C interface (``playout_rates``);
 - instructions per game under ``valgrind --tool=callgrind``, repeatable on a noisy machine
-  (``instructions_per_game``).
+  (``instructions_per_game``);
+- the search of ``ai:hard`` (spbc/ai/search.pyx) from mid-game states at 2 and 4 players (as the rules
+  allow): iterations and playouts per second on one core, and the time and iterations of one decision at
+  hard's default budget (``search_figures``).
 
 The machines are shared and noisy, so every figure is the median of several samples, and ratios are
 taken sample by sample between runs made one right after the other.
@@ -26,8 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spbc.ai.agents import SearchAgent, make_agent
 from spbc.contract.protocol import EngineModule
 from spbc.play.game import Game, Ruleset
+from spbc.play.observe import observe
 
 import spbc.ai.playouts as c_playouts  # the search's C loops, built with spbc (setup.py)
 
@@ -202,6 +207,42 @@ def instructions_per_game(source: str, players: int, games: int = 300) -> Instru
     return Instructions(games, moves, full - empty)
 
 
+@dataclass(frozen=True)
+class SearchFigures:
+    """The search at one player count: medians over mid-game states. Each iteration plays one playout,
+    so the two rates agree; a decision is one of ``ai:hard`` at its default budget, observation included."""
+
+    players: int
+    iterations_per_s: float
+    playouts_per_s: float
+    decision_seconds: float
+    decision_iterations: int
+
+
+def search_figures(ruleset: Ruleset, players: int, seconds: float = 1.0, repeats: int = 5,
+                   seed: int = 1) -> SearchFigures:
+    """The search from ``repeats`` mid-game states of players seats, ``seconds`` each, on one core;
+    then one decision of ``ai:hard`` (its default budget) from the first of them.
+    RuntimeError when the rules run on the twin (the search needs the compiled engine)."""
+    if ruleset.engine.c_api() is None:
+        raise RuntimeError("the search needs the compiled engine; the twin has none")
+    games = mid_game_states(ruleset, players, repeats, seed)
+    rates, playout_rates = [], []
+    for i, game in enumerate(games):
+        agent = SearchAgent("hard", seed + i, seconds=seconds)
+        decision = agent.decide(observe(game, game.current_player))
+        rates.append(decision.iterations / max(decision.seconds, 1e-9))
+        playout_rates.append(decision.playouts / max(decision.seconds, 1e-9))
+    hard = make_agent("hard", seed)
+    game = next((game for game in games if len(game.legal_codes()) > 1), games[0])
+    began = time.perf_counter()
+    hard.choose(observe(game, game.current_player))
+    took = time.perf_counter() - began
+    last = getattr(hard, "last", None)
+    return SearchFigures(players, statistics.median(rates), statistics.median(playout_rates), took,
+                         last.iterations if last is not None else 0)
+
+
 @dataclass
 class BenchReport:
     """What ``spb bench`` prints: every figure a median of samples taken in one run."""
@@ -213,12 +254,15 @@ class BenchReport:
     api_playouts: float | None = None
     c_playouts: float | None = None
     instructions: Instructions | None = None
+    search: list[SearchFigures] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
 def run_bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float = 1.0, repeats: int = 5,
-              reference: Path | None = None, states: int = 1000, instructions: bool = False) -> BenchReport:
-    """Every figure of ``spb bench`` for one ruleset and player count (see the module's docstring)."""
+              reference: Path | None = None, states: int = 1000, instructions: bool = False,
+              search: bool = True) -> BenchReport:
+    """Every figure of ``spb bench`` for one ruleset and player count (see the module's docstring);
+    the search's at 2 and 4 players whatever ``players`` is (those the rules allow)."""
     report = BenchReport(compiled.name, players, engine_rates(compiled, python, players, seconds, repeats))
     if reference is not None:
         report.reference = reference_rates(compiled, reference, players, seconds, repeats)
@@ -237,4 +281,12 @@ def run_bench(compiled: Ruleset, python: Ruleset, players: int, seconds: float =
             report.instructions = instructions_per_game(str(compiled.source), players)
         except RuntimeError as error:
             report.notes.append(str(error))
+    if search:
+        rules = compiled.model.game
+        for count in (2, 4):
+            if rules.min_players <= count <= rules.max_players:
+                try:
+                    report.search.append(search_figures(compiled, count, seconds, repeats))
+                except RuntimeError as error:
+                    report.notes.append(str(error))
     return report

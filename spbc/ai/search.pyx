@@ -8,9 +8,12 @@ available), adds one node, plays the game out with a cheap policy and backs ever
 path, each node crediting the seat that made its move. Nodes live in C arrays; no Python object is made
 per node or per move, and the loop runs without the GIL.
 
-The rollout policy weighs moves with per-card tables from the rules (cost, rubles and points paid when
-the card's phase scores): it buys income while rounds remain, rarely passes when it can buy, and never
-takes a card into its hand when the hand could not be emptied (in the last round, or at the limit).
+Playouts are the engine's uniformly random ones, or (``uniform`` 0) a rollout policy that weighs moves
+with per-card tables from the rules (cost, rubles and points paid when the card's phase scores): it buys
+income while rounds remain, rarely passes when it can buy, and never takes a card into its hand when the
+hand could not be emptied (in the last round, or at the limit). The policy measured weaker at equal
+iterations (spbc.ai.agents.Settings), so it is off by default; its weights still order the expansion of
+untried moves.
 """
 
 import time
@@ -232,7 +235,7 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
             or tried == NULL or where == NULL:
         free(s); free(moves); free(weights); free(path); free(keys); free(stamps); free(tried); free(where)
         return -1
-    while (iterations > 0 and done < iterations) or (iterations <= 0 and (done & 15 or _now() - began < seconds)):
+    while (iterations > 0 and done < iterations) or (iterations <= 0 and (done == 0 or _now() - began < seconds)):
         memcpy(s, root, api.state_size * sizeof(int))
         api.redeal_unseen(s, observer, x)
         node = 0

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import Agent, make_agent
+from spbc.ai.analyze import hint, hint_text
 from spbc.source.files import FileReadError, write_text_atomic
 from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
@@ -103,7 +104,7 @@ class Session:
     def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
                  interactive: bool = False, record: Path | None = None,
                  save_dir: Path | None = None, resumed: bool = False,
-                 earlier: Sequence[Move] = ()) -> None:
+                 earlier: Sequence[Move] = (), hint_level: str = "hard") -> None:
         if len(seats) != len(game.players):
             raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
         self.game = game
@@ -113,6 +114,8 @@ class Session:
             for index, seat in enumerate(seats) if seat.level is not None
         }
         self.interactive = interactive
+        self.hint_level = hint_level  # the level the hint command asks
+        self._agent_seed = agent_seed
         self.resumed = resumed
         self.record = record
         self.save_dir = save_dir or Path(".")
@@ -147,7 +150,8 @@ class Session:
 
     def command_of(self, word: str) -> str | None:
         """The command a typed word means, or None: a command's name, ``?`` for help, or a beginning
-        of one command's name that begins no verb of the notation (``q``, ``h``, ``mo``)."""
+        of one command's name that begins no verb of the notation (``q``, ``mo``); ``h`` is help, as it was
+        before there was hint."""
         word = word.lower()
         if word in COMMANDS or word == "quit":
             return word
@@ -156,7 +160,7 @@ class Session:
         if any(verb.startswith(word) for verb in self.verbs()):
             return None
         fitting = [name for name in (*COMMANDS, "quit") if name.startswith(word)]
-        return fitting[0] if len(fitting) == 1 else None
+        return fitting[0] if len(fitting) == 1 or fitting[:2] == ["help", "hint"] else None
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -302,6 +306,17 @@ class Session:
         emit(Note(help_text(self)))
         return False
 
+    def hint(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """What the search would play, from what the seat on turn may know, with its win chances."""
+        moves = len(self.earlier) + len(self.history.moves)
+        try:
+            found = hint(self.game, moves, self.hint_level, self._agent_seed * 1_000_003 + moves)
+        except RuntimeError as error:  # the twin: no search
+            emit(Problem(f"no hint: {error}"))
+            return False
+        emit(Note(hint_text(found)))
+        return False
+
     def moves(self, args: list[str], emit: Callable[[Event], None]) -> bool:
         emit(MoveList(self.seats[self.game.current_player].name, self.legal_moves()))
         return False
@@ -400,6 +415,7 @@ def resume_record(game: Game, path: Path) -> list[Move]:
 
 COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool]] = {
     "help": Session.help,
+    "hint": Session.hint,
     "moves": Session.moves,
     "undo": Session.undo,
     "save": Session.save,
@@ -434,6 +450,7 @@ def help_text(session: Session) -> str:
         "Enter alone passes when passing is all you can do.",
         f"Commands, or their beginnings: {prefixes}, ? (help)",
         "  help          this text",
+        "  hint          what ai:hard would play here, its top three moves with their win chances",
         "  moves         your legal moves and what each costs",
         "  undo          take back your last move (only against computers, and not past",
         "                a refill or an ability that drew cards from a deck)",
