@@ -31,6 +31,7 @@ def register(app: typer.Typer) -> None:
 class ScreenLanguage(str, enum.Enum):
     en = "en"
     de = "de"
+    zh = "zh"
 
 
 def play(
@@ -47,8 +48,10 @@ def play(
         help="Write the game record to this file whenever the game stops (with --load: the record to continue)."),
     load: Optional[Path] = typer.Option(None, "--load", metavar="FILE",
                                         help="Continue a game written by the save command."),
-    lang: ScreenLanguage = typer.Option(ScreenLanguage.en, "--lang", metavar="[en|de]",
-                                        help="The language of the screen's words and names: English or German."),
+    lang: ScreenLanguage = typer.Option(
+        ScreenLanguage.en, "--lang", metavar="[en|de|zh]",
+        help="The language of the screen's words and names: English, German or Chinese (the move notation stays "
+             "English; card names work in every language)."),
 ) -> None:
     """Play a game in the terminal against computer players or with people at the same keyboard."""
     import sys
@@ -89,9 +92,10 @@ def play(
         fail(f"cannot write the record to {record}: not a regular file")
     console = make_console()
     at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
-                      record=record, resumed=load is not None, earlier=earlier)
     words = LANGUAGES[lang.value].for_model(game.ruleset.model)
+    session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
+                      record=record, resumed=load is not None, earlier=earlier,
+                      words=words.session, language=words.language)
     if at_terminal:
         _play_at_terminal(console, session, words)
         return

@@ -113,7 +113,7 @@ def _board(screen: Screen, model: RulesModel, words: Words) -> Table:
         colour = next(c.name for c in model.colours if c.id == card.colour)
         name = card.name + (f" x{offer.copies}" if offer.copies > 1 else "")
         row = [Text(words.row(offer.row)), Text(name, style=style), Text(colour, style=style),
-               Text("-" if offer.price is None else str(offer.price)), Text(describe_income(model, card))]
+               Text("-" if offer.price is None else str(offer.price)), Text(describe_income(model, card, words.language))]
         table.add_row(*row, *([Text(_note(model, card, offer, words))] if notes else []))
     if not screen.offers:
         table.add_row("", words("board_empty"), "", "", "", *([""] if notes else []))
@@ -146,9 +146,9 @@ def _article(words: str) -> str:
     return ("an " if words[:1].lower() in "aeiou" else "a ") + words
 
 
-def describe_income(model: RulesModel, card: Card) -> str:
-    """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4"."""
-    return describe_card(model, card)
+def describe_income(model: RulesModel, card: Card, language: str = "en") -> str:
+    """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4"; German "3 Rbl 2 Pkt"."""
+    return describe_card(model, card, language)
 
 
 def _phases(screen: Screen, model: RulesModel, words: Words) -> Table:

@@ -1,10 +1,12 @@
-"""The fixed words of the terminal game's screen, in English and German (``spb play --lang de``).
+"""The fixed words of the terminal game's screen, in English, German and Chinese (``spb play --lang de|zh``).
 
 Each language is a table of phrases with ``{placeholders}`` and its own nouns with their singular
 and plural, so a count is said the language's way ("1 Punkt", "2 Punkte") and no English plural is
 built for another language. Card, colour, deck and phase names come from the ruleset in the same
-language when it has them (spbc.lang.model.RulesModel.in_language). The move notation, the help
-text and the reasons a move is refused stay English: records and mails are written in them.
+language when it has them (spbc.lang.model.RulesModel.in_language); ``session`` holds the phrases
+of spbc.table.session (prompts, help, answers to commands) and ``number`` how a count is written
+(Chinese puts no space before its measure word: "3張卡"). The move notation and the reasons the
+notation refuses a move stay English: records and mails are written in them.
 
 >>> GERMAN.count(2, "point"), GERMAN("to_move", name="Anna")
 ('2 Punkte', 'Anna ist am Zug')
@@ -28,6 +30,8 @@ class Words:
     rows: dict[str, str] = field(default_factory=dict)  # a board row's id as the screen shows it
     renamed: dict[str, str] = field(default_factory=dict)  # an English name -> its name in this language
     reasons: dict[str, str] = field(default_factory=dict)  # why a game stopped ("quit") in this language
+    session: dict[str, str] = field(default_factory=dict)  # the session's prompts and answers (SESSION_WORDS' keys)
+    number: str = "{n} {noun}"  # a number with its noun: "3 Rubel", Chinese "3張卡" (no space)
 
     def __call__(self, key: str, **values: object) -> str:
         """A phrase with its placeholders filled: ``words("to_move", name="Anna")``."""
@@ -35,7 +39,7 @@ class Words:
 
     def count(self, number: int, noun: str) -> str:
         """A number with its noun in the right form: "1 ruble", "3 Rubel"."""
-        return f"{number} {self.noun(number, noun)}"
+        return self.number.format(n=number, noun=self.noun(number, noun))
 
     def noun(self, number: int, noun: str) -> str:
         """The noun's form for a number, without the number: "card", "Karten"."""
@@ -127,7 +131,7 @@ GERMAN = Words(
         "colour_cards": "Karten der Farbe {colour}", "end_bonus": "+{points} für {nobles}",
         "hand_penalty": ", -{penalty} für {cards} auf der Hand", "computer": " (Computer)",
         "new_game": "Neues Spiel von {ruleset}: {seats}", "resumed_game": "Fortgesetztes Spiel von {ruleset}: {seats}",
-        "type_help": "help zeigt die Befehle und die Zugnotation (auf Englisch).",
+        "type_help": "help zeigt die Befehle und die Zugnotation.",
         "round_phase": "Runde {round}: {phase}", "handover": "Tastatur an {name} weitergeben",
         "only_look": "Nur {name} sollte jetzt auf den Bildschirm sehen.", "scores": "Wertung der {phase}:",
         "ran_out": "{decks} leer: Runde {round} ist die letzte Runde.",
@@ -152,7 +156,114 @@ GERMAN = Words(
     "und",
     {"upper": "oben", "lower": "unten", "drawn": "gezogen"},
     reasons={"quit": "quit", "end of input": "Ende der Eingabe", "interrupted": "unterbrochen"},
+    session={
+        "press_enter": "{name}, Enter zeigt deinen Bildschirm ",
+        "leave": "Das Spiel unbeendet verlassen ({kept})? [y/N] ",
+        "kept_record": "die Züge bis jetzt sind im Spielprotokoll",
+        "kept_nothing": "nichts ist gespeichert, außer du hast save eingegeben",
+        "barrier_drawn": "undo geht nicht hinter die mit {move} gezogene Karte zurück: sie zeigte Karten eines "
+                         "Stapels ({drawn} gezogen)",
+        "barrier_refill": "undo geht nicht hinter das aufgefüllte Spielbrett zurück: es zeigte Karten eines "
+                          "Stapels ({drawn} gezogen)",
+        "undo_others": "undo geht nur gegen Computer; {names} spielt hier auch",
+        "undo_none": "du hast noch keinen Zug, den undo zurücknehmen könnte",
+        "took_back": "zurückgenommen: {moves}",
+        "no_hint": "kein Tipp: {error}",
+        "save_args": "save nimmt höchstens einen Dateinamen: save [DATEI]",
+        "saved_record": " und die Züge bis jetzt nach {record}",
+        "saved_secret": " (sie enthält jede Hand und die Reihenfolge der Stapel: bis zum Spielende geschlossen "
+                        "halten)",
+        "saved": "Spiel gespeichert nach {path}{extra}; spb play --load {path} setzt es fort{secret}",
+        "help_moves": "Züge (auf Englisch; Kartennamen dürfen auf jeden eindeutigen Anfang gekürzt werden, in "
+                      "jeder Schreibung; deutsche und chinesische Namen gehen auch):",
+        "help_eg": "z. B.",
+        "help_short": "Kurze Verben: {short}; jeder Anfang eines Verbs geht auch.",
+        "help_legal": "Jetzt erlaubt, zum Beispiel: {examples}",
+        "help_keys": "Am Terminal ergänzt Tab Züge und Befehle, Pfeil hoch und runter gehen durch das Eingegebene;\n"
+                     "Enter allein passt, wenn du nur passen kannst.",
+        "help_commands": "Befehle, oder ihre Anfänge: {prefixes}, ? (help)",
+        "help_table": "  help          dieser Text\n"
+                      "  hint          was ai:hard hier spielen würde, seine besten drei Züge mit ihren "
+                      "Gewinnchancen\n"
+                      "  moves         deine erlaubten Züge und was jeder kostet\n"
+                      "  undo          deinen letzten Zug zurücknehmen (nur gegen Computer, und nicht hinter\n"
+                      "                ein Auffüllen oder eine Fähigkeit zurück, die Karten von einem Stapel zog)\n"
+                      "  save [DATEI]  das Spiel in DATEI schreiben; spb play --load DATEI setzt es fort\n"
+                      "  quit          das Spiel unbeendet verlassen",
+    },
+)
+
+
+CHINESE = Words(
+    "zh",
+    {
+        "round": "第{round}輪{last}，{phase}：", "last_round": "（最後一輪）", "to_move": "輪到{name}",
+        "hand": "你的手牌（{size}/{limit}）：{hand}", "empty": "無", "since": "你上一步之後：{moves}",
+        "your_moves": "你的走法：", "only_pass": "你只能跳過：按 Enter 跳過。",
+        "type": "輸入走法，或 help、moves、undo、save、quit。",
+        "board": "牌面：{name}的價格", "col_row": "列", "col_card": "卡牌", "col_colour": "顏色",
+        "col_price": "價格", "col_income": "收入", "col_note": "備註", "board_empty": "（牌面是空的）",
+        "needs": "需要{what}", "over": "取代{card}", "a_card_of": "一張{colour}卡", "or": "或",
+        "phases": "階段", "col_phase": "階段", "col_deck": "牌庫", "col_left": "剩餘卡牌", "col_starts": "起始玩家",
+        "you": "你", "on_turn": "輪到", "secret_rubles": "?盧布", "hand_size": "手牌{size}/{limit}",
+        "starts": "，起始：{phases}", "holds_disc": "，持有圓盤", "pays": "\n  收入：", "no_more": "（不再計分）",
+        "nothing": "無", "at_the_end": "\n  遊戲結束時：{bonus}", "used": "\n  本輪已用：",
+        "nobles": "{deck}（{n}種不同）", "colour_cards": "{colour}卡",
+        "end_bonus": "{nobles}+{points}", "hand_penalty": "，手上{cards}-{penalty}",
+        "computer": "（電腦）", "new_game": "新遊戲 {ruleset}：{seats}", "resumed_game": "繼續遊戲 {ruleset}：{seats}",
+        "type_help": "輸入 help 查看指令與走法記號。", "round_phase": "第{round}輪：{phase}",
+        "handover": "把鍵盤交給{name}", "only_look": "現在只有{name}可以看螢幕。",
+        "scores": "{phase}計分：", "ran_out": "{decks}已用完：第{round}輪是最後一輪。",
+        "bought": "{name}用{card}以{rubles}買了{points}",
+        "counted": "{n}張{colour}卡",
+        "discarded": "下排棄掉{cards}{names}", "moved": "上排移下{cards}",
+        "round_end": "第{round}輪結束：{discarded}；{moved}。", "next_round": "下一輪起始：{starters}。",
+        "legal_moves": "{name}的合法走法", "col_move": "走法", "col_cost": "費用",
+        "stopped": "已停止（{reason}）：遊戲未完成（{context}）。",
+        "record_so_far": "目前的走法已寫入 {record}（遊戲結束前不含種子）",
+        "standings": "最終排名", "st_rank": "名次", "st_player": "玩家", "st_points": "分數",
+        "st_nobles": "貴族", "st_rubles": "盧布", "st_hand": "手牌", "st_total": "總分",
+        "st_left": "剩餘盧布", "st_ties": "，用於決定平手",
+        "st_legend": "分數：計分軌上的分數；貴族：貴族獎勵（不同的卡）；盧布：換成的分數（持有的盧布）；"
+                     "手牌：罰分（持有的卡）；剩餘盧布：換分之後剩下的{ties}",
+        "seed": "種子 {seed}：spb play --seed {seed} 會再發出這局牌。", "record": "遊戲記錄已寫入 {record}",
+    },
+    {"ruble": ("盧布", "盧布"), "point": ("分", "分"), "card": ("張卡", "張卡")},
+    "和",
+    {"upper": "上排", "lower": "下排", "drawn": "抽到"},
+    reasons={"quit": "quit", "end of input": "輸入結束", "interrupted": "中斷"},
+    session={
+        "press_enter": "{name}，按 Enter 查看你的畫面 ",
+        "leave": "離開未完成的遊戲（{kept}）？[y/N] ",
+        "kept_record": "目前的走法已寫入記錄",
+        "kept_nothing": "除非你輸入過 save，否則不會保存",
+        "barrier_drawn": "undo 不能退回到用 {move} 抽到的卡之前：它翻開了牌庫的卡（抽了{drawn}張）",
+        "barrier_refill": "undo 不能退回到補牌之前：它翻開了牌庫的卡（抽了{drawn}張）",
+        "undo_others": "undo 只能在對電腦時使用；{names}也在這裡玩",
+        "undo_none": "你還沒有可以 undo 的走法",
+        "took_back": "已收回：{moves}",
+        "no_hint": "沒有提示：{error}",
+        "save_args": "save 最多接受一個檔名：save [檔案]",
+        "saved_record": "，目前的走法寫入 {record}",
+        "saved_secret": "（檔案含有每人的手牌與牌庫順序：遊戲結束前不要打開）",
+        "saved": "遊戲已保存到 {path}{extra}；用 spb play --load {path} 繼續{secret}",
+        "help_moves": "走法（記號用英文；卡名可縮寫成任何唯一的開頭，不分大小寫；德文與中文卡名也可以）：",
+        "help_eg": "例如",
+        "help_short": "簡短動詞：{short}；任何動詞的開頭也可以。",
+        "help_legal": "現在合法的走法，例如：{examples}",
+        "help_keys": "在終端機上 Tab 補全走法與指令，上下鍵瀏覽你輸入過的內容；\n"
+                     "只能跳過時，直接按 Enter 就跳過。",
+        "help_commands": "指令，或其開頭：{prefixes}、?（help）",
+        "help_table": "  help          本說明\n"
+                      "  hint          ai:hard 在這裡會怎麼走：它最好的三個走法與各自的勝率\n"
+                      "  moves         你的合法走法與各自的費用\n"
+                      "  undo          收回你上一步（只限對電腦，且不能退回到補牌\n"
+                      "                或從牌庫抽卡的能力之前）\n"
+                      "  save [檔案]   把遊戲寫入檔案；spb play --load 檔案 可繼續\n"
+                      "  quit          離開未完成的遊戲",
+    },
+    number="{n}{noun}",
 )
 
 #: The screen's languages by code.
-LANGUAGES = {"en": ENGLISH, "de": GERMAN}
+LANGUAGES = {"en": ENGLISH, "de": GERMAN, "zh": CHINESE}

@@ -182,6 +182,18 @@ def test_income_describes_printed_income_and_abilities(ruleset):
     assert describe_income(model, model.card("potjomkins_village")) == "-"
 
 
+def test_income_notes_in_german_and_chinese_use_the_languages_words_and_names(ruleset):
+    german, chinese = ruleset.model.in_language("de"), ruleset.model.in_language("zh")
+    assert describe_income(german, german.card("fur_shop"), "de") == "3 Rbl 2 Pkt"
+    assert describe_income(german, german.card("warehouse"), "de") == "Hand 4"
+    assert describe_income(chinese, chinese.card("fur_shop"), "zh") == "3盧布 2分"
+    assert describe_income(chinese, chinese.card("warehouse"), "zh") == "手牌上限4"
+    blue_de = next(c.name for c in german.colours if c.id == "blue")
+    blue_zh = next(c.name for c in chinese.colours if c.id == "blue")
+    assert describe_income(german, german.card("carpenter_workshop"), "de") == f"3 Rbl, -1 auf {blue_de}"
+    assert describe_income(chinese, chinese.card("carpenter_workshop"), "zh") == f"3盧布, {blue_zh}減1"
+
+
 def test_final_standings_table_breaks_every_score_down(position):
     game = position
     console = Console(file=io.StringIO(), width=120, force_terminal=False, no_color=True)

@@ -130,7 +130,7 @@ def test_ctrl_c_leaves_a_readable_record_of_the_moves_so_far(tmp_path):
 
 #: Fixed words of the English screen that the German one translates.
 ENGLISH_WORDS = ("Your hand", "Board: prices", "Phases", "to move", "rubles", "points", "Your moves", "Type a move",
-                 "Legal moves", "Stopped", "cards left")
+                 "Legal moves", "Stopped", "cards left", "Commands", "took back", "Leave the game", "3r")
 
 
 def test_the_screen_in_german_shows_german_words_and_none_of_the_english_ones():
@@ -144,10 +144,28 @@ def test_the_screen_in_german_shows_german_words_and_none_of_the_english_ones():
     assert "Deine Hand (1/3): Holzfäller" in shown
     term.send("moves\r", "me> ")
     assert "Erlaubte Züge von me" in term.visible()
+    term.send("help\r", "me> ")
+    shown = " ".join(term.visible().split())
+    assert "Befehle, oder ihre Anfänge" in shown and "das Spiel unbeendet verlassen" in shown
+    term.send("undo\r", "me> ")
+    assert "zurückgenommen: take upper Lumberjack" in term.visible()
     term.send("quit\r", r"\[y/N\] ")
+    assert "Das Spiel unbeendet verlassen (nichts ist gespeichert" in term.visible()
     term.send("y\r", "nicht zu Ende")
     assert term.finish() == 0
     shown = " ".join(term.visible().split())
     assert "Beendet (quit): das Spiel wurde nicht zu Ende gespielt" in shown
+    for english in ENGLISH_WORDS:
+        assert english not in term.raw, english
+
+
+def test_the_screen_in_chinese():
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "zh")
+    term.wait("me> ")
+    shown = term.visible()
+    assert "你的手牌（0/3）：無" in shown and "輪到me" in shown and "me [你, 輪到]  0分, 25盧布, 手牌0/3" in shown
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "遊戲未完成")
+    assert term.finish() == 0
     for english in ENGLISH_WORDS:
         assert english not in term.raw, english

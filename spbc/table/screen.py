@@ -105,16 +105,21 @@ def stage_prompt(model: RulesModel, view: GameView) -> str | None:
     return text
 
 
-def describe_card(model: RulesModel, card: Card) -> str:
+#: How a card's income is abbreviated, per language: rubles, points ("3r 1p", "3 Rbl 1 Pkt", "3盧布 1分").
+SHORT_INCOME = {"en": ("{}r", "{}p"), "de": ("{} Rbl", "{} Pkt"), "zh": ("{}盧布", "{}分")}
+
+
+def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
-    mechanic says its part)."""
+    mechanic says its part: ``summary_de`` in German when it has one, else ``summary``)."""
+    rubles, points = SHORT_INCOME.get(language, SHORT_INCOME["en"])
     parts = []
     if card.rubles or card.points:
-        parts.append(" ".join(p for p in (f"{card.rubles}r" if card.rubles else "",
-                                          f"{card.points}p" if card.points else "") if p))
+        parts.append(" ".join(p for p in (rubles.format(card.rubles) if card.rubles else "",
+                                          points.format(card.points) if card.points else "") if p))
     for effect in card.abilities:
         present = mechanics.mechanic(effect.kind).part("present")
-        summary = getattr(present, "summary", None)
+        summary = getattr(present, f"summary_{language}", None) or getattr(present, "summary", None)
         if summary is not None:
             parts.append(str(summary(model, effect)))
     return ", ".join(parts) or "-"

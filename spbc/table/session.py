@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import datetime
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,9 +55,44 @@ from spbc.table.seats import Seat, SeatError
 
 __all__ = [
     "COMMANDS", "Event", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
-    "Played", "PointsBought", "Problem", "RoundEnded", "Session", "Started", "Stopped", "Turn", "help_text",
-    "resume_record",
+    "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started", "Stopped", "Turn",
+    "help_text", "resume_record",
 ]
+
+
+#: The session's phrases in English, by key; Session(words=...) gives them in another language
+#: (spbc.frontends.words), falling back to these for a key it lacks.
+SESSION_WORDS: dict[str, str] = {
+    "press_enter": "{name}, press Enter to see your screen ",
+    "leave": "Leave the game unfinished ({kept})? [y/N] ",
+    "kept_record": "the record so far is written",
+    "kept_nothing": "nothing is saved unless you typed save",
+    "barrier_drawn": "cannot undo past the card drawn with {move}: it showed cards from a deck ({drawn} drawn)",
+    "barrier_refill": "cannot undo past the refilled board: it showed cards from a deck ({drawn} drawn)",
+    "undo_others": "undo is only possible against computers; {names} also plays here",
+    "undo_none": "there is no move of yours to undo yet",
+    "took_back": "took back: {moves}",
+    "no_hint": "no hint: {error}",
+    "save_args": "save takes one file name at most: save [FILE]",
+    "saved_record": " and the record so far to {record}",
+    "saved_secret": " (it holds every hand and the order of the decks: keep it closed until the game ends)",
+    "saved": "saved the game to {path}{extra}; continue it with spb play --load {path}{secret}",
+    "help_moves": "Moves (card names may be shortened to any unique beginning, in any case; "
+                  "German and Chinese names work too):",
+    "help_eg": "e.g.",
+    "help_short": "Short verbs: {short}; any beginning of one verb works too.",
+    "help_legal": "Legal now, for example: {examples}",
+    "help_keys": "At a terminal Tab completes moves and commands, and Up and Down go through what you typed;\n"
+                 "Enter alone passes when passing is all you can do.",
+    "help_commands": "Commands, or their beginnings: {prefixes}, ? (help)",
+    "help_table": "  help          this text\n"
+                  "  hint          what ai:hard would play here, its top three moves with their win chances\n"
+                  "  moves         your legal moves and what each costs\n"
+                  "  undo          take back your last move (only against computers, and not past\n"
+                  "                a refill or an ability that drew cards from a deck)\n"
+                  "  save [FILE]   write the game to FILE; spb play --load FILE continues it\n"
+                  "  quit          leave the game unfinished",
+}
 
 
 # --- the session -------------------------------------------------------------------------
@@ -104,7 +139,8 @@ class Session:
     def __init__(self, game: Game, seats: Sequence[Seat], *, agent_seed: int,
                  interactive: bool = False, record: Path | None = None,
                  save_dir: Path | None = None, resumed: bool = False,
-                 earlier: Sequence[Move] = (), hint_level: str = "hard") -> None:
+                 earlier: Sequence[Move] = (), hint_level: str = "hard",
+                 words: Mapping[str, str] = SESSION_WORDS, language: str = "en") -> None:
         if len(seats) != len(game.players):
             raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
         self.game = game
@@ -114,6 +150,8 @@ class Session:
             for index, seat in enumerate(seats) if seat.level is not None
         }
         self.interactive = interactive
+        self.words = words  # the session's own phrases (prompts, answers to commands), by SESSION_WORDS' keys
+        self.language = language  # the language of the help's notation meanings, when the ruleset speaks it
         self.hint_level = hint_level  # the level the hint command asks
         self._agent_seed = agent_seed
         self.resumed = resumed
@@ -235,16 +273,16 @@ class Session:
         """Several humans at one terminal: announce who is next (and, at a terminal, wait for them)."""
         name = self.seats[seat].name
         emit(Handover(name))
-        if self.interactive and read(f"{name}, press Enter to see your screen ") is None:
+        if self.interactive and read(self._say("press_enter", name=name)) is None:
             return self._stopped("end of input", emit)
         return True
 
     def _confirm_quit(self, read: Callable[[str], str | None]) -> bool:
         if not self.interactive:
             return True
-        kept = "the record so far is written" if self.record is not None else "nothing is saved unless you typed save"
-        answer = read(f"Leave the game unfinished ({kept})? [y/N] ")
-        return answer is not None and answer.strip().lower() in ("y", "yes")
+        kept = self._say("kept_record" if self.record is not None else "kept_nothing")
+        answer = read(self._say("leave", kept=kept))
+        return answer is not None and answer.strip().lower() in ("y", "yes", "j", "ja", "是")
 
     def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
 
@@ -279,10 +317,14 @@ class Session:
         drawn = _cards_drawn(before, self.game)
         if drawn:
             self._undo.clear()
-            what = "the card drawn with " + text if move.kind is MoveKind.USE else "the refilled board"
-            self._barrier = f"cannot undo past {what}: it showed cards from a deck ({drawn} drawn)"
+            what = "barrier_drawn" if move.kind is MoveKind.USE else "barrier_refill"
+            self._barrier = self._say(what, move=text, drawn=drawn)
         for event in table_events(before, self.game, seat, move):
             emit(event)
+
+    def _say(self, key: str, **values: object) -> str:
+        """One of the session's phrases in its language, filled in (English when it lacks the phrase)."""
+        return self.words.get(key, SESSION_WORDS[key]).format(**values)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -290,16 +332,16 @@ class Session:
         """Take back the last move of the human on turn and the computers' answers to it."""
         others = [self.seats[i].name for i in self._humans if i != self.game.current_player]
         if others:
-            emit(Problem(f"undo is only possible against computers; {', '.join(others)} also plays here"))
+            emit(Problem(self._say("undo_others", names=", ".join(others))))
             return False
         if not self._undo:
-            emit(Problem(self._barrier or "there is no move of yours to undo yet"))
+            emit(Problem(self._barrier or self._say("undo_none")))
             return False
         snapshot = self._undo.pop()
         taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
         self.game, self.agents = snapshot.game, snapshot.agents
         self.history.truncate(snapshot.moves)
-        emit(Note(f"took back: {'; '.join(taken)}"))
+        emit(Note(self._say("took_back", moves="; ".join(taken))))
         return True
 
     def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -312,7 +354,7 @@ class Session:
         try:
             found = hint(self.game, moves, self.hint_level, self._agent_seed * 1_000_003 + moves)
         except RuntimeError as error:  # the twin: no search
-            emit(Problem(f"no hint: {error}"))
+            emit(Problem(self._say("no_hint", error=error)))
             return False
         emit(Note(hint_text(found)))
         return False
@@ -327,7 +369,7 @@ class Session:
         A file given by name is overwritten only when it holds an earlier save of this game.
         """
         if len(args) > 1:
-            emit(Problem("save takes one file name at most: save [FILE]"))
+            emit(Problem(self._say("save_args")))
             return False
         # not named after the seed: the seed would tell the order of the decks
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -348,10 +390,9 @@ class Session:
         record, problem = self._record_now()
         if problem is not None:  # the game is saved all the same
             emit(Problem(problem))
-        extra = f" and the record so far to {record}" if record is not None else ""
-        secret = " (it holds every hand and the order of the decks: keep it closed until the game ends)" \
-            if self.shared else ""
-        emit(Note(f"saved the game to {path}{extra}; continue it with spb play --load {path}{secret}"))
+        extra = self._say("saved_record", record=record) if record is not None else ""
+        secret = self._say("saved_secret") if self.shared else ""
+        emit(Note(self._say("saved", path=path, extra=extra, secret=secret)))
         return False
 
     def _taken(self, path: Path) -> str | None:
@@ -434,26 +475,19 @@ def _shortest(session: Session, command: str) -> str:
 
 
 def help_text(session: Session) -> str:
-    """The commands and the notation forms, with examples from the moves legal now."""
+    """The commands and the notation forms, with examples from the moves legal now (the notation is
+    English in every language; the words around it are the session's)."""
 
-    forms = describe_notation(session.game.ruleset.model)
+    say = session._say
+    model = session.game.ruleset.model
+    forms = describe_notation(model.in_language(session.language) if session.language in model.languages else model)
     width = max(len(form.form) for form in forms)
     examples = [text for text, _ in session.legal_moves()[:4]]
     short = ", ".join(f"{word} ({kind.value})" for word, kind in VERBS.items() if word != kind.value)
     prefixes = ", ".join(f"{_shortest(session, name)} ({name})" for name in (*COMMANDS, "quit"))
     return "\n".join([
-        "Moves (card names may be shortened to any unique beginning, in any case; German and Chinese names work too):",
-        *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
-        f"Short verbs: {short}; any beginning of one verb works too.",
-        f"Legal now, for example: {', '.join(examples)}",
-        "At a terminal Tab completes moves and commands, and Up and Down go through what you typed;",
-        "Enter alone passes when passing is all you can do.",
-        f"Commands, or their beginnings: {prefixes}, ? (help)",
-        "  help          this text",
-        "  hint          what ai:hard would play here, its top three moves with their win chances",
-        "  moves         your legal moves and what each costs",
-        "  undo          take back your last move (only against computers, and not past",
-        "                a refill or an ability that drew cards from a deck)",
-        "  save [FILE]   write the game to FILE; spb play --load FILE continues it",
-        "  quit          leave the game unfinished",
+        say("help_moves"),
+        *(f"  {form.form:<{width}}  {form.meaning}, {say('help_eg')} {form.example}" for form in forms),
+        say("help_short", short=short), say("help_legal", examples=", ".join(examples)),
+        say("help_keys"), say("help_commands", prefixes=prefixes), say("help_table"),
     ])

@@ -87,6 +87,14 @@ def summary(model: RulesModel, effect: BuyPoints) -> str:
     return f"buys points ({effect.verb})"
 
 
+def summary_de(model: RulesModel, effect: BuyPoints) -> str:
+    return f"kauft Punkte ({effect.verb})"
+
+
+def summary_zh(model: RulesModel, effect: BuyPoints) -> str:
+    return f"購買分數 ({effect.verb})"
+
+
 def prompt(model: RulesModel, view: GameView, name: str) -> str:
     return f"The phase has scored; {name} may now buy points (0 buys none)"
 

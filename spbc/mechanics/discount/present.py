@@ -16,6 +16,16 @@ def summary(model: RulesModel, effect: Discount) -> str:
     return f"-{effect.amount} on {colours[effect.colour]}"
 
 
+def summary_de(model: RulesModel, effect: Discount) -> str:
+    colours = {c.id: c.name for c in model.colours}
+    return f"-{effect.amount} auf {colours[effect.colour]}"
+
+
+def summary_zh(model: RulesModel, effect: Discount) -> str:
+    colours = {c.id: c.name for c in model.colours}
+    return f"{colours[effect.colour]}減{effect.amount}"
+
+
 def area_problem(model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
     """Whether the seat's discount on one colour is what the discount cards of its play area give."""
     ncards, colour_id = len(model.cards), model.colours[colour].id

@@ -79,6 +79,14 @@ def summary(model: RulesModel, effect: DrawAction) -> str:
     return f"draws a card ({effect.verb})"
 
 
+def summary_de(model: RulesModel, effect: DrawAction) -> str:
+    return f"zieht eine Karte ({effect.verb})"
+
+
+def summary_zh(model: RulesModel, effect: DrawAction) -> str:
+    return f"抽一張卡 ({effect.verb})"
+
+
 def prompt(model: RulesModel, view: GameView, name: str) -> str | None:
     if view.drawn is None:
         return None

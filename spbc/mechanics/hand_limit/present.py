@@ -8,3 +8,11 @@ from spbc.mechanics.hand_limit.effect import HandLimit
 
 def summary(model: RulesModel, effect: HandLimit) -> str:
     return f"hand {effect.limit}"
+
+
+def summary_de(model: RulesModel, effect: HandLimit) -> str:
+    return f"Hand {effect.limit}"
+
+
+def summary_zh(model: RulesModel, effect: HandLimit) -> str:
+    return f"手牌上限{effect.limit}"

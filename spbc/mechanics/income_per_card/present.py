@@ -16,3 +16,17 @@ def summary(model: RulesModel, effect: IncomePerCard) -> str:
     pays = " ".join(p for p in (f"{effect.rubles}r" if effect.rubles else "",
                                 f"{effect.points}p" if effect.points else "") if p)
     return f"{pays} per {colours[effect.colour]}"
+
+
+def summary_de(model: RulesModel, effect: IncomePerCard) -> str:
+    colours = {c.id: c.name for c in model.colours}
+    pays = " ".join(p for p in (f"{effect.rubles} Rbl" if effect.rubles else "",
+                                f"{effect.points} Pkt" if effect.points else "") if p)
+    return f"{pays} je {colours[effect.colour]}"
+
+
+def summary_zh(model: RulesModel, effect: IncomePerCard) -> str:
+    colours = {c.id: c.name for c in model.colours}
+    pays = " ".join(p for p in (f"{effect.rubles}盧布" if effect.rubles else "",
+                                f"{effect.points}分" if effect.points else "") if p)
+    return f"每張{colours[effect.colour]}卡{pays}"
