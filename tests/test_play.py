@@ -230,6 +230,21 @@ def test_undo_takes_back_your_move_and_the_computer_answer():
     assert session.history.moves == []
 
 
+@pytest.mark.parametrize("level", ["ai:random", "ai:easy", "ai:medium@50it", "ai:hard@50it"])
+def test_undo_against_every_level_takes_back_the_move_and_the_answer_comes_again(level):
+    # the second move is made after the computer has chosen once (a search agent then holds its
+    # prepared tables), and undo keeps a copy of the agents at every move of yours
+    session = new_session(f"me,{level}")
+    events = run_session(session, ["buy upper Lumberjack"])
+    after_first = session.game.state_values()
+    events = run_session(session, ["pass", "undo", "pass"])
+    answers = [e.text for e in events if isinstance(e, Played) and e.computer]
+    assert not any(isinstance(e, Problem) for e in events)
+    assert len(answers) == 2 and answers[0] == answers[1]
+    session.undo([], events.append)
+    assert session.game.state_values() == after_first
+
+
 def test_undo_twice_goes_back_two_moves_and_then_there_is_nothing_left():
     session = new_session()
     start = session.game.state_values()

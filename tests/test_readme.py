@@ -25,6 +25,6 @@ def test_the_python_example_plays_a_whole_game():
 
 def test_the_first_two_lines_are_the_install_commands():
     first = _block("# spbc", "sh").splitlines()
-    assert first[0].endswith("pip install . && spb play --players you,ai:random")
+    assert first[0].endswith("pip install . && spb play --players you,ai:hard")
     assert first[1].endswith("pip install '.[test]' && pytest")
     assert "pip install '.[test]' && pytest" in (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()

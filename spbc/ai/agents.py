@@ -31,6 +31,7 @@ An agent also offers ``last``, a :class:`Decision` with the figures of its last 
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from dataclasses import dataclass
@@ -219,6 +220,14 @@ class SearchAgent:
             "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
         }
         return (tables.cost, tables.rubles, tables.points), layout, settings
+
+    def __deepcopy__(self, memo: dict[int, object]) -> SearchAgent:
+        """A copy that draws on from the same generator state (the terminal game's undo keeps one per
+        move): the generator is copied, the prepared tables of the rules (which hold the engine module)
+        and the last decision (frozen) are shared."""
+        twin = copy.copy(self)
+        twin.rng = list(self.rng)
+        return twin
 
     def choose(self, observation: Observation) -> int:
         codes = observation.legal
