@@ -68,6 +68,9 @@ class Ruleset:
         self._card_index = {card_id: i for i, card_id in enumerate(engine.CARD_IDS)}
         self._deck_index = {deck_id: i for i, deck_id in enumerate(engine.DECK_IDS)}
         self._fields = {name: (offset, size) for name, offset, size in engine.FIELDS}
+        deck_of = {card.id: card.deck for card in model.cards}
+        #: The engine deck index of each engine card, in engine card order.
+        self.card_decks: tuple[int, ...] = tuple(self._deck_index[deck_of[card_id]] for card_id in engine.CARD_IDS)
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r} backend={self.backend!r}>"

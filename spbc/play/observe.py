@@ -64,7 +64,7 @@ def canonical_state(ruleset: Ruleset, values: list[int], seat: int, rubles: list
     deck_max = fields["decks"][1] // max(1, len(ruleset.engine.DECK_IDS))
     hands, hand_sizes = fields["hand"][0], fields["hand_size"][0]
     hand_max = dict(ruleset.engine.LIMITS)["hand_max"]
-    card_deck = _card_decks(ruleset)
+    card_deck = ruleset.card_decks
     for deck in range(len(ruleset.engine.DECK_IDS)):
         places = [decks + deck * deck_max + i for i in range(state[deck_sizes + deck])]
         for other in range(players):
@@ -79,11 +79,6 @@ def canonical_state(ruleset: Ruleset, values: list[int], seat: int, rubles: list
             if other != seat:
                 state[offset + other] = rubles[other]
     return state
-
-
-def _card_decks(ruleset: Ruleset) -> list[int]:
-    decks = {deck: index for index, deck in enumerate(ruleset.engine.DECK_IDS)}
-    return [decks[ruleset.model.card(card).deck] for card in ruleset.engine.CARD_IDS]
 
 
 def observe(game: Game, seat: int, moves: int = 0) -> Observation:
