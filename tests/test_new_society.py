@@ -80,11 +80,18 @@ def test_the_mayor_pays_a_ruble_per_blue_card_at_aristocrat_scoring(rules):
 # --- the Obshchina Commune's discount and the New Society's wildcard displacement ----------------
 
 
-def test_the_obshchina_commune_takes_a_ruble_off_green_cards(rules):
+def test_the_obshchina_commune_takes_a_ruble_off_worker_cards(rules):
     game = (Scenario(rules).give(0, "obshchina_commune").upper(["new_farmer", "market"]).rubles(0, 30)
             .markers(0).build())
     assert game.cost(buy("new_farmer")) == 9 - 1
     assert game.cost(buy("market")) == 5
+
+
+def test_the_obshchina_commune_takes_nothing_off_green_trading_cards(rules):
+    game = (Scenario(rules).give(0, "obshchina_commune").give(0, "new_farmer").upper(["new_society", "shepherd"])
+            .lower(["new_farmer"]).rubles(0, 30).phase("trading").markers(0).build())
+    assert game.cost(buy("new_society", "upper", "new_farmer")) == 15 - 9  # a green trading card: no discount
+    assert game.cost(buy("shepherd")) == 5 - 1 and game.cost(buy("new_farmer", "lower")) == 9 - 1 - 1 - 1
 
 
 def test_the_new_society_displaces_any_worker(rules):

@@ -16,6 +16,8 @@ moves.j2       hand_limit          ``hand_limit``: raise ``limit`` for player p
 moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour;
                                    read when p's prices (O_PRICE) are computed, so a mechanic with it
                                    lists in ``reprices`` the cards that change it
+moves.j2       reprice             ``reprice``: change p's prices (O_PRICE) after seat_price computed them;
+                                   a mechanic with it lists in ``reprices`` the cards that change it
 moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
 moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
 flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
@@ -58,6 +60,9 @@ class Hooks:
             if getattr(module, "cost", None) is not None:  # the hook before turn_context
                 raise TypeError(f"mechanic {m.kind!r} has a macro cost: the hook is context now, "
                                 "adding to ctx[CTX_OFF + colour] what a seat takes off, read when its prices are computed")
+            if getattr(module, "reprice", None) is not None and not m.reprices:
+                raise TypeError(f"mechanic {m.kind!r} has a macro reprice but lists no reprices: the cards "
+                                "whose coming or going changes the prices it sets")
             if getattr(module, "context", None) is not None and not m.reprices:
                 raise TypeError(f"mechanic {m.kind!r} has a macro context but lists no reprices: the cards "
                                 "whose coming or going changes what it takes off, for which place() "
