@@ -14,6 +14,8 @@ name                   what it is
 ``format_move``        (move, verb) -> the move's canonical text
 ``parse_move``         (reader, card id, effect, verb, words after the verb) -> the Move (see Reader)
 ``refuse_use``         (game, move, effect) -> why a use of its card is not allowed now
+``refuse_play``        (game, move, effect, known) -> the same for a special card played from the hand,
+                       told to a reader who may not know that hand (spbc.play.special helps)
 ``refuse_in_stage``    (game, move, known) -> why a move is refused while its stage waits, or None
 ``refuse_elsewhere``   (game, move, known) -> why a move of its own is refused in another stage, or None
 ``pending_card``       (game) -> the card its stage waits on, or None
@@ -23,6 +25,7 @@ name                   what it is
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)
+``held_cards_in``      (model, fields, one) -> the same, for fields that need the model to say which cards
 ``area_problem``       (model, fields, seat) -> what of its per-seat values does not match the play area
 =====================  ==============================================================================
 
@@ -67,6 +70,7 @@ class GameLike(Protocol):
     def play_area(self, seat: int) -> dict[str, int]: ...
     def used(self, seat: int) -> dict[str, int]: ...
     def deck_sizes(self) -> dict[str, int]: ...
+    def hand(self, seat: int) -> list[str]: ...
     def legal_moves(self) -> list[Move]: ...
     def drawn_card(self) -> str | None: ...
     def state_field(self, name: str) -> list[int]: ...
@@ -81,6 +85,10 @@ class Reader(Protocol):
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
         """The deck id a phrase names; raises the fitting MoveError when it names none or several."""
+        ...
+
+    def card(self, phrase: str, pool: list[str]) -> str:
+        """The card id a phrase names, narrowed to ``pool`` when several fit; raises the fitting MoveError."""
         ...
 
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:

@@ -79,6 +79,8 @@ def format_move(move: Move, ruleset: Ruleset) -> str:
         found = hooks.ability(ruleset.model, move.card or "", kind)
         assert found is not None, f"{move.card} has no ability with {kind.value} moves"
         text: str = found[1].format_move(move, words.verb_of[move.card or ""])
+        if kind is MoveKind.USE and move.target is not None:  # the card a special card's play names
+            text += " " + words.names[move.target]
         return text
     parts = [kind.value]
     if kind in (MoveKind.BUY, MoveKind.TAKE) and move.row in ("upper", "lower"):
@@ -196,6 +198,10 @@ class _Reader:
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:
         """The one legal move of that kind with those fields (see settle)."""
         return self.settle(_Wanted(kind, **fields))
+
+    def card(self, phrase: str, pool: list[str]) -> str:
+        """The card a phrase names, narrowed to pool (the cards at hand for the move) when several fit."""
+        return self.pick_card(phrase, MoveKind.USE, None, None, pool=pool)
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
         """The deck a phrase names (see find_deck)."""
