@@ -87,8 +87,9 @@ class Reader(Protocol):
         """The deck id a phrase names; raises the fitting MoveError when it names none or several."""
         ...
 
-    def card(self, phrase: str, pool: list[str]) -> str:
-        """The card id a phrase names, narrowed to ``pool`` when several fit; raises the fitting MoveError."""
+    def card(self, phrase: str, of_card: str) -> str:
+        """The card id a phrase names in a use of ``of_card`` (narrowed to the cards its legal uses name
+        when several fit); raises the fitting MoveError."""
         ...
 
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:

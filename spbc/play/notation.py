@@ -199,8 +199,10 @@ class _Reader:
         """The one legal move of that kind with those fields (see settle)."""
         return self.settle(_Wanted(kind, **fields))
 
-    def card(self, phrase: str, pool: list[str]) -> str:
-        """The card a phrase names, narrowed to pool (the cards at hand for the move) when several fit."""
+    def card(self, phrase: str, of_card: str) -> str:
+        """The card a phrase names for a use of of_card, narrowed to the cards its legal uses name when
+        several fit."""
+        pool = [m.target for m in self.legal if m.kind is MoveKind.USE and m.card == of_card and m.target]
         return self.pick_card(phrase, MoveKind.USE, None, None, pool=pool)
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:

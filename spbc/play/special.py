@@ -13,12 +13,12 @@ def format_move(move: Move, verb: str) -> str:
     return verb
 
 
-def parse_move(reader: Reader, card_id: str, verb: str, rest: list[str], pool: list[str]) -> Move:
-    """The play of ``card_id``: the words after the verb name the card it names (one of ``pool``, where
-    several fit), or nothing when it names none or the situation leaves one."""
+def parse_move(reader: Reader, card_id: str, verb: str, rest: list[str]) -> Move:
+    """The play of ``card_id``: the words after the verb name the card it names (narrowed to those its
+    legal plays name, where several fit), or nothing when it names none or the situation leaves one."""
     if not rest:
         return reader.settle_move(MoveKind.USE, card=card_id)
-    target = reader.card(" ".join(rest), pool)
+    target = reader.card(" ".join(rest), card_id)
     return reader.settle_move(MoveKind.USE, card=card_id, target=target)
 
 

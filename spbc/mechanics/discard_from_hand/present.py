@@ -16,7 +16,7 @@ format_move = special.format_move
 
 
 def parse_move(reader: Reader, card_id: str, effect: DiscardFromHand, verb: str, rest: list[str]) -> Move:
-    return special.parse_move(reader, card_id, verb, rest, [])
+    return special.parse_move(reader, card_id, verb, rest)
 
 
 def refuse_play(game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> str:

@@ -24,7 +24,7 @@ def carries(card: Card) -> bool:
 
 
 def parse_move(reader: Reader, card_id: str, effect: Feast, verb: str, rest: list[str]) -> Move:
-    return special.parse_move(reader, card_id, verb, rest, [])
+    return special.parse_move(reader, card_id, verb, rest)
 
 
 def refuse_play(game: GameLike, move: Move, effect: Feast, known: Known) -> str:
