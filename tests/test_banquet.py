@@ -214,3 +214,69 @@ def test_a_play_of_a_card_not_in_the_hand_is_refused_with_the_reason(rules):
         parse_move("cash", game)
     with pytest.raises(IllegalMoveError, match="is played from the hand: Player 1 cannot play it now"):
         parse_move("cash", game, spectator=True)  # no word of what the hand holds
+
+
+# --- the variant as a whole: its diff, its reference, the computer levels ----------------------------
+
+
+def test_spb_diff_base_banquet_lists_exactly_the_new_cards_and_the_new_symbol() -> None:
+    from typer.testing import CliRunner
+
+    from spbc.frontends.cli import app
+
+    result = CliRunner().invoke(app, ["diff", "base", "banquet"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "game: symbols [wood, gold, wool, fur, ship] -> [wood, gold, wool, fur, ship, crown]",
+        "card potjomkins_village_small (Potjomkin's Village 1/4): added (deck building, colour blue, cost 1, "
+        "1 copy, 0 rubles, 0 points)",
+        "card potjomkins_village_large (Potjomkin's Village 3/8): added (deck building, colour blue, cost 3, "
+        "1 copy, 0 rubles, 0 points)",
+        "card czar_superstar (Czar Superstar): added (deck worker, colour green, cost 12, 1 copy, 3 rubles, "
+        "0 points, abilities discount, discount)",
+        "card away_with_it (Away with it!): added (deck building, colour blue, cost 0, 1 copy, 0 rubles, "
+        "0 points, special, abilities discard_from_hand)",
+        "card away_with_it_nobles (Away with it! (aristocrats)): added (deck aristocrat, colour orange, cost 0, "
+        "1 copy, 0 rubles, 0 points, special, abilities discard_from_hand)",
+        "card golden_ass (Golden Ass): added (deck trading, colour blue, cost 0, 1 copy, 0 rubles, 0 points, "
+        "special, abilities windfall)",
+        "card double_action (Double Action): added (deck trading, colour blue, cost 0, 1 copy, 0 rubles, "
+        "0 points, special, abilities extra_actions)",
+        "card the_banquet (The Banquet): added (deck aristocrat, colour orange, cost 0, 1 copy, 0 rubles, "
+        "0 points, special, abilities feast)",
+    ]
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ("Pickpocket", "effect is not known", "Czar Superstar lies in the worker deck, costs 12")),
+    ("de", ("Taschendieb", "Wirkung unbekannt", "Zar Superstar liegt im Handwerkerstapel, kostet 12")),
+    ("zh", ("扒手", "效果不明", "沙皇巨星在生產牌庫，費用12")),
+])
+def test_the_reference_says_what_is_left_out_and_which_readings_are_taken(language: str, words: tuple[str, ...]) -> None:
+    from spbc.build.compile import compile_ruleset
+    from spbc.lang.load import load_model
+
+    name = "banquet/reference.md" if language == "en" else f"banquet/reference.{language}.md"
+    text = compile_ruleset(load_model("banquet"))[name]
+    for word in words:
+        assert word in text
+
+
+def test_the_computer_levels_take_and_play_the_special_cards(rules) -> None:
+    from spbc.ai.agents import make_agent
+    from spbc.play.observe import observe
+
+    played = 0
+    for seed in range(4):
+        game = rules.new_game(2, seed)
+        second = "ai:medium@30it" if rules.backend == "compiled" else "ai:easy"  # the search runs on C only
+        agents = [make_agent("ai:easy", seed), make_agent(second, seed + 1)]
+        moves = 0
+        while not game.is_over:
+            seat = game.current_player
+            code = agents[seat].choose(observe(game, seat, moves))
+            move = rules.decode(code)
+            played += move.kind is MoveKind.USE and rules.model.card(move.card or "").special
+            game.play_code(code)
+            moves += 1
+    assert played >= 4
