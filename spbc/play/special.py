@@ -4,21 +4,29 @@ is taken into hand from the board, played from there by its ability (a use move)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from spbc.play.hooks import GameLike, Known, Reader
 from spbc.play.moves import Move, MoveKind
 
 
 def format_move(move: Move, verb: str) -> str:
-    """The verb; the notation adds the name of the card the play names, if any."""
-    return verb
+    """The verb, and the id of the card the play names, if any (format_move_named names it)."""
+    return f"{verb} {move.target}" if move.target is not None else verb
 
 
-def parse_move(reader: Reader, card_id: str, verb: str, rest: list[str]) -> Move:
+def format_move_named(move: Move, verb: str, names: Mapping[str, str]) -> str:
+    """The verb, and the name of the card the play names, if any: ``feast Fur Shop``."""
+    return f"{verb} {names[move.target]}" if move.target is not None else verb
+
+
+def parse_move(reader: Reader, card_id: str, verb: str, rest: list[str], where: str) -> Move:
     """The play of ``card_id``: the words after the verb name the card it names (narrowed to those its
-    legal plays name, where several fit), or nothing when it names none or the situation leaves one."""
+    legal plays name, where several fit: the cards in ``where``), or nothing when it names none or the
+    situation leaves one."""
     if not rest:
         return reader.settle_move(MoveKind.USE, card=card_id)
-    target = reader.card(" ".join(rest), card_id)
+    target = reader.card(" ".join(rest), card_id, where)
     return reader.settle_move(MoveKind.USE, card=card_id, target=target)
 
 

@@ -13,10 +13,11 @@ MOVE_KINDS = (MoveKind.USE,)
 MIDDLE = None
 
 format_move = special.format_move
+format_move_named = special.format_move_named
 
 
 def parse_move(reader: Reader, card_id: str, effect: DiscardFromHand, verb: str, rest: list[str]) -> Move:
-    return special.parse_move(reader, card_id, verb, rest)
+    return special.parse_move(reader, card_id, verb, rest, "your hand")
 
 
 def refuse_play(game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> str:

@@ -16,6 +16,7 @@ MIDDLE = None
 FIELD_NAMES = ("feast",)
 
 format_move = special.format_move
+format_move_named = special.format_move_named
 
 
 def carries(card: Card) -> bool:
@@ -24,7 +25,7 @@ def carries(card: Card) -> bool:
 
 
 def parse_move(reader: Reader, card_id: str, effect: Feast, verb: str, rest: list[str]) -> Move:
-    return special.parse_move(reader, card_id, verb, rest)
+    return special.parse_move(reader, card_id, verb, rest, "your play area")
 
 
 def refuse_play(game: GameLike, move: Move, effect: Feast, known: Known) -> str:

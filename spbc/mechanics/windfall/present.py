@@ -13,13 +13,14 @@ MOVE_KINDS = (MoveKind.USE,)
 MIDDLE = None
 
 format_move = special.format_move
+format_move_named = special.format_move_named
 refuse_play = special.refuse_play
 
 
 def parse_move(reader: Reader, card_id: str, effect: Windfall, verb: str, rest: list[str]) -> Move:
     if rest:
         raise reader.malformed(f"{verb!r} takes nothing after it")
-    return special.parse_move(reader, card_id, verb, rest)
+    return special.parse_move(reader, card_id, verb, rest, "your hand")
 
 
 def summary(model: RulesModel, effect: Windfall) -> str:
