@@ -259,3 +259,14 @@ def test_the_guild_hall_and_trading_house_in_the_notation(rules):
     end_phase(game)
     assert format_move(points("guild_hall", 2), rules) == "guild 2"
     assert parse_move("guild 4", game) == points("guild_hall", 4)
+
+
+# --- the computer players value the disc they will still receive ---------------------------------
+
+
+def test_easy_counts_the_points_the_disc_will_still_bring(rules):
+    from spbc.ai.agents import disc_to_come
+    game = rules.new_game(5, seed=4)  # the disc at seat 4; it moves 2 seats a round: 1, 3, 0, 2, 4, ...
+    assert [disc_to_come(game, seat, 4) for seat in range(5)] == [2, 2, 0, 2, 0]  # 3 round ends to come
+    assert [disc_to_come(game, seat, 1) for seat in range(5)] == [0] * 5  # the last round: no more
+    assert disc_to_come(rules.new_game(4, seed=4), 0, 9) == 0  # no disc at 4 players
