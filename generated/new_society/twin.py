@@ -265,12 +265,6 @@ NOBLE_BONUS = (
     0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 65, 75, 85, 95, 105,
     115, 125, 135, 145, 155, 165,
 )
-BIT = (
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
-    65536, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864, 134217728, 268435456, 536870912, 1073741824, 2147483648,
-    4294967296, 8589934592, 17179869184, 34359738368, 68719476736, 137438953472, 274877906944, 549755813888, 1099511627776, 2199023255552, 4398046511104, 8796093022208, 17592186044416, 35184372088832, 70368744177664, 140737488355328,
-    281474976710656, 562949953421312, 1125899906842624, 2251799813685248, 4503599627370496, 9007199254740992, 18014398509481984, 36028797018963968, 72057594037927936, 144115188075855872, 288230376151711744, 576460752303423488, 1152921504606846976, 2305843009213693952, 4611686018427387904, 9223372036854775808,
-)
 
 # Names for the Python wrapper: ids by index, and the parts of the state array.
 CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder', 'czar_and_carpenter', 'market', 'customs_house', 'firehouse', 'hospital', 'library', 'theater', 'academy', 'potjomkins_village', 'pub', 'warehouse', 'observatory', 'author', 'administrator', 'warehouse_manager', 'secretary', 'controller', 'judge', 'mistress_of_ceremonies', 'carpenter_workshop', 'gold_smelter', 'weaving_mill', 'fur_shop', 'wharf', 'mariinskij_theater', 'bank', 'peterhof', 'st_isaacs_cathedral', 'church_of_the_resurrection', 'harbor', 'catherine_the_great_palace', 'smolny_cathedral', 'hermitage', 'winter_palace', 'pope', 'weapon_master', 'chamber_maid', 'builder', 'senator', 'patriarch', 'tax_man', 'admiral', 'minister_of_foreign_affairs', 'czar', 'new_farmer', 'coffee_house', 'sycophant', 'obshchina_commune', 'new_society', 'st_petersburg_university', 'textile_factory', 'merchant', 'lt_kije', 'mayor')
@@ -347,10 +341,8 @@ def seat_price(s, p, ctx, card):
 
 
 def row_cost(price, row):
-    """A price of O_PRICE less what buying from row takes off; not yet floored."""
-    if row == ROW_LOWER:
-        return price - LOWER_ROW_DISCOUNT
-    return price
+    """A price of O_PRICE less what buying from row takes off; not yet floored. Without a branch."""
+    return price - LOWER_ROW_DISCOUNT * (row == ROW_LOWER)
 
 
 def reprice(s, p):
@@ -405,6 +397,7 @@ def displacement_moves(ctx, card, code, cost, out, n):
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
     # int p, n, size, i, j, card, room, w, code
+    # uint64_t bit
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
     p = s[O_CURRENT]
@@ -419,9 +412,10 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(size):
         card = s[O_UPPER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = (1 << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -432,9 +426,10 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(size):
         card = s[O_LOWER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = (1 << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -443,8 +438,9 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
-        if not seen[card >> 6] & BIT[card & 63]:
-            seen[card >> 6] |= BIT[card & 63]
+        bit = (1 << (card & 63))
+        if not seen[card >> 6] & bit:
+            seen[card >> 6] |= bit
             n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
                                out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
@@ -848,6 +844,11 @@ def end_phase(s):
         next_phase(s)
 
 
+def next_seat(s, p):
+    """The seat after p (0 after the last), without a division: (p + 1) % players for a seat p in the game."""
+    return (p + 1) * (p + 1 < s[O_PLAYERS])
+
+
 def apply_move(s, move):
     """Play a move that legal_moves listed; the caller has checked that it did."""
     # int kind, card, row, target, p, deck, size
@@ -861,7 +862,7 @@ def apply_move(s, move):
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
-            s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+            s[O_CURRENT] = next_seat(s, p)
         return
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
@@ -901,7 +902,7 @@ def apply_move(s, move):
     else:
         s[O_DRAWN] = -1
         s[O_STAGE] = STAGE_ACTIONS
-    s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+    s[O_CURRENT] = next_seat(s, p)
 
 
 def setup(s, players, seed):

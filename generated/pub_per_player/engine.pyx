@@ -131,13 +131,6 @@ NOBLE_CARDS[:] = [
 ]
 cdef int NOBLE_BONUS[11]
 NOBLE_BONUS[:] = [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55]
-cdef uint64_t BIT[64]
-BIT[:] = [
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
-    65536, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864, 134217728, 268435456, 536870912, 1073741824, 2147483648,
-    4294967296, 8589934592, 17179869184, 34359738368, 68719476736, 137438953472, 274877906944, 549755813888, 1099511627776, 2199023255552, 4398046511104, 8796093022208, 17592186044416, 35184372088832, 70368744177664, 140737488355328,
-    281474976710656, 562949953421312, 1125899906842624, 2251799813685248, 4503599627370496, 9007199254740992, 18014398509481984, 36028797018963968, 72057594037927936, 144115188075855872, 288230376151711744, 576460752303423488, 1152921504606846976, 2305843009213693952, 4611686018427387904, 9223372036854775808,
-]
 
 # Names for the Python wrapper: ids by index, and the parts of the state array.
 CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder', 'czar_and_carpenter', 'market', 'customs_house', 'firehouse', 'hospital', 'library', 'theater', 'academy', 'potjomkins_village', 'pub', 'warehouse', 'observatory', 'author', 'administrator', 'warehouse_manager', 'secretary', 'controller', 'judge', 'mistress_of_ceremonies', 'carpenter_workshop', 'gold_smelter', 'weaving_mill', 'fur_shop', 'wharf', 'mariinskij_theater', 'bank', 'peterhof', 'st_isaacs_cathedral', 'church_of_the_resurrection', 'harbor', 'catherine_the_great_palace', 'smolny_cathedral', 'hermitage', 'winter_palace', 'pope', 'weapon_master', 'chamber_maid', 'builder', 'senator', 'patriarch', 'tax_man', 'admiral', 'minister_of_foreign_affairs', 'czar')
@@ -201,10 +194,8 @@ cdef inline int seat_price(const int* s, int p, const int* ctx, int card) noexce
 
 
 cdef inline int row_cost(int price, int row) noexcept nogil:
-    """A price of O_PRICE less what buying from row takes off; not yet floored."""
-    if row == ROW_LOWER:
-        return price - LOWER_ROW_DISCOUNT
-    return price
+    """A price of O_PRICE less what buying from row takes off; not yet floored. Without a branch."""
+    return price - LOWER_ROW_DISCOUNT * (row == ROW_LOWER)
 
 
 cdef void reprice(int* s, int p) noexcept nogil:
@@ -259,6 +250,7 @@ cdef inline int displacement_moves(const int* ctx, int card, int code, int cost,
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
     cdef int p, n, size, i, j, card, room, w, code
+    cdef uint64_t bit
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
@@ -273,9 +265,10 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(size):
         card = s[O_UPPER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = ((<uint64_t>1) << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -286,9 +279,10 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(size):
         card = s[O_LOWER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = ((<uint64_t>1) << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -297,8 +291,9 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
-        if not seen[card >> 6] & BIT[card & 63]:
-            seen[card >> 6] |= BIT[card & 63]
+        bit = ((<uint64_t>1) << (card & 63))
+        if not seen[card >> 6] & bit:
+            seen[card >> 6] |= bit
             n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
                                out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
@@ -658,6 +653,11 @@ cdef void end_phase(int* s) noexcept nogil:
         next_phase(s)
 
 
+cdef inline int next_seat(const int* s, int p) noexcept nogil:
+    """The seat after p (0 after the last), without a division: (p + 1) % players for a seat p in the game."""
+    return (p + 1) * (p + 1 < s[O_PLAYERS])
+
+
 cdef void apply_move(int* s, int move) noexcept nogil:
     """Play a move that legal_moves listed; the caller has checked that it did."""
     cdef int kind, card, row, target, p, deck, size
@@ -671,7 +671,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
-            s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+            s[O_CURRENT] = next_seat(s, p)
         return
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
@@ -711,7 +711,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
     else:
         s[O_DRAWN] = -1
         s[O_STAGE] = STAGE_ACTIONS
-    s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+    s[O_CURRENT] = next_seat(s, p)
 
 
 cdef void setup(int* s, int players, uint64_t seed) noexcept nogil:
