@@ -47,7 +47,8 @@ def balance(
         if not model.min_players <= len(levels) <= model.max_players:
             fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}",
                  code=2)
-    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
+    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed,
+                  model=r.model if Path(str(r.source)).is_file() else None) for r in rulesets]
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
@@ -87,7 +88,8 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _source(source: str) -> str:
-    """A rules file as an absolute path (workers may run elsewhere); a shipped name as it is."""
+    """A rules file as an absolute path (what the report names; the workers get the checked rules themselves,
+    Plan.model), a shipped name as it is."""
     path = Path(source)
     return str(path.resolve()) if path.is_file() else source
 

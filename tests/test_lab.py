@@ -15,7 +15,7 @@ import spbc
 from spbc.frontends.cli import app
 from spbc.lab import fastplay, stats
 from spbc.lab.report import make_report
-from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
+from spbc.lab.run import ClusterError, Plan, easy_layout, play_batch, run_plans
 from spbc.lab.tally import Tally
 
 runner = CliRunner()
@@ -57,6 +57,54 @@ def test_the_c_loop_counts_what_the_moves_say(compiled):
     assert sum(tally.events[3 * tally.cards * 2:]) == displaced
     assert sum(tally.squares[:tally.cards]) == sum(
         sum(1 for m in kinds if m.kind.value == "buy" and m.card == card_id) ** 2 for card_id in index)
+
+
+@pytest.mark.parametrize("rules, seats", [
+    ("base", ("ai:easy", "ai:easy")), ("pub-per-player", ("easy", "easy")), ("base", ("random", "easy", "easy")),
+    ("open-information", ("easy", "random")), ("second-edition", ("easy", "easy", "random", "easy")),
+])
+def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):
+    """Easy seats on the C loop and spbc.ai.agents.EasyAgent through the Game API: the same games (the tally
+    counts every move of every seat, so one other decision would show), seats rotated, rubles secret or open."""
+    ruleset = spbc.load_rules(rules, "compiled")
+    if ruleset.engine.c_api() is None:
+        pytest.skip("the compiled engine is not in use here")
+    c_loop = play_batch(Plan(rules, "compiled", seats, 24, 40), 0, 24)
+    game_api = play_batch(Plan(rules, "compiled", seats, 24, 40, fast=False), 0, 24)
+    assert c_loop == game_api
+    assert c_loop.games == 24 and c_loop.level_seats["easy" if "easy" in seats else "ai:easy"] > 0
+
+
+def test_the_c_loops_easy_seat_observes_and_decides_as_the_agent_at_every_move(compiled):
+    """Move by move through whole games: the state the C loop's easy seat observes is spbc.play.observe's,
+    and from that observation (and nothing else) it picks the agent's move and draws what the agent draws.
+    A redeal of what the seat cannot see (the deck order, the other hands) changes nothing it observes."""
+    from spbc.ai.agents import EasyAgent
+    from spbc.ai.sim import play_game
+    from spbc.play.observe import observe
+
+    capsule, ncards, layout = compiled.engine.c_api(), len(compiled.engine.CARD_IDS), easy_layout(compiled)
+    checked = []
+
+    def check(game, code):
+        seat = game.current_player
+        observation = observe(game, seat)
+        ledger = [game.public_rubles(other) for other in range(len(game.players))]
+        assert fastplay.observed_state(capsule, game.state_values(), seat, ledger, ncards, layout) == list(
+            observation.state)
+        hidden = game.determinized(seat, 99 + len(checked))
+        assert fastplay.observed_state(capsule, hidden.state_values(), seat, ledger, ncards, layout) == list(
+            observation.state)
+        if len(observation.legal) > 1:
+            agent = EasyAgent(12345 + len(checked))
+            rng = agent.rng[0]
+            assert fastplay.easy_choice(capsule, list(observation.state), list(observation.legal), seat, rng,
+                                        ncards, layout) == (agent.choose(observation), agent.rng[0])
+            checked.append(code)
+
+    for seed in (1, 2):
+        play_game(compiled, ["easy", "random", "easy"], seed, on_move=check)
+    assert len(checked) > 100
 
 
 def test_the_c_loop_refuses_the_twin_and_bad_sizes(compiled, twin):
@@ -109,6 +157,17 @@ def test_the_same_seed_gives_the_same_report_on_1_2_and_4_local_processes(compil
     assert f"base: {games} games, seats random,random rotated" in texts[0]
 
 
+def test_workers_build_shipped_rules_and_read_no_rules_file(compiled, rich_start):
+    """A plan that ships its checked rules (Plan.model) plays on workers that cannot read its rules file
+    (here: no file at that path), as a cluster's workers need no path in common with the client: the same
+    tally as the plan loaded from the file, on 2 processes."""
+    rich = spbc.load_rules(rich_start, "compiled")
+    for seats in (("random", "random"), ("easy", "random")):
+        from_file = Plan(str(rich_start), "compiled", seats, 300, 5, batch_size=50)
+        shipped = Plan("/no/such/folder/rich_start.spb", "compiled", seats, 300, 5, batch_size=50, model=rich.model)
+        assert run_plans([shipped], jobs=2)[0].tally == run_plans([from_file], jobs=1)[0].tally
+
+
 def test_an_interrupted_run_keeps_the_batches_that_finished(compiled):
     plan = Plan("base", "compiled", ("random", "random"), 100, 1, batch_size=25)
     seen = []
@@ -157,21 +216,32 @@ def test_a_cluster_that_cannot_be_reached_is_named(compiled):
 
 @pytest.mark.slow
 def test_the_same_seed_gives_the_same_report_on_a_local_dask_cluster_of_1_2_and_4_workers(compiled, rich_start):
+    """Random seats, and easy seats with the variant's rules shipped to the workers (its path does not exist)."""
     from distributed import Client, LocalCluster
 
     rich = spbc.load_rules(rich_start, "compiled")
     plans = [Plan(str(r.source), "compiled", ("random", "random", "random"), 1200, 3, batch_size=100)
              for r in (compiled, rich)]
-    local = _report_text([compiled, rich], plans, jobs=2)
+    plans += [Plan("base", "compiled", ("easy", "easy"), 400, 3, batch_size=50),
+              Plan("/no/such/folder/rich_start.spb", "compiled", ("easy", "easy"), 400, 3, batch_size=50,
+                   model=rich.model)]
+
+    def texts(**where):
+        outcomes = run_plans(plans, **where)
+        assert all(o.complete for o in outcomes)
+        return [make_report([compiled, rich], outcomes[i:i + 2]).text() for i in (0, 2)]
+
+    local = texts(jobs=2)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        texts = []
+        found = []
         for workers in (1, 2, 4):
             cluster.scale(workers)
             client.wait_for_workers(workers, timeout=120)
             assert len(client.scheduler_info()["workers"]) == workers
-            texts.append(_report_text([compiled, rich], plans, cluster=cluster.scheduler_address))
-    assert texts == [local] * 3
+            found.append(texts(cluster=cluster.scheduler_address))
+    assert found == [local] * 3
+    assert "rich_start: 400 games, seats easy,easy rotated" in local[1]
 
 
 @pytest.mark.slow
@@ -208,16 +278,61 @@ def test_spb_balance_stopped_by_sigterm_writes_the_games_that_finished(tmp_path)
 
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "balance", "base", "--seats",
-                              "ai:easy,ai:easy", "--games", "2000", "--jobs", "1", "--out", str(out)],
+                              "ai:easy,ai:easy", "--games", "5000000", "--jobs", "1", "--out", str(out)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
-    assert child.stderr.readline() == "playing 2000 games on 1 local process (Ctrl-C stops and reports what finished)\n"
-    time.sleep(4)  # a batch or two of 25 games, on a quiet machine
+    assert child.stderr.readline() == ("playing 5000000 games on 1 local process "
+                                       "(Ctrl-C stops and reports what finished)\n")
+    time.sleep(4)  # some batches of 200 games on the C loop
     child.send_signal(signal.SIGTERM)
     stdout, stderr = child.communicate(timeout=120)
     assert child.returncode == 130, stderr
     assert "interrupted" in stderr
-    if (out / "report.txt").exists():  # at least one batch of 25 games finished
+    if (out / "report.txt").exists():  # at least one batch finished
         report = (out / "report.txt").read_text(encoding="utf-8")
-        assert "(interrupted: " in report and "of 2000)" in report
+        assert "(interrupted: " in report and "of 5000000)" in report
         assert "(interrupted: " in stdout
+
+
+def _children(pid):
+    """The process ids whose parent is pid (from /proc)."""
+    found = []
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                fields = open(f"/proc/{stat}/stat", encoding="ascii").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(stat))
+    return found
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_on_two_processes_stops_its_workers_and_exits(tmp_path):
+    """SIGTERM to a run of Game API seats on 2 processes, with many batches queued: the report of what
+    finished is written, and the worker processes are gone when spb exits (they are terminated, not left to
+    play the queued batches)."""
+    import signal
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "balance", "base", "--seats",
+                              "ai:medium@30it,ai:easy", "--games", "4000", "--jobs", "2", "--out", str(out)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    assert child.stderr.readline().startswith("playing 4000 games on 2 local processes")
+    workers = []
+    for _ in range(600):  # the pool's two processes, once started
+        workers = _children(child.pid)
+        if len(workers) >= 2:
+            break
+        time.sleep(0.1)
+    assert len(workers) >= 2
+    time.sleep(2)
+    child.send_signal(signal.SIGTERM)
+    stdout, stderr = child.communicate(timeout=300)  # a guard only: 160 batches of 25 games would take hours
+    assert child.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert [pid for pid in workers if os.path.exists(f"/proc/{pid}")] == []

@@ -1179,6 +1179,7 @@ _C_API.playout = playout
 _C_API.redeal_unseen = redeal_unseen
 _C_API.final_score = final_score
 _C_API.tie_break = tie_break
+_C_API.score_phase = score_phase
 
 
 def c_api():

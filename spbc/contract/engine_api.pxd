@@ -23,3 +23,4 @@ ctypedef struct EngineApi:
     void (*redeal_unseen)(int* s, int observer, uint64_t* x) noexcept nogil
     int (*final_score)(const int* s, int p) noexcept nogil
     int (*tie_break)(const int* s, int p) noexcept nogil
+    void (*score_phase)(int* s, int phase) noexcept nogil   # what Engine.forecast plays on a copy

@@ -64,7 +64,8 @@ class CythonDialect:
         sizes = ("state_size", "STATE_SIZE"), ("max_moves", "MAX_MOVES"), ("max_game_moves", "MAX_GAME_MOVES"), \
             ("max_players", "MAX_PLAYERS"), ("o_players", "O_PLAYERS"), ("o_current", "O_CURRENT"), \
             ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER")
-        functions = ("setup", "legal_moves", "apply_move", "playout", "redeal_unseen", "final_score", "tie_break")
+        functions = ("setup", "legal_moves", "apply_move", "playout", "redeal_unseen", "final_score", "tie_break",
+                     "score_phase")
         lines = ["cdef EngineApi _C_API"]
         lines += [f"_C_API.{field} = {value}" for field, value in sizes]
         lines += [f"_C_API.{name} = {name}" for name in functions]

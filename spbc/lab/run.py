@@ -4,54 +4,67 @@ Game i of a run (0, 1, ...) is dealt from seed + i with the seats rotated by i: 
 ``seats[(p + i) % len(seats)]``, so every level sits in every position equally often. A batch is a range of
 game numbers, fixed by the plan alone; its tally is the same wherever it is played, and tallies add up
 in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. Seats that are
-all ``random`` play on the engine's own C loop (spbc.lab.fastplay), every other seat list through the Game
-API (spbc.ai.sim.play_game), the same games move for move.
+Seats that are all ``random`` or ``easy`` play on the
+engine's own C loop (spbc.lab.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
+same games, move for move (the C loop's easy seats decide as spbc.ai.agents.EasyAgent does, from the same
+observation).
 """
 
 from __future__ import annotations
 
-import functools
+import multiprocessing
+import queue
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc.ai.agents import make_agent
+from spbc.ai.agents import EASY_NOISE, make_agent
 from spbc.ai.sim import play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import fastplay
 from spbc.lab.tally import EVENTS, Tally
+from spbc.engine.backend import load_engine
+from spbc.lang.model import RulesModel
 from spbc.play.game import Game, Ruleset, load_rules
 
 _BUY, _TAKE, _PLAY = (MOVE_KINDS.index(kind) for kind in ("buy", "take", "play"))
 _BOUGHT, _TAKEN, _PLAYED, _DISPLACED = range(len(EVENTS))
-#: Games per batch: random seats on the C loop, and seats played through the Game API.
-FAST_BATCH, AGENT_BATCH = 2000, 25
+#: Games per batch: random seats on the C loop, easy seats (among random ones) on the C loop, and seats played
+#: through the Game API.
+FAST_BATCH, EASY_BATCH, AGENT_BATCH = 2000, 200, 25
+#: The levels the C loop plays (spbc.lab.fastplay.LEVELS), by the codes it takes.
+_C_LEVELS = {level: code for code, level in enumerate(fastplay.LEVELS)}
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The games of one ruleset in a run. ``source`` is what load_rules is given (a name or a path that every
-    worker can read)."""
+    """The games of one ruleset in a run. ``source`` is what load_rules is given (a shipped name, or a path);
+    ``model``, when given, is the checked rules themselves: a worker builds its engine from them (or finds it in
+    its cache) and reads no rules file, so cluster workers need no path in common with the client."""
 
     source: str
     backend: str
     seats: tuple[str, ...]
     games: int
     seed: int
-    batch_size: int = 0  # games per batch; 0: FAST_BATCH on the C loop, AGENT_BATCH through the Game API
-    fast: bool = True  # random seats on the C loop (False: through the Game API, the same games, slower)
+    batch_size: int = 0  # games per batch; 0: FAST_BATCH or EASY_BATCH on the C loop, AGENT_BATCH through the Game API
+    fast: bool = True  # random and easy seats on the C loop (False: through the Game API, the same games, slower)
+    model: RulesModel | None = field(default=None, compare=False, repr=False)
 
     @property
-    def random_only(self) -> bool:
-        """Whether the games run on the C loop: every seat random, and not told otherwise."""
-        return self.fast and all(level.removeprefix("ai:") == "random" for level in self.seats)
+    def c_levels(self) -> list[int] | None:
+        """The seats as the C loop's level codes, or None when the games go through the Game API: a seat the
+        C loop does not play, or told so (``fast``)."""
+        levels = [_C_LEVELS.get(level.removeprefix("ai:"), -1) for level in self.seats]
+        return levels if self.fast and -1 not in levels else None
 
     @property
     def batch(self) -> int:
-        return self.batch_size or (FAST_BATCH if self.random_only else AGENT_BATCH)
+        levels = self.c_levels
+        default = AGENT_BATCH if levels is None else EASY_BATCH if any(levels) else FAST_BATCH
+        return self.batch_size or default
 
     def batches(self) -> list[tuple[int, int]]:
         """The run's batches as (first game number, games)."""
@@ -77,10 +90,26 @@ class Outcome:
         return self.tally.games == self.plan.games
 
 
-@functools.cache
-def _rules(source: str, backend: str) -> Ruleset:
-    """A worker's ruleset, loaded once per process (a module does not pickle)."""
-    return load_rules(source, backend)
+#: A process's rulesets and the easy seats' layouts, by (source, backend, digest of the shipped model or "").
+_LOADED: dict[tuple[str, str, str], tuple[Ruleset, dict[str, Any]]] = {}
+
+
+def _loaded(plan: Plan) -> tuple[Ruleset, dict[str, Any]]:
+    """A worker's ruleset for a plan and its easy layout, loaded once per process (a module does not pickle):
+    from the plan's model when it ships one, else by its source."""
+    key = (plan.source, plan.backend, plan.model.digest if plan.model is not None else "")
+    if key not in _LOADED:
+        if plan.model is None:
+            ruleset = load_rules(plan.source, plan.backend)
+        else:
+            engine, used = load_engine(plan.model, plan.backend)
+            ruleset = Ruleset(plan.model, engine, used, plan.source)
+        _LOADED[key] = ruleset, easy_layout(ruleset)
+    return _LOADED[key]
+
+
+def _rules(plan: Plan) -> Ruleset:
+    return _loaded(plan)[0]
 
 
 def new_tally(ruleset: Ruleset, plan: Plan) -> Tally:
@@ -89,22 +118,43 @@ def new_tally(ruleset: Ruleset, plan: Plan) -> Tally:
 
 def play_batch(plan: Plan, first: int, count: int) -> Tally:
     """The tally of games first .. first + count - 1 of a plan (run in a worker process)."""
-    ruleset = _rules(plan.source, plan.backend)
-    capsule = ruleset.engine.c_api() if plan.random_only else None
-    if capsule is not None:
-        return _fast_batch(ruleset, plan, capsule, first, count)
+    ruleset = _rules(plan)
+    levels = plan.c_levels
+    capsule = ruleset.engine.c_api() if levels is not None else None
+    if capsule is not None and levels is not None:
+        return _fast_batch(ruleset, plan, capsule, levels, first, count)
     tally = new_tally(ruleset, plan)
     for game in range(first, first + count):
         _agent_game(ruleset, plan, game, tally)
     return tally
 
 
-def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, first: int, count: int) -> Tally:
-    players = len(plan.seats)
+def easy_layout(ruleset: Ruleset) -> dict[str, Any]:
+    """What the C loop's easy seats and their observations read of a ruleset (spbc.lab.fastplay.Easy): the
+    state's offsets, the phases that score, each card's deck, the rubles' secrecy and worth, easy's noise."""
+    fields, engine, model = ruleset._fields, ruleset.engine, ruleset.model
+    refilled = 0
+    for phase in model.phases:
+        refilled |= 1 << engine.DECK_IDS.index(phase.deck)
+    layout: dict[str, Any] = {name: fields[name][0] for name in (
+        "phase", "last_round", "deck_size", "decks", "hand", "hand_size", "rubles", "points")}
+    layout.update(
+        deck_max=fields["decks"][1] // max(1, len(engine.DECK_IDS)), hand_max=dict(engine.LIMITS)["hand_max"],
+        ndecks=len(engine.DECK_IDS), refilled_mask=refilled,
+        scores=[int(phase.scores is not None) for phase in model.phases],
+        engine_phase=[engine.PHASE_IDS.index(phase.id) for phase in model.phases],
+        open_rubles=int(model.game.open_rubles), rubles_per_point=model.game.rubles_per_point,
+        noise=EASY_NOISE, card_deck=list(ruleset.card_decks))
+    return layout
+
+
+def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int], first: int, count: int) -> Tally:
     tally = new_tally(ruleset, plan)
-    o_round = next(offset for name, offset, _ in ruleset.engine.FIELDS if name == "round")
-    rows, events, squares, owners, owner_wins = fastplay.random_games(
-        capsule, players, plan.seed + first, count, tally.cards, o_round)
+    o_round = ruleset._fields["round"][0]
+    easy = _loaded(plan)[1] if any(levels) else None
+    rows, events, squares, owners, owner_wins = fastplay.lab_games(
+        capsule, levels, first, plan.seed + first, count, tally.cards, o_round, easy)
+    players = len(levels)
     width = 2 + 2 * players
     for g in range(count):
         row = rows[g * width:(g + 1) * width]
@@ -186,7 +236,7 @@ def run_plans(plans: list[Plan], jobs: int = 1, cluster: str | None = None,
     ClusterError when it cannot be reached within connect_seconds) and return their outcomes. A KeyboardInterrupt stops the run: the batches that finished are returned,
     each outcome saying how many games it holds."""
     run = _Run(plans)
-    run.outcomes = [Outcome(plan, new_tally(_rules(plan.source, plan.backend), plan)) for plan in plans]
+    run.outcomes = [Outcome(plan, new_tally(_rules(plan), plan)) for plan in plans]
     try:
         if cluster is not None:
             _on_cluster(run, cluster, progress, connect_seconds)
@@ -201,22 +251,44 @@ def run_plans(plans: list[Plan], jobs: int = 1, cluster: str | None = None,
 
 
 def _on_processes(run: _Run, jobs: int, progress: Progress | None) -> None:
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    """The batches on a pool of local processes, taken as they finish. However the run ends (done, an
+    interrupt, an error), the pool's processes are terminated: the batches under way or queued are dropped,
+    so an interrupted run exits at once."""
+    finished: queue.SimpleQueue[tuple[int, Tally | BaseException]] = queue.SimpleQueue()
+    pool = multiprocessing.Pool(jobs, initializer=_worker_signals)
     try:
-        pending: dict[Future[Tally], int] = {}
-        for k, first, count in run.jobs():
-            pending[pool.submit(play_batch, run.plans[k], first, count)] = k
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                run.take(pending.pop(future), future.result(), progress)
-    finally:  # on an interrupt the batches under way are left to finish in the background
-        pool.shutdown(wait=False, cancel_futures=True)
+        count = 0
+        for k, first, games in run.jobs():
+            pool.apply_async(play_batch, (run.plans[k], first, games), callback=_put(finished, k),
+                             error_callback=_put(finished, k))
+            count += 1
+        for _ in range(count):
+            while True:
+                try:  # a short wait, so that Ctrl-C reaches this process promptly
+                    k, result = finished.get(timeout=0.2)
+                    break
+                except queue.Empty:
+                    continue
+            if isinstance(result, BaseException):
+                raise result
+            run.take(k, result, progress)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
-def _ignore_interrupts() -> None:
-    """A worker process leaves Ctrl-C to the parent, which stops the run and keeps what finished."""
+def _put(finished: queue.SimpleQueue[tuple[int, Any]], k: int) -> Callable[[Any], None]:
+    """A pool callback that queues (plan index, the batch's tally or its error) for the parent's loop."""
+    def put(result: Any) -> None:
+        finished.put((k, result))
+    return put
+
+
+def _worker_signals() -> None:
+    """A worker process leaves Ctrl-C to the parent, which stops the run and keeps what finished, and dies
+    at once when the parent terminates it (SIGTERM, not the parent's handler that stops a run)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: float) -> None:
@@ -233,8 +305,10 @@ def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: flo
     futures: list[Any] = []
     try:
         owner: dict[str, int] = {}
+        # each plan (with the rules model it ships) goes to the workers once, not with every batch
+        plans = [client.scatter(plan, broadcast=True, hash=False) for plan in run.plans]
         for k, first, count in run.jobs():
-            future = client.submit(play_batch, run.plans[k], first, count, pure=False)
+            future = client.submit(play_batch, plans[k], first, count, pure=False)
             owner[future.key] = k
             futures.append(future)
         for future in dask.as_completed(futures):

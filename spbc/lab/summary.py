@@ -70,7 +70,7 @@ def summarize(ruleset: Ruleset, outcome: Outcome) -> Summary:
     for counts in tally.scores:
         all_scores.update(counts)
     return Summary(
-        ruleset.name, plan.seats, n, plan.games, "C loop" if plan.random_only and ruleset.engine.c_api() else "Game API",
+        ruleset.name, plan.seats, n, plan.games, "C loop" if plan.c_levels is not None and ruleset.engine.c_api() else "Game API",
         tuple(Share(w, n) for w in tally.wins), chi2, p, levels,
         mean_of(tally.rounds), mean_of(tally.moves), mean_of(tally.margins), mean_of(all_scores),
         tuple(mean_of(c) for c in tally.scores), tally.rounds, tally.moves, tally.margins, all_scores, tuple(cards))
