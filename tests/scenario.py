@@ -179,6 +179,13 @@ class Scenario:
             self.pinned_tops[d] += 1
         return self
 
+    def discarded(self, cards: list[str]) -> Scenario:
+        """Put cards onto the discard pile."""
+        for card in cards:
+            self._pull(card)
+            self.discard[card] += 1
+        return self
+
     def discard_all(self, deck: str) -> Scenario:
         """Empty a deck onto the discard pile."""
         return self.deck(deck, [], exact=True)

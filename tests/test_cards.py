@@ -59,7 +59,8 @@ def test_json_agrees_with_the_card_facts(exported):
 def test_json_abilities_carry_kind_and_parameters(exported):
     by_id = {card["id"]: card for card in exported}
     assert by_id["pub"]["abilities"] == [
-        {"kind": "buy_points", "verb": "pub", "after": "building", "rubles_per_point": 2, "max_points": 5, "per": "card"}
+        {"kind": "buy_points", "verb": "pub", "after": "building", "rubles_per_point": 2, "max_points": 5, "per": "card",
+         "rubles_per_lot": 0, "lot": 1, "income": 0, "rank": 0}
     ]
     assert by_id["warehouse"]["abilities"] == [{"kind": "hand_limit", "limit": 4}]
     observatory = by_id["observatory"]["abilities"][0]

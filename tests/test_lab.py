@@ -62,6 +62,7 @@ def test_the_c_loop_counts_what_the_moves_say(compiled):
 @pytest.mark.parametrize("rules, seats", [
     ("base", ("ai:easy", "ai:easy")), ("pub-per-player", ("easy", "easy")), ("base", ("random", "easy", "easy")),
     ("open-information", ("easy", "random")), ("second-edition", ("easy", "easy", "random", "easy")),
+    ("new-society", ("easy", "random", "random", "random", "easy")),  # the disc: 5 seats
 ])
 def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):
     """Easy seats on the C loop and spbc.ai.agents.EasyAgent through the Game API: the same games (the tally
@@ -69,10 +70,11 @@ def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):
     ruleset = spbc.load_rules(rules, "compiled")
     if ruleset.engine.c_api() is None:
         pytest.skip("the compiled engine is not in use here")
-    c_loop = play_batch(Plan(rules, "compiled", seats, 24, 40), 0, 24)
-    game_api = play_batch(Plan(rules, "compiled", seats, 24, 40, fast=False), 0, 24)
+    games = 6 if len(seats) == 5 else 24
+    c_loop = play_batch(Plan(rules, "compiled", seats, games, 40), 0, games)
+    game_api = play_batch(Plan(rules, "compiled", seats, games, 40, fast=False), 0, games)
     assert c_loop == game_api
-    assert c_loop.games == 24 and c_loop.level_seats["easy" if "easy" in seats else "ai:easy"] > 0
+    assert c_loop.games == games and c_loop.level_seats["easy" if "easy" in seats else "ai:easy"] > 0
 
 
 def test_the_c_loops_easy_seat_observes_and_decides_as_the_agent_at_every_move(compiled):

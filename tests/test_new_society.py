@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 import spbc
-from spbc.play.moves import MoveKind
+from spbc.play.moves import Move, MoveKind
+from spbc.play.notation import format_move, parse_move
 
-from scenario import PASS, Scenario, buy, end_phase, pass_until
+from scenario import PASS, Scenario, buy, discard, end_phase, pass_until, points, take
 
 
 @pytest.fixture(scope="module", params=["python", "compiled"])
@@ -143,3 +144,129 @@ def test_the_disc_moves_two_seats_and_pays_two_points_where_it_arrives(rules):
     pass_until(game, "worker", round=2)
     assert game.disc() == (4 + 2) % 5
     assert [game.points(seat) - before[seat] for seat in range(5)] == [0, 2, 0, 0, 0]
+
+
+# --- take_discard: Debtor's Prison takes a card from the discard pile -----------------------------
+
+
+def prison(card: str) -> Move:
+    return Move(MoveKind.USE, card="debtors_prison", target=card)
+
+
+def test_the_prison_takes_any_card_of_the_discard_pile_and_buys_it(rules):
+    game = (Scenario(rules).give(0, "debtors_prison").discarded(["market", "shepherd"]).rubles(0, 20)
+            .phase("building").markers(0).build())
+    assert {m.target for m in game.legal_moves() if m.kind is MoveKind.USE} == {"market", "shepherd"}
+    discarded = game.discard_size()
+    game.play(prison("market"))
+    assert (game.stage, game.drawn_card(), game.discard_size()) == ("drawn", "market", discarded - 1)
+    assert set(game.legal_moves()) == {buy("market", "drawn"), take("market", "drawn"), discard("market")}
+    game.play(buy("market", "drawn"))  # its normal cost, 5
+    assert (game.rubles(0), game.play_area(0)["market"], game.stage) == (15, 1, "actions")
+    assert game.used(0) == {"debtors_prison": 1}
+
+
+def test_the_prison_takes_into_hand_or_discards_again(rules):
+    game = (Scenario(rules).give(0, "debtors_prison").discarded(["bank"]).rubles(0, 0).rubles(1, 0)
+            .phase("building").markers(0).build())
+    discarded = game.discard_size()
+    game.play(prison("bank"))
+    assert set(game.legal_moves()) == {take("bank", "drawn"), discard("bank")}  # no rubles to buy it
+    game.play(discard("bank"))
+    assert (game.discard_size(), game.stage, game.current_player) == (discarded, "actions", 1)
+    game.play(PASS)
+    assert [m for m in game.legal_moves() if m.kind is MoveKind.USE] == []  # once per round
+
+
+def test_a_used_prison_scores_nothing_and_cannot_be_displaced(rules):
+    game = (Scenario(rules).give(0, "debtors_prison").discarded(["bank"]).rubles(0, 0).rubles(1, 0)
+            .upper(["tax_man"]).phase("building").markers(0).build())
+    game.play(prison("bank"))
+    game.play(take("bank", "drawn"))
+    end_phase(game)
+    assert game.points(0) == 0  # a Prison scores 1 point, not when used
+    game2 = (Scenario(rules).give(0, "debtors_prison").rubles(0, 0).rubles(1, 0)
+             .phase("building").markers(0).build())
+    end_phase(game2)
+    assert game2.points(0) == 1
+
+
+def test_the_prison_only_in_the_building_phase_and_only_with_a_card_discarded(rules):
+    game = (Scenario(rules).give(0, "debtors_prison").discarded(["bank"]).rubles(0, 30)
+            .phase("worker").markers(0).build())
+    assert not [m for m in game.legal_moves() if m.kind is MoveKind.USE]
+    with pytest.raises(spbc.IllegalMoveError, match="only be used in the Building phase"):
+        game.play(prison("bank"))
+    with pytest.raises(spbc.IllegalMoveError, match="no Market in the discard pile"):
+        (Scenario(rules).give(0, "debtors_prison").discarded(["bank"]).phase("building").markers(0)
+         .build().play(prison("market")))
+
+
+def test_the_prison_in_the_notation(rules):
+    game = (Scenario(rules).give(0, "debtors_prison").discarded(["market", "bank"]).rubles(0, 20)
+            .phase("building").markers(0).build())
+    assert format_move(prison("market"), rules) == "prison Market"
+    assert parse_move("prison mark", game) == prison("market")
+    assert parse_move("pri bank", game) == prison("bank")
+    with pytest.raises(spbc.MoveError, match="expected the card to take from the discard pile"):
+        parse_move("prison", game)
+
+
+# --- buy_points, generalised: the Guild Hall (an income as any mix), the Trading House (a lot) ----
+
+
+def test_the_guild_hall_pays_four_in_any_mix_of_rubles_and_points(rules):
+    game = (Scenario(rules).give(0, "guild_hall").rubles(0, 0).rubles(1, 0).phase("building").markers(0)
+            .build())
+    end_phase(game)
+    assert game.stage == "points"
+    assert [m.amount for m in game.legal_moves()] == [0, 1, 2, 3, 4]  # even without a ruble of its own
+    game.play(points("guild_hall", 3))
+    assert (game.rubles(0), game.points(0)) == (1, 3)
+
+
+def test_the_trading_house_sells_two_points_for_three_rubles_or_none(rules):
+    game = (Scenario(rules).give(0, "trading_house").rubles(0, 5).rubles(1, 0).phase("building").markers(0)
+            .build())
+    end_phase(game)
+    assert [m.amount for m in game.legal_moves()] == [0, 2]
+    with pytest.raises(spbc.IllegalMoveError, match="lots of 2"):
+        game.play(points("trading_house", 1))
+    game.play(points("trading_house", 2))
+    assert (game.rubles(0), game.points(0)) == (2, 2)
+    poor = (Scenario(rules).give(0, "trading_house").rubles(0, 2).rubles(1, 0).phase("building").markers(0)
+            .build())
+    end_phase(poor)
+    assert [m.amount for m in poor.legal_moves()] == [0]
+
+
+def test_after_building_scoring_the_guild_hall_then_the_trading_house_then_the_pub(rules):
+    game = (Scenario(rules).give(0, "pub").give(0, "trading_house").give(1, "guild_hall").rubles(0, 6)
+            .rubles(1, 0).phase("building").markers(0).build())
+    end_phase(game)
+    order = []
+    while game.stage == "points":
+        order.append((game.current_player, game.legal_moves()[0].card))
+        game.play(game.legal_moves()[-1])  # the most points each can have
+    assert order == [(1, "guild_hall"), (0, "trading_house"), (0, "pub")]
+    # seat 1: 4 points of the Guild Hall; seat 0: 2 points for 3 rubles, then 1 Pub point for 2 of the 3 left
+    assert [(game.rubles(s), game.points(s)) for s in (0, 1)] == [(1, 3), (0, 4)]
+
+
+def test_the_guild_hall_and_trading_house_in_the_notation(rules):
+    game = (Scenario(rules).give(0, "guild_hall").rubles(0, 0).rubles(1, 0).phase("building").markers(0)
+            .build())
+    end_phase(game)
+    assert format_move(points("guild_hall", 2), rules) == "guild 2"
+    assert parse_move("guild 4", game) == points("guild_hall", 4)
+
+
+# --- the computer players value the disc they will still receive ---------------------------------
+
+
+def test_easy_counts_the_points_the_disc_will_still_bring(rules):
+    from spbc.ai.agents import disc_to_come
+    game = rules.new_game(5, seed=4)  # the disc at seat 4; it moves 2 seats a round: 1, 3, 0, 2, 4, ...
+    assert [disc_to_come(game, seat, 4) for seat in range(5)] == [2, 2, 0, 2, 0]  # 3 round ends to come
+    assert [disc_to_come(game, seat, 1) for seat in range(5)] == [0] * 5  # the last round: no more
+    assert disc_to_come(rules.new_game(4, seed=4), 0, 9) == 0  # no disc at 4 players

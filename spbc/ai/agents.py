@@ -83,7 +83,8 @@ EASY_NOISE = 2.0
 def position_value(game: Game, seat: int, left: int) -> float:
     """What seat's position is worth in points: its final points if the game ended now, plus what each
     scoring phase would pay it, by the cards it owns, in the left rounds (this one included) it will
-    still score; a ruble to come is worth more than at the end while there are rounds to spend it."""
+    still score, plus the points the disc will bring it at the round ends to come (disc_to_come); a ruble
+    to come is worth more than at the end while there are rounds to spend it."""
     rules = game.ruleset.model.game
     worth = min(0.4, 1 / rules.rubles_per_point + 0.05 * left)
     value = float(game._engine.final_score(seat))
@@ -95,7 +96,23 @@ def position_value(game: Game, seat: int, left: int) -> float:
         if times > 0:
             rubles, points = game.forecast(seat, phase.id)
             value += times * (points + rubles * worth)
-    return value
+    return value + disc_to_come(game, seat, left)
+
+
+def disc_to_come(game: Game, seat: int, left: int) -> int:
+    """The points the disc (GameParams.disc) will still bring seat: it moves on with the markers at each of
+    the left - 1 round ends to come, and pays whoever it reaches. 0 without a disc in play."""
+    holder = game.disc()
+    if holder is None:
+        return 0
+    rules = game.ruleset.model.game
+    players = len(game.players)
+    points = 0
+    for _ in range(left - 1):
+        holder = (holder + rules.shift(players)) % players
+        if holder == seat:
+            points += rules.disc_points
+    return points
 
 
 class EasyAgent:

@@ -89,6 +89,9 @@ cdef struct Easy:
     double noise            # spbc.ai.agents.EASY_NOISE
     int ncards
     int card_deck[MAX_CARDS]
+    int o_disc              # the disc's field, -1 without a disc (spbc.ai.agents.disc_to_come)
+    int disc_points
+    int marker_shifts[MAX_SEATS + 1]  # by the number of players
 
 
 cdef int _easy_from(dict layout, int ncards, int state_size, Easy* E) except -1:
@@ -109,6 +112,12 @@ cdef int _easy_from(dict layout, int ncards, int state_size, Easy* E) except -1:
         E.scores[i], E.engine_phase[i] = scores[i], phases[i]
     for i in range(ncards):
         E.card_deck[i] = decks[i]
+    shifts = layout["marker_shifts"]
+    E.o_disc, E.disc_points = layout["disc"], layout["disc_points"]
+    if len(shifts) > MAX_SEATS + 1 or E.o_disc >= state_size:
+        raise ValueError("the layout for easy seats does not fit this engine (spbc.lab.run.easy_layout)")
+    for i in range(MAX_SEATS + 1):
+        E.marker_shifts[i] = shifts[i] if i < len(shifts) else 0
     for i in (E.o_phase, E.o_last_round, E.o_deck_size, E.o_deck_size + E.ndecks - 1, E.o_decks,
               E.o_decks + E.ndecks * E.deck_max - 1, E.o_hand, E.o_hand_size, E.o_rubles, E.o_points):
         if i < 0 or i >= state_size:
@@ -182,7 +191,20 @@ cdef double _position_value(const EngineApi* api, const int* s, int seat, int le
             rubles = scratch[E.o_rubles + seat] - s[E.o_rubles + seat]
             points = scratch[E.o_points + seat] - s[E.o_points + seat]
             value += times * (points + rubles * worth)
-    return value
+    return value + _disc_to_come(api, s, seat, left, E)
+
+
+cdef inline int _disc_to_come(const EngineApi* api, const int* s, int seat, int left, const Easy* E) noexcept nogil:
+    # spbc.ai.agents.disc_to_come
+    cdef int players = s[api.o_players], holder, k, points = 0
+    if E.o_disc < 0 or s[E.o_disc] < 0:
+        return 0
+    holder = s[E.o_disc]
+    for k in range(left - 1):
+        holder = (holder + E.marker_shifts[players]) % players
+        if holder == seat:
+            points += E.disc_points
+    return points
 
 
 cdef int _easy_choose(const EngineApi* api, const int* observed, const int* legal, int n, int seat,

@@ -144,7 +144,10 @@ def easy_layout(ruleset: Ruleset) -> dict[str, Any]:
         scores=[int(phase.scores is not None) for phase in model.phases],
         engine_phase=[engine.PHASE_IDS.index(phase.id) for phase in model.phases],
         open_rubles=int(model.game.open_rubles), rubles_per_point=model.game.rubles_per_point,
-        noise=EASY_NOISE, card_deck=list(ruleset.card_decks))
+        noise=EASY_NOISE, card_deck=list(ruleset.card_decks),
+        disc=fields["disc"][0] if model.game.disc else -1, disc_points=model.game.disc_points,
+        marker_shifts=[model.game.shift(n) if n >= model.game.min_players else 0
+                       for n in range(model.game.max_players + 1)])
     return layout
 
 

@@ -132,7 +132,7 @@ class Ruleset:
             return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
         if field == "amount":
             return Move(kind, card=card, amount=middle)
-        return Move(kind, card=card)
+        return Move(kind, card=card, target=target)  # a use may name a card it takes (take_discard)
 
 
 class Game:

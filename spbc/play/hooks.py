@@ -12,6 +12,8 @@ name                   what it is
 ``STAGE``              the stage it owns (``"drawn"``), if any
 ``RETIRED_FIELDS``     names of state fields it no longer keeps, which a saved game may still hold
 ``format_move``        (move, verb) -> the move's canonical text
+``format_move_named``  (move, verb, names by card id) -> the canonical text of a move that names a card
+                       (preferred to ``format_move`` when a mechanic has it)
 ``parse_move``         (reader, card id, effect, verb, words after the verb) -> the Move (see Reader)
 ``refuse_use``         (game, move, effect) -> why a use of its card is not allowed now
 ``refuse_in_stage``    (game, move, known) -> why a move is refused while its stage waits, or None
@@ -81,6 +83,11 @@ class Reader(Protocol):
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
         """The deck id a phrase names; raises the fitting MoveError when it names none or several."""
+        ...
+
+    def card(self, phrase: str, card_id: str, where: str) -> str:
+        """The card id a phrase names, which a use of card_id's ability takes (from a public place,
+        ``where`` in messages); raises the fitting MoveError when it names none, or several there."""
         ...
 
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:

@@ -30,7 +30,7 @@ class Move:
     kind: MoveKind
     card: str | None = None  # the card bought, taken, played or discarded; the ability card for USE and POINTS
     row: str | None = None  # BUY and TAKE: "upper", "lower" or "drawn"
-    target: str | None = None  # the card a trading card displaces
+    target: str | None = None  # the card a trading card displaces; for USE, the card an ability takes (from the discard pile)
     deck: str | None = None  # USE: the deck drawn from, for an ability that draws
     amount: int | None = None  # POINTS: how many points are bought
 
@@ -43,7 +43,7 @@ _FIELDS = {
     MoveKind.BUY: (("card", "row"), ("target",)),
     MoveKind.TAKE: (("card", "row"), ()),
     MoveKind.PLAY: (("card",), ("target",)),
-    MoveKind.USE: (("card",), ("deck",)),
+    MoveKind.USE: (("card",), ("deck", "target")),
     MoveKind.DISCARD: (("card", "row"), ()),
     MoveKind.POINTS: (("card", "amount"), ()),
 }

@@ -78,6 +78,9 @@ def format_move(move: Move, ruleset: Ruleset) -> str:
     if kind in hooks.verb_kinds(ruleset.model):
         found = hooks.ability(ruleset.model, move.card or "", kind)
         assert found is not None, f"{move.card} has no ability with {kind.value} moves"
+        named = getattr(found[1], "format_move_named", None)  # a mechanic whose moves name another card
+        if named is not None:
+            return str(named(move, words.verb_of[move.card or ""], words.names))
         text: str = found[1].format_move(move, words.verb_of[move.card or ""])
         return text
     parts = [kind.value]
@@ -196,6 +199,25 @@ class _Reader:
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:
         """The one legal move of that kind with those fields (see settle)."""
         return self.settle(_Wanted(kind, **fields))
+
+    def card(self, phrase: str, card_id: str, where: str) -> str:
+        """The card a use of card_id's ability takes, as a phrase names it; narrowed, when it fits several, to
+        those the legal uses take (from a public place: ``where``, the discard pile). Raises the fitting MoveError."""
+        pool = [m.target for m in self.legal if m.kind is MoveKind.USE and m.card == card_id and m.target]
+        found = find_cards(phrase, self.words)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            return self.pick_card(phrase, MoveKind.USE, None, None, pool=pool)  # raises: unknown card
+        near = [c for c in found if c in pool]
+        if len(near) == 1:
+            return near[0]
+        names = [self.words.names[c] for c in near or found]
+        if not near:
+            raise IllegalMoveError(f"{self.shown(phrase)!r} could be {_either(names)}, and none of them is in "
+                                   f"{where}", self.text, self.game.context())
+        raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name the card in full",
+                             [f"{self.shown(phrase)} ... {name}" for name in names])
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
         """The deck a phrase names (see find_deck)."""

@@ -96,6 +96,7 @@ CODES: dict[str, str] = {
     "SPB409": "two cards' abilities use the same verb",
     "SPB410": "cost_example does not name a trading card, a card it displaces and a discount card",
     "SPB412": "board_size_by_players or marker_shift_by_players does not fit the player counts or the board",
+    "SPB413": "an ability's parameters do not fit together, or it needs what the ruleset does not have",
     "SPB411": "more cards, decks or points per offer than the engine's moves and state can hold",
 }
 

@@ -11,26 +11,53 @@ from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # a required parameter may follow those with defaults
 class BuyPoints(Effect):
     """Right after ``after`` scores, the owner may buy up to ``max_points`` points.
 
-    ``per`` is ``"card"`` (the cap counts once per copy owned) or ``"player"``.
-    ``verb`` is the word of the move in the notation (``pub 3``).
+    ``per`` is ``"card"`` (the cap, and the income, count once per copy owned) or ``"player"``.
+    ``verb`` is the word of the move in the notation (``pub 3``). Points are bought in lots of ``lot``
+    points (1: one by one), each lot for ``rubles_per_lot`` rubles, or ``lot`` times ``rubles_per_point``:
+    a ruleset gives one of the two prices. ``income`` is rubles the owner receives with the offer, before
+    buying: an income of 4 at 1 ruble a point, up to 4 points, is "4 in any mix of rubles and points".
+    The offers after one phase come by ``rank``, lowest first, then in card declaration order.
     """
 
     kind: ClassVar[str] = "buy_points"
     order: ClassVar[int] = 40
     verb: str = setting()
     after: str = setting(refers_to="phase")
-    rubles_per_point: int = setting(minimum=1)
+    rubles_per_point: int = setting(default=0)
     max_points: int = setting(minimum=1, cap=(MAX_POINTS_PER_OFFER,
                                                f"a move holds at most {MAX_POINTS_PER_OFFER} points"))
     per: str = setting(choices=("card", "player"), default="card")
+    rubles_per_lot: int = setting(default=0)
+    lot: int = setting(minimum=1, default=1)
+    income: int = setting(default=0)
+    rank: int = setting(default=0)
+
+    @property
+    def price(self) -> int:
+        """The rubles of one lot."""
+        return self.rubles_per_lot or self.lot * self.rubles_per_point
 
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
-        """One decision's points travel in a move code: at most MAX_POINTS_PER_OFFER (SPB411)."""
+        """One price, a cap of whole lots, and one decision's points within a move code:
+        at most MAX_POINTS_PER_OFFER (SPB411)."""
+        per_point, per_lot = ability.get("rubles_per_point", 0), ability.get("rubles_per_lot", 0)
+        if ability.valid("rubles_per_point", "rubles_per_lot") and (per_point > 0) == (per_lot > 0):
+            both = per_point > 0
+            where = ability.spans["rubles_per_lot"] if both else ability.block.anchor
+            checker.report("SPB413", f"card '{card.id}' buys points at "
+                           + ("two prices, rubles_per_point and rubles_per_lot" if both else "no price"), where,
+                           hint="give one of rubles_per_point (rubles for each point) and rubles_per_lot "
+                           "(rubles for each lot of 'lot' points), at least 1")
+        lot, most = ability.get("lot", 1), ability.get("max_points")
+        if ability.valid("lot", "max_points") and most is not None and most % lot:
+            checker.report("SPB413", f"card '{card.id}' buys points in lots of {lot}, and its max_points {most} "
+                           "is no whole number of lots", ability.spans["max_points"],
+                           hint=f"make max_points a multiple of {lot}")
         copies = card.get("copies") if card.valid("copies") else None
         most = ability.get("max_points")
         if most is None or copies is None or not ability.valid("max_points", "per"):

@@ -46,9 +46,17 @@ def refuse_in_stage(game: GameLike, move: Move, known: Known) -> str | None:
         if known.rubles is None:  # how many points are on offer tells the rubles
             return f"first {known.name} decides how many points to buy with the {offer}"
         return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
+    effect = _effect(game, move.card or "")
+    if move.amount is not None and move.amount % effect.lot:
+        return f"the {offer} sells points in lots of {effect.lot}: {', '.join(map(str, amounts))}" \
+            if known.rubles is not None else f"the {offer} sells points in lots of {effect.lot}"
     if move.amount is not None and move.amount > max(amounts):
         return _points_refusal(game, move, max(amounts), known)
     return None
+
+
+def _effect(game: GameLike, card_id: str) -> BuyPoints:
+    return next(e for e in game.ruleset.model.card(card_id).abilities if isinstance(e, BuyPoints))
 
 
 def refuse_elsewhere(game: GameLike, move: Move, known: Known) -> str | None:
@@ -63,19 +71,23 @@ def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> str:
     A reader who may not know the rubles is told the card's cap when the move is over
     it, and else only that the points cost more than the player has.
     """
-    effect = next(e for e in game.ruleset.model.card(move.card or "").abilities if isinstance(e, BuyPoints))
+    effect = _effect(game, move.card or "")
     seat = game.current_player
-    price = effect.rubles_per_point
+    price, lot = effect.price, effect.lot
     card = _name(game, move.card or "")
     copies = game.play_area(seat).get(move.card or "", 0)
     cap = effect.max_points * copies if effect.per == "card" else effect.max_points
+    income = effect.income * (copies if effect.per == "card" else 1)
     wanted = move.amount or 0
-    if game.rubles(seat) // price == most and (known.rubles is not None or wanted <= cap):
+    each = f"each costs {price} rubles" if lot == 1 else f"each {lot} cost {price} rubles"
+    if (game.rubles(seat) + income) // price * lot == most and (known.rubles is not None or wanted <= cap):
         if known.rubles is None:
-            return (f"{known.name} cannot pay for {wanted} points: at {price} rubles each they cost "
-                    f"{wanted * price}, more than {known.name} has")
-        return (f"you can buy at most {most} points now: each costs {price} rubles "
-                f"and you have {known.rubles} rubles")
+            at = f"{price} rubles each" if lot == 1 else f"{price} rubles for each {lot}"
+            return (f"{known.name} cannot pay for {wanted} points: at {at} they cost {wanted // lot * price}, "
+                    f"more than {known.name} has")
+        with_income = f" and get {income} with the offer" if income else ""
+        return (f"you can buy at most {most} points now: {each} "
+                f"and you have {known.rubles} rubles{with_income}")
     if known.rubles is None:
         most = cap  # the card's limit, which everyone can see
     if effect.per == "card":
@@ -83,15 +95,26 @@ def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> str:
     return f"you can buy at most {most} points now with your {card}"
 
 
+def _mix(effect: BuyPoints) -> bool:
+    """Whether the offer is an income taken as any mix of rubles and points (1 ruble a point, up to it)."""
+    return effect.income > 0 and effect.price == effect.lot and effect.max_points == effect.income
+
+
 def summary(model: RulesModel, effect: BuyPoints) -> str:
+    if _mix(effect):
+        return f"{effect.income} as rubles or points ({effect.verb})"
     return f"buys points ({effect.verb})"
 
 
 def summary_de(model: RulesModel, effect: BuyPoints) -> str:
+    if _mix(effect):
+        return f"{effect.income} als Rubel oder Punkte ({effect.verb})"
     return f"kauft Punkte ({effect.verb})"
 
 
 def summary_zh(model: RulesModel, effect: BuyPoints) -> str:
+    if _mix(effect):
+        return f"{effect.income}盧布或分數 ({effect.verb})"
     return f"購買分數 ({effect.verb})"
 
 
@@ -100,9 +123,11 @@ def prompt(model: RulesModel, view: GameView, name: str) -> str:
 
 
 def _offers(model: RulesModel) -> list[tuple[int, int]]:
-    """(phase, card) of every offer, in the engine's order: by phase, then in rules order."""
-    return [(p, c) for p, phase in enumerate(model.phases) for c, card in enumerate(model.cards)
-            for effect in card.abilities if isinstance(effect, BuyPoints) and effect.after == phase.id]
+    """(phase, card) of every offer, in the engine's order: by phase, then by rank, then in rules order."""
+    offers = [(effect.rank, n, c, effect.after) for n, (c, effect) in enumerate(
+        (c, effect) for c, card in enumerate(model.cards) for effect in card.abilities if isinstance(effect, BuyPoints))]
+    return [(p, c) for p, phase in enumerate(model.phases)
+            for _, _, c, after in sorted(offers) if after == phase.id]
 
 
 def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],

@@ -1,0 +1,75 @@
+"""The take_discard mechanic at the table: its moves in the notation (``prison Market``), why one is
+refused and its line on the screen. The card taken then waits in the drawn stage, which the draw_action
+mechanic presents (the prompt, the refusals while it waits, the check of a loaded state)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spbc.lang.model import RulesModel
+from spbc.mechanics.take_discard.effect import TakeDiscard
+from spbc.play.hooks import GameLike, Reader
+from spbc.play.moves import Move, MoveKind
+
+MOVE_KINDS = (MoveKind.USE,)
+MIDDLE = None  # the card taken travels as the move's target
+
+
+def format_move_named(move: Move, verb: str, names: Mapping[str, str]) -> str:
+    return f"{verb} {names[move.target or '']}"
+
+
+def format_move(move: Move, verb: str) -> str:
+    return f"{verb} {move.target}"
+
+
+def _discarded(game: GameLike) -> list[str]:
+    model = game.ruleset.model
+    return [card.id for card, copies in zip(model.cards, game.state_field("discard")) if copies > 0]
+
+
+def parse_move(reader: Reader, card_id: str, effect: TakeDiscard, verb: str, rest: list[str]) -> Move:
+    if not rest:
+        raise reader.malformed(f"expected the card to take from the discard pile after {verb!r}, "
+                               f"e.g. '{verb} market'")
+    taken = reader.card(" ".join(rest), card_id, "the discard pile")
+    return reader.settle_move(MoveKind.USE, card=card_id, target=taken)
+
+
+def _name(game: GameLike, card_id: str) -> str:
+    return game.ruleset.model.card(card_id).name
+
+
+def refuse_use(game: GameLike, move: Move, effect: TakeDiscard) -> str:
+    seat = game.current_player
+    card = _name(game, move.card or "")
+    owned = game.play_area(seat).get(move.card or "", 0)
+    if not owned:
+        return f"you have no {card}"
+    if game.phase != effect.phase:
+        phase = next(p.name for p in game.ruleset.model.phases if p.id == effect.phase)
+        return f"{card} can only be used in the {phase}"
+    if game.used(seat).get(move.card or "", 0) >= owned:
+        return f"your {card} was already used this round"
+    if move.target is None:
+        return f"{card} takes a card from the discard pile: name it"
+    taken = _name(game, move.target)
+    if move.target not in _discarded(game):
+        return f"there is no {taken} in the discard pile"
+    model = game.ruleset.model
+    if effect.decks and model.card(move.target).deck not in effect.decks:
+        decks = [d.name for d in model.decks if d.id in effect.decks]
+        return f"{card} takes only cards of the {' or '.join(decks)} deck from the discard pile, not {taken}"
+    return f"{card} cannot be used now"
+
+
+def summary(model: RulesModel, effect: TakeDiscard) -> str:
+    return f"takes from the discard pile ({effect.verb})"
+
+
+def summary_de(model: RulesModel, effect: TakeDiscard) -> str:
+    return f"nimmt vom Ablagestapel ({effect.verb})"
+
+
+def summary_zh(model: RulesModel, effect: TakeDiscard) -> str:
+    return f"從棄牌堆拿牌 ({effect.verb})"

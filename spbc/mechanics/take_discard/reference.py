@@ -1,0 +1,28 @@
+"""The take_discard mechanic in the rules reference: its extra action, its reset at the end of a round, and
+its notation forms."""
+
+from __future__ import annotations
+
+from spbc.lang.model import Card, RulesModel
+from spbc.mechanics.take_discard.effect import TakeDiscard
+from spbc.reference.forms import NotationForm
+from spbc.reference.language import say_of
+
+
+def actions(model: RulesModel, uses: list[tuple[Card, TakeDiscard]]) -> list[str]:
+    phases = {p.id: p.name for p in model.phases}
+    return [say_of(model, TakeDiscard.kind, "action", card.name, effect.verb, phases[effect.phase])
+            for card, effect in uses]
+
+
+def round_end(model: RulesModel, uses: list[tuple[Card, TakeDiscard]]) -> list[str]:
+    takers = list(dict.fromkeys(card.name for card, _ in uses))
+    return [say_of(model, TakeDiscard.kind, "round_end", takers)] if takers else []
+
+
+def notation_forms(model: RulesModel, card: Card, effect: TakeDiscard) -> list[NotationForm]:
+    example = next((c.name for c in model.cards if not effect.decks or c.deck in effect.decks), card.name)
+    return [
+        NotationForm(f"{effect.verb} CARD", say_of(model, TakeDiscard.kind, "notation_take", card.name),
+                     f"{effect.verb} {example}"),
+    ]
