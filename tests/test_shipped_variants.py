@@ -31,7 +31,8 @@ def variant(request: pytest.FixtureRequest) -> tuple[spbc.Ruleset, spbc.Ruleset]
 
 
 def test_the_variants_are_shipped() -> None:
-    assert {"open_information", "pub_per_player", "scaled_display", "second_edition", "new_society"} <= set(VARIANTS)
+    assert {"open_information", "pub_per_player", "scaled_display", "second_edition", "new_society",
+            "banquet"} <= set(VARIANTS)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -49,6 +50,7 @@ def _count(ruleset: spbc.Ruleset, values: list[int]) -> int:
     players = f["players"][0]
     total = sum(f["owned"][:players * len(ruleset.cards)]) + sum(f["discard"]) + sum(f["hand_size"][:players])
     total += f["upper_size"][0] + f["lower_size"][0] + sum(f["deck_size"]) + (1 if f["drawn"][0] >= 0 else 0)
+    total += sum(f.get("feast", []))  # banquet: the feast cards lying on cards
     return total
 
 

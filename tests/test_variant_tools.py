@@ -82,7 +82,8 @@ def test_variants_lists_every_shipped_ruleset_and_where_the_files_are() -> None:
     result = runner.invoke(app, ["variants"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("base ") and "the rules files are in" in lines[-1]
+    assert lines[0].startswith("banquet ") and lines[1].startswith("base ")  # by name
+    assert "the rules files are in" in lines[-1]
 
 
 def test_the_shipped_variants_differ_from_the_base_by_exactly_their_rules() -> None:
@@ -109,8 +110,9 @@ def test_the_shipped_variants_differ_from_the_base_by_exactly_their_rules() -> N
     ]
     listed = runner.invoke(app, ["variants"]).stdout.splitlines()
     assert [line.split()[0] for line in listed[:-1]] == [
-        "base", "new-society", "open-information", "pub-per-player", "scaled-display", "second-edition"]
-    assert listed[1].endswith("2-5 players (extends base)") and listed[2].endswith("(extends base)")
+        "banquet", "base", "new-society", "open-information", "pub-per-player", "scaled-display", "second-edition"]
+    assert listed[0].endswith("2-4 players (extends base)") and not listed[1].endswith("(extends base)")
+    assert listed[2].endswith("2-5 players (extends base)") and listed[3].endswith("(extends base)")
 
 
 def test_the_readme_tutorial_runs_as_written(tmp_path: Path, monkeypatch) -> None:

@@ -280,6 +280,8 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("CARD_USED_LOCKED", "int", column("used_locked")),
         # 1 for a card whose coming or going changes what a seat takes off a colour (a mechanic's reprices)
         ("CARD_REPRICES", "int", tuple(int(any(card.index in m.reprices for m in ir.mechanics)) for card in ir.cards)),
+        # 1 for a special card, which is never bought and does not count in the hand penalty
+        *((("CARD_SPECIAL", "int", column("special")),) if ir.specials else ()),
         ("TARGET_MASK", "int", tuple(target_mask)),
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),
@@ -289,6 +291,7 @@ def _tables(ir: EngineIR) -> list[Table]:
         *(table for mechanic in ir.mechanics for table in mechanic.tables),  # in hook order
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),
+        ("BIT", "uint64_t", tuple(1 << i for i in range(64))),
     ]
 
 

@@ -19,6 +19,10 @@ moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]``
 moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
 moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
 flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
+flow.j2        end_turn            ``keep_turn``: return while p has actions left (p stays on turn);
+                                   a mechanic's apply_use that ends the action itself calls
+                                   ``hooks.turn_over()``
+flow.j2        apply_move          ``pass_turn``: a pass of p's (before it counts)
 flow.j2        score_phase         ``score(ph)``: add to r and v of player p in phase ph's scoring
 flow.j2        (after it)          ``functions``: functions of its own (seek_offer...)
 flow.j2        end_phase           ``end_phase``: start its decisions after the phase's scoring
@@ -109,6 +113,13 @@ class Hooks:
         names = [name for m in self._ir.mechanics for where, listed in m.locals if where == function
                  for name in listed]
         return Code("".join(f", {name}" for name in dict.fromkeys(names)))
+
+    def turn_over(self) -> Code:
+        """What ends an action of p's: ``end_turn(s, p)`` when a mechanic may keep p on turn (keep_turn),
+        else the next seat's turn."""
+        if self("keep_turn"):
+            return Code("end_turn(s, p)")
+        return Code("s[O_CURRENT] = next_seat(s, p)")
 
     def seeking(self) -> bool:
         """Whether a mechanic makes decisions after a phase's scoring."""

@@ -71,6 +71,7 @@ class CardIR:
     used_locked: bool  # a copy used this round may not be displaced (Effect.used_locks)
     used_skips_income: bool  # a copy used this round pays nothing that round (Effect.used_idle)
     origin: str
+    special: bool = False  # never bought: taken into hand, played by its ability, not counted by the hand penalty
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ class EngineIR:
     layout: tuple[Field, ...]
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
+    specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
 
 
 @dataclass(frozen=True)
@@ -378,6 +380,7 @@ def lower(model: RulesModel) -> EngineIR:
             displace_value=card.displace_value or 0, targets=displace_targets(model, card),
             used_locked=any(e.used_locks for e in card.abilities),
             used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
+            special=card.special,
         )
         for i, card in enumerate(model.cards)
     )
@@ -430,4 +433,5 @@ def lower(model: RulesModel) -> EngineIR:
         idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size, mask_words=words,
+        specials=any(card.special for card in cards),
     )

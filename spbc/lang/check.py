@@ -263,6 +263,7 @@ def _card(checker: Checker, decl: Decl, pays_in: dict[str, str]) -> Card:
         abilities=tuple(_effect(ability) for ability in decl.abilities),
         span=decl.block.anchor,
         names=_names(decl),
+        special=bool(decl.get("special", False)),
     )
 
 

@@ -64,7 +64,7 @@ def _check_card_colour(checker: Declarations, card: Decl) -> None:
             "a trading card displaces a card of its own colour", card.spans["displaces"],
             hint=f"write displaces = {colour}",
         )
-    elif deck_colour is None and displaces is None:
+    elif deck_colour is None and displaces is None and not (card.valid("special") and card.get("special")):
         checker.report(
             "SPB403", f"card '{card.id}' of the colourless deck '{deck.id}' must say what it displaces",
             card.block.anchor, hint=f"add: displaces = {colour}",
@@ -344,6 +344,34 @@ def _check_abilities(checker: Declarations) -> None:
                 cls.check(checker, card, ability)
 
 
+def _check_special_cards(checker: Declarations) -> None:
+    """A special card is played from the hand by exactly one ability made for it (Effect.plays_special),
+    such an ability sits only on a special card, and a special card is free and no trading card."""
+    for card in checker.decls["card"].values():
+        if not card.valid("special"):
+            continue
+        special = bool(card.get("special", False))
+        players = [ability for ability in card.abilities
+                   if (cls := EFFECT_KINDS.get(ability.id)) is not None and cls.plays_special]
+        kinds = ", ".join(kind for kind, cls in EFFECT_KINDS.items() if cls.plays_special)
+        if special and len(players) != 1:
+            at = players[1].block.anchor if players else card.spans["special"]
+            checker.report("SPB420", f"special card '{card.id}' has {len(players)} abilities it is played by; "
+                           "it needs exactly one", at,
+                           hint=f"give it one ability of the kinds a special card is played by: {kinds}")
+        if not special:
+            for ability in players:
+                checker.report("SPB420", f"ability {ability.id} is played from the hand, but card '{card.id}' "
+                               "is not special", ability.block.anchor,
+                               hint="add: special = yes (the card is then only taken into hand and played from it)")
+        if special and card.get("displaces") is not None:
+            checker.report("SPB421", f"special card '{card.id}' cannot be a trading card: it never enters a "
+                           "play area", card.spans["displaces"], hint="remove displaces, or special = yes")
+        if special and card.valid("cost") and card.get("cost"):
+            checker.report("SPB421", f"special card '{card.id}' costs {card.get('cost')}; special cards cost "
+                           "nothing, as they are never bought", card.spans["cost"], hint="write cost = 0")
+
+
 def check_consistency(checker: Declarations) -> None:
     """Run every consistency check, reporting through ``checker``."""
     _check_cards(checker)
@@ -356,4 +384,5 @@ def check_consistency(checker: Declarations) -> None:
     _check_verbs(checker)
     _check_cost_example(checker)
     _check_engine_limits(checker)
+    _check_special_cards(checker)
     _check_abilities(checker)

@@ -52,6 +52,8 @@ class Effect:
 
     kind: ClassVar[str] = ""
     order: ClassVar[int] = 1000
+    #: Whether the ability is what its card does when played from the hand: only a special card has one
+    plays_special: ClassVar[bool] = False
     span: Span = field(default=NO_SPAN, compare=False, kw_only=True)
 
     def reduction(self, colour: str) -> int:
@@ -164,6 +166,7 @@ class Card:
     abilities: tuple[Effect, ...]
     span: Span = field(default=NO_SPAN, compare=False)
     names: Names = NO_NAMES  # ``name`` in every language of the ruleset
+    special: bool = False  # taken into hand only, played from it by its ability, then discarded
 
     @property
     def trading(self) -> bool:

@@ -60,7 +60,7 @@ def explain_illegal(game: Game, move: Move, *, reader: int | None) -> str:
     if move.kind is MoveKind.PASS:
         return "you may not pass now: in the first worker phase you must buy while you can"
     if move.kind is MoveKind.USE:
-        return _use_refusal(game, move)
+        return _use_refusal(game, move, known)
     if move.kind is MoveKind.TAKE:
         return _where_refusal(game, move, known) or _hand_refusal(game) or "you may not take that card now"
     if move.kind in (MoveKind.BUY, MoveKind.PLAY):
@@ -87,9 +87,14 @@ def _stage_refusal(game: Game, move: Move, known: Known) -> str | None:
     return None
 
 
-def _use_refusal(game: Game, move: Move) -> str:
-    """Why a use is refused, as the mechanic of the card's ability says."""
+def _use_refusal(game: Game, move: Move, known: Known) -> str:
+    """Why a use is refused, as the mechanic of the card's ability says (a special card's play is told
+    to a reader who may not know the hand: refuse_play)."""
     found = hooks.ability(game.ruleset.model, move.card or "", MoveKind.USE)
+    play = getattr(found[1], "refuse_play", None) if found is not None else None
+    if found is not None and play is not None:
+        told: str = play(game, move, found[0], known)
+        return told
     refuse = getattr(found[1], "refuse_use", None) if found is not None else None
     if found is None or refuse is None:
         return f"{_name(game, move.card or '')} has no action to use"

@@ -16,6 +16,8 @@ name                   what it is
                        (preferred to ``format_move`` when a mechanic has it)
 ``parse_move``         (reader, card id, effect, verb, words after the verb) -> the Move (see Reader)
 ``refuse_use``         (game, move, effect) -> why a use of its card is not allowed now
+``refuse_play``        (game, move, effect, known) -> the same for a special card played from the hand,
+                       told to a reader who may not know that hand (spbc.play.special helps)
 ``refuse_in_stage``    (game, move, known) -> why a move is refused while its stage waits, or None
 ``refuse_elsewhere``   (game, move, known) -> why a move of its own is refused in another stage, or None
 ``pending_card``       (game) -> the card its stage waits on, or None
@@ -25,6 +27,7 @@ name                   what it is
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)
+``held_cards_in``      (model, fields, one) -> the same, for fields that need the model to say which cards
 ``area_problem``       (model, fields, seat) -> what of its per-seat values does not match the play area
 =====================  ==============================================================================
 
@@ -69,6 +72,7 @@ class GameLike(Protocol):
     def play_area(self, seat: int) -> dict[str, int]: ...
     def used(self, seat: int) -> dict[str, int]: ...
     def deck_sizes(self) -> dict[str, int]: ...
+    def hand(self, seat: int) -> list[str]: ...
     def legal_moves(self) -> list[Move]: ...
     def drawn_card(self) -> str | None: ...
     def state_field(self, name: str) -> list[int]: ...

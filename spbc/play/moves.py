@@ -30,7 +30,7 @@ class Move:
     kind: MoveKind
     card: str | None = None  # the card bought, taken, played or discarded; the ability card for USE and POINTS
     row: str | None = None  # BUY and TAKE: "upper", "lower" or "drawn"
-    target: str | None = None  # the card a trading card displaces; for USE, the card an ability takes (from the discard pile)
+    target: str | None = None  # the card a trading card displaces; for USE, the card an ability takes (from the discard pile) or a special card's play names
     deck: str | None = None  # USE: the deck drawn from, for an ability that draws
     amount: int | None = None  # POINTS: how many points are bought
 

@@ -240,6 +240,8 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         places += fields["decks"][deck * deck_max: deck * deck_max + size]
     for held in hooks.offering(model, "held_cards"):
         places += held(fields, one)
+    for held_in in hooks.offering(model, "held_cards_in"):
+        places += held_in(model, fields, one)
     if any(not 0 <= card < ncards for card in places):
         return "a card id is out of range"
     return _check_cards(model, fields, places, players)

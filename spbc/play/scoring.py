@@ -171,6 +171,14 @@ def scored_phase(before: Game, after: Game) -> str | None:
 # --- the end of the game ---------------------------------------------------------------------
 
 
+def penalized(model: RulesModel, hand: list[str] | None, hand_size: int) -> int:
+    """The cards of a hand that the hand penalty counts: all but the special cards. A hand the reader
+    may not see (None) counts whole: which of its cards are special is its owner's secret."""
+    if hand is None:
+        return hand_size
+    return sum(1 for card in hand if not model.card(card).special)
+
+
 def end_bonus(model: RulesModel, play_area: dict[str, int], hand_cards: int) -> EndBonus:
     """The noble bonus and the hand penalty the end of the game would score now."""
     game = model.game
@@ -188,7 +196,7 @@ def final_scores(game: Game) -> tuple[FinalScore, ...]:
     scores = []
     for standing in game.standings():
         seat = standing.seat
-        bonus = end_bonus(model, game.play_area(seat), standing.hand_size)
+        bonus = end_bonus(model, game.play_area(seat), penalized(model, game.hand(seat), standing.hand_size))
         scores.append(FinalScore(
             seat=seat, name=standing.name, rank=standing.rank, final=standing.final,
             points=standing.points, nobles=bonus.nobles, noble_bonus=bonus.noble_bonus,

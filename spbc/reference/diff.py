@@ -122,6 +122,8 @@ def card_summary(card: Card) -> str:
     """A new card in a few words: its deck, cost, copies and income."""
     parts = [f"deck {card.deck}", f"colour {card.colour}", f"cost {card.cost}",
              f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}", f"{card.rubles} rubles", f"{card.points} points"]
+    if card.special:
+        parts.append("special")
     if card.abilities:
         parts.append("abilities " + ", ".join(effect.kind for effect in card.abilities))
     return ", ".join(parts)

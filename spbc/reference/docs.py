@@ -419,7 +419,7 @@ def _scoring(model: RulesModel) -> tuple[Section, Section]:
                 (
                     say(model, "final_noble", colours[game.noble_colour], bonus[-1]),
                     say(model, "final_rubles", game.rubles_per_point),
-                    say(model, "final_hand", game.hand_penalty),
+                    say(model, "final_hand", game.hand_penalty, [card.name for card in model.cards if card.special]),
                 )
             ),
             Table((label(model, "different", colours[game.noble_colour]), label(model, "points")), (True, True), rows),

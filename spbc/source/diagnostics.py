@@ -97,6 +97,9 @@ CODES: dict[str, str] = {
     "SPB410": "cost_example does not name a trading card, a card it displaces and a discount card",
     "SPB412": "board_size_by_players or marker_shift_by_players does not fit the player counts or the board",
     "SPB413": "an ability's parameters do not fit together, or it needs what the ruleset does not have",
+    "SPB420": "a special card without exactly one ability it is played by, or such an ability on another card",
+    "SPB421": "a special card that is a trading card, or costs something",
+    "SPB422": "a feast ability, but no card pays both rubles and points for it to lie on",
     "SPB411": "more cards, decks or points per offer than the engine's moves and state can hold",
 }
 

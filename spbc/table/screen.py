@@ -16,7 +16,7 @@ from spbc import mechanics
 from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
-from spbc.play.scoring import EndBonus, end_bonus
+from spbc.play.scoring import EndBonus, end_bonus, penalized
 from spbc.play.view import GameView, PlayerView
 
 
@@ -146,7 +146,8 @@ def _last_round(view: GameView, model: RulesModel) -> tuple[tuple[str, ...], tup
     now = order.index(view.phase)
     closed = tuple(phase.id for index, phase in enumerate(model.phases) if phase.scores and (
         index < now or (index == now and view.stage == "points")))
-    endgame = tuple(end_bonus(model, player.play_area, player.hand_size) for player in view.players)
+    endgame = tuple(end_bonus(model, player.play_area, penalized(model, player.hand, player.hand_size))
+                    for player in view.players)
     return closed, endgame
 
 

@@ -1,0 +1,52 @@
+"""Special cards at the table: what the mechanics that play a special card from the hand share in the
+notation (``feast Fur Shop``) and in the reasons a play is refused. A special card is never bought: it
+is taken into hand from the board, played from there by its ability (a use move), then discarded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from spbc.play.hooks import GameLike, Known, Reader
+from spbc.play.moves import Move, MoveKind
+
+
+def format_move(move: Move, verb: str) -> str:
+    """The verb, and the id of the card the play names, if any (format_move_named names it)."""
+    return f"{verb} {move.target}" if move.target is not None else verb
+
+
+def format_move_named(move: Move, verb: str, names: Mapping[str, str]) -> str:
+    """The verb, and the name of the card the play names, if any: ``feast Fur Shop``."""
+    return f"{verb} {names[move.target]}" if move.target is not None else verb
+
+
+def parse_move(reader: Reader, card_id: str, verb: str, rest: list[str], where: str) -> Move:
+    """The play of ``card_id``: the words after the verb name the card it names (narrowed to those its
+    legal plays name, where several fit: the cards in ``where``), or nothing when it names none or the
+    situation leaves one."""
+    if not rest:
+        return reader.settle_move(MoveKind.USE, card=card_id)
+    target = reader.card(" ".join(rest), card_id, where)
+    return reader.settle_move(MoveKind.USE, card=card_id, target=target)
+
+
+def name(game: GameLike, card_id: str | None) -> str:
+    return game.ruleset.model.card(card_id or "").name
+
+
+def not_in_hand(game: GameLike, move: Move, known: Known) -> str | None:
+    """Why the play is refused when the card is not in the hand, told without the hand to a reader who
+    may not see it; None when it is in the hand."""
+    card = name(game, move.card)
+    if move.card in game.hand(game.current_player):
+        return None
+    if known.hand is None:
+        return f"{card} is played from the hand: {known.name} cannot play it now"
+    return f"{card} is played from your hand, and you have no {card} in it"
+
+
+def refuse_play(game: GameLike, move: Move, effect: object, known: Known) -> str:
+    """Why a play that names no card is refused: only when the card is not in the hand."""
+    if move.target is not None:
+        return f"{name(game, move.card)} names no card when it is played: write only its verb"
+    return not_in_hand(game, move, known) or f"{name(game, move.card)} cannot be played now"
