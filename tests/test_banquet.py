@@ -242,6 +242,8 @@ def test_spb_diff_base_banquet_lists_exactly_the_new_cards_and_the_new_symbol() 
         "special, abilities windfall)",
         "card double_action (Double Action): added (deck trading, colour blue, cost 0, 1 copy, 0 rubles, "
         "0 points, special, abilities extra_actions)",
+        "card black_market (Black Market): added (deck trading, colour blue, cost 0, 2 copies, 0 rubles, "
+        "0 points, special, abilities take_discard)",
         "card the_banquet (The Banquet): added (deck aristocrat, colour orange, cost 0, 1 copy, 0 rubles, "
         "0 points, special, abilities feast)",
     ]
@@ -280,3 +282,40 @@ def test_the_computer_levels_take_and_play_the_special_cards(rules) -> None:
             game.play_code(code)
             moves += 1
     assert played >= 4
+
+
+# --- take_discard from the hand: Black Market takes a non-special card from the discard pile --------
+
+
+def test_black_market_takes_a_card_from_the_discard_pile_to_buy_it(rules):
+    game = (Scenario(rules).hand(0, ["black_market"]).discard_all("building").last_round().rubles(0, 10)
+            .phase("worker").current(0).build())
+    pile = game.discard_size()
+    market = [m for m in moves_of(game, "black_market") if m.target == "market"]
+    assert market == [use("black_market", "market")]
+    game.play(use("black_market", "market"))  # the Black Market goes to the pile, the Market waits
+    assert game.stage == "drawn" and game.drawn_card() == "market" and game.hand(0) == []
+    assert game.discard_size() == pile  # one card off the pile, the Black Market onto it
+    assert Move(MoveKind.BUY, card="market", row="drawn") in game.legal_moves()
+    game.play(Move(MoveKind.BUY, card="market", row="drawn"))  # its normal cost, 5
+    assert (game.rubles(0), game.play_area(0), game.current_player) == (5, {"market": 1}, 1)
+
+
+def test_black_market_takes_no_special_card_and_needs_a_card_in_the_pile(rules):
+    game = Scenario(rules).hand(0, ["black_market", "golden_ass"]).phase("worker").current(0).build()
+    assert game.discard_size() == 0 and moves_of(game, "black_market") == []  # nothing to take
+    game.play(use("golden_ass"))  # the Golden Ass is in the pile now, and it is special
+    game.play(PASS)
+    assert moves_of(game, "black_market") == []
+    with pytest.raises(IllegalMoveError, match="takes no special card, and Golden Ass is one"):
+        game.play(use("black_market", "golden_ass"))
+
+
+def test_black_market_then_into_the_hand_and_its_notation(rules):
+    game = (Scenario(rules).hand(0, ["black_market"]).discard_all("aristocrat").last_round().phase("building")
+            .current(0).build())
+    move = parse_move("market secretary", game)
+    assert move == use("black_market", "secretary") and format_move(move, rules) == "market Secretary"
+    game.play(move)
+    game.play(Move(MoveKind.TAKE, card="secretary", row="drawn"))
+    assert game.hand(0) == ["secretary"] and game.current_player == 1

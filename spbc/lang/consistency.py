@@ -352,7 +352,7 @@ def _check_special_cards(checker: Declarations) -> None:
             continue
         special = bool(card.get("special", False))
         players = [ability for ability in card.abilities
-                   if (cls := EFFECT_KINDS.get(ability.id)) is not None and cls.plays_special]
+                   if (effect := _effect_of(ability)) is not None and effect.played]
         kinds = ", ".join(kind for kind, cls in EFFECT_KINDS.items() if cls.plays_special)
         if special and len(players) != 1:
             at = players[1].block.anchor if players else card.spans["special"]

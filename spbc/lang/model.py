@@ -52,13 +52,19 @@ class Effect:
 
     kind: ClassVar[str] = ""
     order: ClassVar[int] = 1000
-    #: Whether the ability is what its card does when played from the hand: only a special card has one
+    #: Whether abilities of this kind may be what a special card does when played from the hand (each
+    #: ability says whether it is: ``played``)
     plays_special: ClassVar[bool] = False
     span: Span = field(default=NO_SPAN, compare=False, kw_only=True)
 
     def reduction(self, colour: str) -> int:
         """How many rubles less the owner pays for each card of ``colour`` they buy or play."""
         return 0
+
+    @property
+    def played(self) -> bool:
+        """Whether this ability is what its card does when played from the hand: only a special card has one."""
+        return self.plays_special
 
     @property
     def used_locks(self) -> bool:

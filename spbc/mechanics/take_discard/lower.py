@@ -2,7 +2,8 @@
 
 A use names the card taken in the move's target bits (the card + 1, as a displaced card): it takes
 one copy off the discard pile (O_DISCARD) into O_DRAWN and marks one copy of the using card used this
-round (O_USED, which the core resets when the round ends); the stage is then ``drawn``, which the
+round (O_USED, which the core resets when the round ends), or, for a special card played from the hand
+(from_hand), moves that card from the hand to the discard pile; the stage is then ``drawn``, which the
 draw_action mechanic keeps (its check makes sure the ruleset has it): buy the card, take it into the
 hand, or discard it again.
 
@@ -24,17 +25,18 @@ from spbc.mechanics.take_discard.effect import TakeDiscard
 class TakeDiscardIR:
     index: int  # the ability's number, in card declaration order: its part of PICK_CARDS
     card: int
-    phase: int
-    cards: tuple[int, ...]  # the cards it may take from the discard pile
+    phase: int  # -1 for a special card played from the hand, in any phase
+    cards: tuple[int, ...]  # the cards it may take from the discard pile (never a special card)
     origin: str
+    from_hand: bool = False
 
 
 def lower(lowering: Lowering) -> MechanicIR:
     rows = tuple(
-        TakeDiscardIR(n, i, lowering.phase[e.phase],
-                      tuple(c.index for c in lowering.cards
-                            if not e.decks or c.deck in {lowering.deck[d] for d in e.decks}),
-                      lowering.origin(e.span))
+        TakeDiscardIR(n, i, -1 if e.from_hand else lowering.phase[e.phase],
+                      tuple(c.index for c in lowering.cards if not c.special
+                            and (not e.decks or c.deck in {lowering.deck[d] for d in e.decks})),
+                      lowering.origin(e.span), e.from_hand)
         for n, (i, _, e) in enumerate(lowering.abilities(TakeDiscard))
     )
     start = [0]

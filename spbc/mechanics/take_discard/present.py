@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from spbc.lang.model import RulesModel
 from spbc.mechanics.take_discard.effect import TakeDiscard
-from spbc.play.hooks import GameLike, Reader
+from spbc.play import special
+from spbc.play.hooks import GameLike, Known, Reader
 from spbc.play.moves import Move, MoveKind
 
 MOVE_KINDS = (MoveKind.USE,)
@@ -63,13 +64,32 @@ def refuse_use(game: GameLike, move: Move, effect: TakeDiscard) -> str:
     return f"{card} cannot be used now"
 
 
+def refuse_play(game: GameLike, move: Move, effect: TakeDiscard, known: Known) -> str:
+    """Why a use is refused: for a special card played from the hand, without telling a reader who may not
+    see the hand what it holds; for a card in a play area, as refuse_use says."""
+    if not effect.from_hand:
+        return refuse_use(game, move, effect)
+    missing = special.not_in_hand(game, move, known)
+    if missing:
+        return missing
+    card = _name(game, move.card or "")
+    if move.target is None:
+        return f"{card} takes a card from the discard pile: name it"
+    taken = _name(game, move.target)
+    if game.ruleset.model.card(move.target).special:
+        return f"{card} takes no special card, and {taken} is one"
+    if move.target not in _discarded(game):
+        return f"there is no {taken} in the discard pile"
+    return f"{card} cannot be played now"
+
+
 def summary(model: RulesModel, effect: TakeDiscard) -> str:
-    return f"takes from the discard pile ({effect.verb})"
+    return ("play: " if effect.from_hand else "") + f"takes from the discard pile ({effect.verb})"
 
 
 def summary_de(model: RulesModel, effect: TakeDiscard) -> str:
-    return f"nimmt vom Ablagestapel ({effect.verb})"
+    return ("ausspielen: " if effect.from_hand else "") + f"nimmt vom Ablagestapel ({effect.verb})"
 
 
 def summary_zh(model: RulesModel, effect: TakeDiscard) -> str:
-    return f"從棄牌堆拿牌 ({effect.verb})"
+    return ("打出：" if effect.from_hand else "") + f"從棄牌堆拿牌 ({effect.verb})"
