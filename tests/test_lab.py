@@ -62,6 +62,7 @@ def test_the_c_loop_counts_what_the_moves_say(compiled):
 @pytest.mark.parametrize("rules, seats", [
     ("base", ("ai:easy", "ai:easy")), ("pub-per-player", ("easy", "easy")), ("base", ("random", "easy", "easy")),
     ("open-information", ("easy", "random")), ("second-edition", ("easy", "easy", "random", "easy")),
+    ("new-society", ("easy", "random", "easy")),
     ("new-society", ("easy", "random", "random", "random", "easy")),  # the disc: 5 seats
 ])
 def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):

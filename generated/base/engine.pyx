@@ -201,10 +201,8 @@ cdef inline int seat_price(const int* s, int p, const int* ctx, int card) noexce
 
 
 cdef inline int row_cost(int price, int row) noexcept nogil:
-    """A price of O_PRICE less what buying from row takes off; not yet floored."""
-    if row == ROW_LOWER:
-        return price - LOWER_ROW_DISCOUNT
-    return price
+    """A price of O_PRICE less what buying from row takes off; not yet floored. Without a branch."""
+    return price - LOWER_ROW_DISCOUNT * (row == ROW_LOWER)
 
 
 cdef void reprice(int* s, int p) noexcept nogil:
@@ -259,6 +257,7 @@ cdef inline int displacement_moves(const int* ctx, int card, int code, int cost,
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
     cdef int p, n, size, i, j, card, room, w, code
+    cdef uint64_t bit
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
     p = s[O_CURRENT]
@@ -273,9 +272,10 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(size):
         card = s[O_UPPER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = ((<uint64_t>1) << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -286,9 +286,10 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(size):
         card = s[O_LOWER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = ((<uint64_t>1) << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -297,8 +298,9 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
-        if not seen[card >> 6] & BIT[card & 63]:
-            seen[card >> 6] |= BIT[card & 63]
+        bit = ((<uint64_t>1) << (card & 63))
+        if not seen[card >> 6] & bit:
+            seen[card >> 6] |= bit
             n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
                                out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
@@ -658,6 +660,11 @@ cdef void end_phase(int* s) noexcept nogil:
         next_phase(s)
 
 
+cdef inline int next_seat(const int* s, int p) noexcept nogil:
+    """The seat after p (0 after the last), without a division: (p + 1) % players for a seat p in the game."""
+    return (p + 1) * (p + 1 < s[O_PLAYERS])
+
+
 cdef void apply_move(int* s, int move) noexcept nogil:
     """Play a move that legal_moves listed; the caller has checked that it did."""
     cdef int kind, card, row, target, p, deck, size
@@ -671,7 +678,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
-            s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+            s[O_CURRENT] = next_seat(s, p)
         return
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
@@ -711,7 +718,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
     else:
         s[O_DRAWN] = -1
         s[O_STAGE] = STAGE_ACTIONS
-    s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+    s[O_CURRENT] = next_seat(s, p)
 
 
 cdef void setup(int* s, int players, uint64_t seed) noexcept nogil:

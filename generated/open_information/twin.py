@@ -326,10 +326,8 @@ def seat_price(s, p, ctx, card):
 
 
 def row_cost(price, row):
-    """A price of O_PRICE less what buying from row takes off; not yet floored."""
-    if row == ROW_LOWER:
-        return price - LOWER_ROW_DISCOUNT
-    return price
+    """A price of O_PRICE less what buying from row takes off; not yet floored. Without a branch."""
+    return price - LOWER_ROW_DISCOUNT * (row == ROW_LOWER)
 
 
 def reprice(s, p):
@@ -384,6 +382,7 @@ def displacement_moves(ctx, card, code, cost, out, n):
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
     # int p, n, size, i, j, card, room, w, code
+    # uint64_t bit
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
     p = s[O_CURRENT]
@@ -398,9 +397,10 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(size):
         card = s[O_UPPER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = (1 << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -411,9 +411,10 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(size):
         card = s[O_LOWER_SIZE + 1 + i]
-        if seen[card >> 6] & BIT[card & 63]:
+        bit = (1 << (card & 63))
+        if seen[card >> 6] & bit:
             continue  # the same card twice in a row is one move
-        seen[card >> 6] |= BIT[card & 63]
+        seen[card >> 6] |= bit
         code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
         out[n] = KIND_TAKE | code
         n += room  # written always, counted when the hand has room
@@ -422,8 +423,9 @@ def action_moves(s, out):
         seen[w] = 0
     for i in range(s[O_HAND_SIZE + p]):
         card = s[O_HAND + p * HAND_MAX + i]
-        if not seen[card >> 6] & BIT[card & 63]:
-            seen[card >> 6] |= BIT[card & 63]
+        bit = (1 << (card & 63))
+        if not seen[card >> 6] & bit:
+            seen[card >> 6] |= bit
             n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
                                out, n)
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
@@ -783,6 +785,11 @@ def end_phase(s):
         next_phase(s)
 
 
+def next_seat(s, p):
+    """The seat after p (0 after the last), without a division: (p + 1) % players for a seat p in the game."""
+    return (p + 1) * (p + 1 < s[O_PLAYERS])
+
+
 def apply_move(s, move):
     """Play a move that legal_moves listed; the caller has checked that it did."""
     # int kind, card, row, target, p, deck, size
@@ -796,7 +803,7 @@ def apply_move(s, move):
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
-            s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+            s[O_CURRENT] = next_seat(s, p)
         return
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
@@ -836,7 +843,7 @@ def apply_move(s, move):
     else:
         s[O_DRAWN] = -1
         s[O_STAGE] = STAGE_ACTIONS
-    s[O_CURRENT] = (p + 1) % s[O_PLAYERS]
+    s[O_CURRENT] = next_seat(s, p)
 
 
 def setup(s, players, seed):

@@ -107,6 +107,10 @@ class CythonDialect:
         """The index of the lowest set bit of a nonzero mask word (a C builtin, see imports)."""
         return Code(f"__builtin_ctz(<unsigned int>({word}))")
 
+    def bit(self, index: str) -> Code:
+        """The 64-bit word with only bit index (0-63) set: a shift, not a table's load."""
+        return Code(f"((<uint64_t>1) << ({index}))")
+
     def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
         inline_ = "inline " if inline else ""
         return Code(f"cdef {inline_}{ret} {identifier(name)}({params}) noexcept nogil:")
@@ -190,6 +194,10 @@ class PythonDialect:
     def ctz(self, word: str) -> Code:
         """The index of the lowest set bit of a nonzero mask word."""
         return Code(f"(({word}) & -({word})).bit_length() - 1")
+
+    def bit(self, index: str) -> Code:
+        """The word with only bit index (0-63) set."""
+        return Code(f"(1 << ({index}))")
 
     def function(self, ret: str, name: str, params: str, inline: bool = False) -> Code:
         return Code(f"def {identifier(name)}({_python_params(params)}):")

@@ -119,7 +119,7 @@ class Hooks:
         else the next seat's turn."""
         if self("keep_turn"):
             return Code("end_turn(s, p)")
-        return Code("s[O_CURRENT] = (p + 1) % s[O_PLAYERS]")
+        return Code("s[O_CURRENT] = next_seat(s, p)")
 
     def seeking(self) -> bool:
         """Whether a mechanic makes decisions after a phase's scoring."""

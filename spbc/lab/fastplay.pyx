@@ -233,7 +233,10 @@ def lab_games(object capsule, list levels, long long first_game, long long first
 
     Returns ``(games, events, squares, owners, owner_wins)``:
 
-    - games: per game ``[moves, rounds, final score by seat..., tie-break value by seat...]``, flat;
+    - games: per game ``[moves, rounds, final score by seat..., tie-break value by seat..., the winner's margin
+      (final points less the runner-up's), the winning positions (bit p: position p won; ties: each winner),
+      the winning seats of ``levels`` (bit j: the seat levels[j] stood for won)]``, flat (spbc.lab.run counts
+      them with collections.Counter, at C speed);
     - events: counts by event (EVENTS), card and seat, flat in that order (``(e * ncards + c) * players + p``);
     - squares: by event and card, the sum over games of the square of that game's count (all seats);
     - owners: by card and seat, in how many games the seat owned the card at some time (bought or played it);
@@ -258,7 +261,7 @@ def lab_games(object capsule, list levels, long long first_game, long long first
         if easy is None:
             raise ValueError("easy seats need the layout they read (spbc.lab.run.easy_layout)")
         _easy_from(easy, ncards, api.state_size, &E)
-    cdef int width = 2 + 2 * players
+    cdef int width = 5 + 2 * players
     cdef int nev = 4 * ncards * players
     cdef int* s = <int*>malloc(api.state_size * sizeof(int))
     cdef int* observed = <int*>malloc(api.state_size * sizeof(int))
@@ -280,7 +283,8 @@ def lab_games(object capsule, list levels, long long first_game, long long first
     cdef int before[MAX_SEATS]
     cdef uint64_t seed
     cdef long long number
-    cdef int g, n, m, kind, card, target, done, made, best, best_tie, value, c, e, stuck = -1
+    cdef int g, n, m, kind, card, target, done, made, best, best_tie, value, c, e, top, second, won, seats_won
+    cdef int stuck = -1
     cdef int* row
     if (s == NULL or observed == NULL or after == NULL or scratch == NULL or places == NULL or pooled == NULL
             or moves == NULL or rows == NULL or events == NULL or squares == NULL or owners == NULL
@@ -358,13 +362,30 @@ def lab_games(object capsule, list levels, long long first_game, long long first
                     if value > best or (value == best and row[2 + players + p] > best_tie):
                         best = value
                         best_tie = row[2 + players + p]
+                top = -2147483647
+                second = -2147483647
+                won = 0
+                seats_won = 0
+                for p in range(players):
+                    value = row[2 + p]
+                    if value > top:
+                        second = top
+                        top = value
+                    elif value > second:
+                        second = value
+                    if value == best and row[2 + players + p] == best_tie:
+                        won |= 1 << p
+                        seats_won |= 1 << ((p + number) % players)
+                row[2 + 2 * players] = top - second if players > 1 else 0
+                row[3 + 2 * players] = won
+                row[4 + 2 * players] = seats_won
                 for e in range(4 * ncards):
                     squares[e] += <long long>game_events[e] * game_events[e]
                 for c in range(ncards):
                     for p in range(players):
                         if owned[c * players + p]:
                             owners[c * players + p] += 1
-                            if row[2 + p] == best and row[2 + players + p] == best_tie:
+                            if won & (1 << p):
                                 owner_wins[c * players + p] += 1
         if stuck >= 0:
             raise RuntimeError(f"the game of seed {first_seed + stuck} did not end within "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+from collections import Counter
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -157,14 +158,21 @@ def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int]
     easy = _loaded(plan)[1] if any(levels) else None
     rows, events, squares, owners, owner_wins = fastplay.lab_games(
         capsule, levels, first, plan.seed + first, count, tally.cards, o_round, easy)
-    players = len(levels)
-    width = 2 + 2 * players
-    for g in range(count):
-        row = rows[g * width:(g + 1) * width]
-        finals, ties = row[2:2 + players], row[2 + players:]
-        best = max(zip(finals, ties))
-        tally.add_game(plan.levels(first + g), row[0], row[1], finals,
-                       [(f, t) == best for f, t in zip(finals, ties)])
+    n, levels_won = len(levels), Counter[int]()
+    width = 5 + 2 * n  # spbc.lab.fastplay.lab_games: the rows' fields, counted column by column
+    tally.games = count
+    tally.moves, tally.rounds = Counter(rows[0::width]), Counter(rows[1::width])
+    tally.scores = [Counter(rows[2 + p::width]) for p in range(n)]
+    tally.margins = Counter(rows[2 + 2 * n::width])
+    for mask, games in Counter(rows[3 + 2 * n::width]).items():
+        for p in range(n):
+            tally.wins[p] += games if mask >> p & 1 else 0
+    levels_won.update(rows[4 + 2 * n::width])
+    for j, level in enumerate(plan.seats):
+        tally.level_seats[level] += count
+        won = sum(games for mask, games in levels_won.items() if mask >> j & 1)
+        if won:
+            tally.level_wins[level] += won
     tally.events, tally.squares, tally.owners, tally.owner_wins = events, squares, owners, owner_wins
     return tally
 
