@@ -391,43 +391,67 @@ def action_moves(s, out):
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
     turn_context(s, p, ctx)
-    # the upper row: one loop per row, whose row is a constant in it
-    size = s[O_UPPER_SIZE]
-    for w in range(SEEN_WORDS):
-        seen[w] = 0
-    for i in range(size):
-        card = s[O_UPPER_SIZE + 1 + i]
-        bit = (1 << (card & 63))
-        if seen[card >> 6] & bit:
-            continue  # the same card twice in a row is one move
-        seen[card >> 6] |= bit
-        code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
-        out[n] = KIND_TAKE | code
-        n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_UPPER, out, n)
-    # the lower row: one loop per row, whose row is a constant in it
-    size = s[O_LOWER_SIZE]
-    for w in range(SEEN_WORDS):
-        seen[w] = 0
-    for i in range(size):
-        card = s[O_LOWER_SIZE + 1 + i]
-        bit = (1 << (card & 63))
-        if seen[card >> 6] & bit:
-            continue  # the same card twice in a row is one move
-        seen[card >> 6] |= bit
-        code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
-        out[n] = KIND_TAKE | code
-        n += room  # written always, counted when the hand has room
-        n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_LOWER, out, n)
-    for w in range(SEEN_WORDS):
-        seen[w] = 0
-    for i in range(s[O_HAND_SIZE + p]):
-        card = s[O_HAND + p * HAND_MAX + i]
-        bit = (1 << (card & 63))
-        if not seen[card >> 6] & bit:
+    if ctx[CTX_MONEY] >= MINIMUM_COST:
+        # the upper row: one loop per row, whose row is a constant in it
+        size = s[O_UPPER_SIZE]
+        for w in range(SEEN_WORDS):
+            seen[w] = 0
+        for i in range(size):
+            card = s[O_UPPER_SIZE + 1 + i]
+            bit = (1 << (card & 63))
+            if seen[card >> 6] & bit:
+                continue  # the same card twice in a row is one move
             seen[card >> 6] |= bit
-            n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT), ROW_HAND,
-                               out, n)
+            code = (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+            out[n] = KIND_TAKE | code
+            n += room  # written always, counted when the hand has room
+            n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_UPPER, out, n)
+        # the lower row: one loop per row, whose row is a constant in it
+        size = s[O_LOWER_SIZE]
+        for w in range(SEEN_WORDS):
+            seen[w] = 0
+        for i in range(size):
+            card = s[O_LOWER_SIZE + 1 + i]
+            bit = (1 << (card & 63))
+            if seen[card >> 6] & bit:
+                continue  # the same card twice in a row is one move
+            seen[card >> 6] |= bit
+            code = (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+            out[n] = KIND_TAKE | code
+            n += room  # written always, counted when the hand has room
+            n = purchase_moves(s, p, ctx, card, KIND_BUY | code, ROW_LOWER, out, n)
+        for w in range(SEEN_WORDS):
+            seen[w] = 0
+        for i in range(s[O_HAND_SIZE + p]):
+            card = s[O_HAND + p * HAND_MAX + i]
+            bit = (1 << (card & 63))
+            if not seen[card >> 6] & bit:
+                seen[card >> 6] |= bit
+                n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT),
+                                   ROW_HAND, out, n)
+    else:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+        size = s[O_UPPER_SIZE]
+        for w in range(SEEN_WORDS):
+            seen[w] = 0
+        for i in range(size):
+            card = s[O_UPPER_SIZE + 1 + i]
+            bit = (1 << (card & 63))
+            if seen[card >> 6] & bit:
+                continue
+            seen[card >> 6] |= bit
+            out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_UPPER << MIDDLE_SHIFT)
+            n += room
+        size = s[O_LOWER_SIZE]
+        for w in range(SEEN_WORDS):
+            seen[w] = 0
+        for i in range(size):
+            card = s[O_LOWER_SIZE + 1 + i]
+            bit = (1 << (card & 63))
+            if seen[card >> 6] & bit:
+                continue
+            seen[card >> 6] |= bit
+            out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
+            n += room
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
