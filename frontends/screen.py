@@ -197,6 +197,9 @@ def _player(screen: Screen, player: PlayerView, model: RulesModel, words: Words)
                             style=colour_style(screen.model, colour.id))
     if player.used:
         text.append(words("used") + ", ".join(model.card(card).name for card in player.used))
+    if player.lying:
+        text.append(words("lying") + ", ".join(f"{model.card(card).name} → {model.card(on).name}"
+                                               for card, on in player.lying))
     return text
 
 

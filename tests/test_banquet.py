@@ -319,3 +319,12 @@ def test_black_market_then_into_the_hand_and_its_notation(rules):
     game.play(move)
     game.play(Move(MoveKind.TAKE, card="secretary", row="drawn"))
     assert game.hand(0) == ["secretary"] and game.current_player == 1
+
+
+def test_the_screen_shows_the_banquet_on_its_card_to_everyone(rules):
+    from spbc.play.view import view_of
+
+    game = (Scenario(rules).give(0, "fur_shop").hand(0, ["the_banquet"]).phase("worker").current(0).build())
+    game.play(use("the_banquet", "fur_shop"))
+    assert view_of(game, 1).players[0].lying == [("the_banquet", "fur_shop")]
+    assert view_of(game, None).players[1].lying == []

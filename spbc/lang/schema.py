@@ -175,7 +175,7 @@ BLOCKS: dict[str, BlockSpec] = {
         "symbol": _opt(_ref("symbol")),
         "displaces": _opt(_ref("colour")),
         "displace_value": _opt(_int()),
-        # a special card (The Banquet): never bought, only taken into hand and played from it with its
+        # a special card (an expansion's action cards): never bought, only taken into hand and played from it with its
         # ability as an action, then discarded; not counted by the hand penalty
         "special": _opt(_BOOL),
     }, nested=("ability",)),

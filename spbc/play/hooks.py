@@ -28,6 +28,8 @@ name                   what it is
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)
 ``held_cards_in``      (model, fields, one) -> the same, for fields that need the model to say which cards
+``lying_on``           (game, seat) -> (card, card it lies on) of every played card lying on a card of
+                       the seat's play area, which everyone sees (spbc.play.view)
 ``area_problem``       (model, fields, seat) -> what of its per-seat values does not match the play area
 =====================  ==============================================================================
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from spbc.play import hooks
+
 if TYPE_CHECKING:
     from spbc.play.game import Game
 
@@ -29,6 +31,8 @@ class PlayerView(BaseModel):
     starts: list[str]  # the phases this player starts this round
     forecast: dict[str, tuple[int, int]]  # phase id -> (rubles, points) its scoring would pay
     disc: bool = False  # holds the disc (a game with more players than phases and a disc)
+    # (played card, card of the play area it lies on): special cards played onto a card (hooks lying_on)
+    lying: list[tuple[str, str]] = []
 
 
 class GameView(BaseModel):
@@ -70,6 +74,7 @@ def view_of(game: Game, viewer: int | None) -> GameView:
             starts=[phase for phase, holder in markers.items() if holder == seat],
             forecast={phase: game.forecast(seat, phase) for phase in scoring},
             disc=game.disc() == seat,
+            lying=[pair for lying_on in hooks.offering(game.ruleset.model, "lying_on") for pair in lying_on(game, seat)],
         ))
     return GameView(
         ruleset=game.ruleset.name, viewer=viewer, round=game.round, phase=game.phase,

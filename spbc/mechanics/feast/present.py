@@ -86,3 +86,13 @@ def held_cards_in(model: RulesModel, fields: Mapping[str, list[int]], one: Mappi
     rows = _rows(model)
     size = len(fields["feast"]) // max(len(rows), 1)
     return [rows[i // size] for i, value in enumerate(fields["feast"]) if size for _ in range(max(value, 0))]
+
+
+def lying_on(game: GameLike, seat: int) -> list[tuple[str, str]]:
+    """(feast card, the card it lies on) of every feast card on the seat's cards, one pair per copy."""
+    model = game.ruleset.model
+    rows, ncards = _rows(model), len(model.cards)
+    feast = game.state_field("feast")
+    size = len(feast) // max(len(rows), 1)
+    return [(model.cards[card].id, model.cards[c].id) for r, card in enumerate(rows) for c in range(ncards)
+            for _ in range(feast[r * size + seat * ncards + c])]

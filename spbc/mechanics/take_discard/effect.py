@@ -23,7 +23,7 @@ class TakeDiscard(Effect):
     decks (none named: any card); a special card is never taken. ``used_scores`` and ``used_displaceable``
     say whether a used copy still pays its income and may still be displaced that round.
 
-    With ``from_hand`` (The Banquet's Black Market) the card is special instead: it is played from the
+    With ``from_hand`` (the banquet ruleset uses it) the card is special instead: it is played from the
     hand as an action in any phase (it names no ``phase``), goes to the discard pile, and the card taken
     then waits in the drawn stage as above.
     """
