@@ -170,6 +170,7 @@ def _load_game(path: Path, rules: str | None) -> Game:
     from spbc.frontends.common import fail, load_ruleset
     from spbc.play.save import MAX_SAVE_BYTES, GameFileError, saved_rules
     from spbc.source.files import FileReadError, read_text
+    from spbc.source.locate import shipped_rules
 
     try:
         text = read_text(path, MAX_SAVE_BYTES, "saved game")
@@ -181,6 +182,8 @@ def _load_game(path: Path, rules: str | None) -> Game:
             fail(f"{path}: the game was played with the rules file {named[1]}, which is not there any more; "
                  "give its rules with --rules FILE")
         rules = named[1]
+    elif rules is None and named is not None and shipped_rules(named[0]) is not None:
+        rules = named[0]  # a shipped ruleset: saves name it, not its file
     ruleset = load_ruleset(rules or "base")
     try:
         return ruleset.game_from_json(text)

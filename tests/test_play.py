@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from conftest import load_base
 from scenario import Scenario
+from spbc import load_rules
 from spbc.frontends.cli import app
 from spbc.play.moves import Move, MoveKind
 from spbc.play.notation import parse_move
@@ -330,6 +331,16 @@ def test_save_writes_a_game_that_loads_and_continues(tmp_path):
     assert resumed.exit_code == 0
     assert "Resumed game of base: me, ai:random (computer)\n" in resumed.stdout
     assert "Final standings" in resumed.stdout
+
+
+def test_a_save_of_a_shipped_variant_loads_with_that_variant(tmp_path):
+    # a shipped ruleset's save names the ruleset, not a file: --load must not fall back to base
+    path = tmp_path / "game.json"
+    game = load_rules("open_information", backend="python").new_game(["me", "ai:random"], seed=5)
+    path.write_text(game.to_json(), encoding="utf-8")
+    resumed = runner.invoke(app, ["play", "--load", str(path)], input="quit\n")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert "Resumed game of open_information: me, ai:random (computer)\n" in resumed.stdout
 
 
 def test_save_without_a_name_uses_the_time_not_the_seed(tmp_path):
