@@ -80,6 +80,8 @@ def render_screen(screen: Screen, console: Console, *, phase_header: bool = True
     where = words("round", round=view.round, last=last, phase=phase) if phase_header else ""
     console.print(Rule(Text(where + words("to_move", name=on_turn)), style="bold"))
     console.print(_board(screen, model, words))
+    if screen.discard_shown:
+        console.print(Text(discard_line(view.discard, model, words)))
     console.print(_phases(screen, model, words))
     for player in view.players:
         console.print(_player(screen, player, model, words))
@@ -89,8 +91,9 @@ def render_screen(screen: Screen, console: Console, *, phase_header: bool = True
     if screen.recent:
         moves = "; ".join(f"{name}: {text}" for name, text in screen.recent)
         console.print(Text(words("since", moves=moves)))
-    if screen.prompt is not None:
-        console.print(Text(screen.prompt))
+    prompt = screen.prompt_in(words.language)
+    if prompt is not None:
+        console.print(Text(prompt))
     if screen.moves:
         console.print(Text(words("your_moves")) + _move_list(screen.moves))
     if screen.only_pass:
@@ -118,6 +121,12 @@ def _board(screen: Screen, model: RulesModel, words: Words) -> Table:
     if not screen.offers:
         table.add_row("", words("board_empty"), "", "", "", *([""] if notes else []))
     return table
+
+
+def discard_line(discard: dict[str, int], model: RulesModel, words: Words = ENGLISH) -> str:
+    """ "Discard pile (3 cards): Market x2, Theater", or "... (0 cards): empty" (what everyone sees)."""
+    cards = ", ".join(model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in discard.items())
+    return words("discard_pile", cards=words.count(sum(discard.values()), "card"), names=cards or words("empty"))
 
 
 def _note(model: RulesModel, card: Card, offer: Offer, words: Words = ENGLISH) -> str:

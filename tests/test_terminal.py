@@ -18,7 +18,9 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
+import spbc  # noqa: E402
 from conftest import load_base  # noqa: E402
+from scenario import Scenario  # noqa: E402
 from spbc.play.record import read_record  # noqa: E402
 
 ROWS, COLUMNS = 24, 120
@@ -169,3 +171,22 @@ def test_the_screen_in_chinese():
     assert term.finish() == 0
     for english in ENGLISH_WORDS:
         assert english not in term.raw, english
+
+
+def test_the_discard_pile_and_a_card_taken_from_it_at_the_terminal(tmp_path):
+    rules = spbc.load_rules("new_society", backend="python")
+    scenario = (Scenario(rules).give(0, "debtors_prison").discarded(["market", "shepherd", "market"])
+                .rubles(0, 20).phase("building").markers(0))
+    scenario.saved["players"] = ["me", "ai:random"]
+    path = tmp_path / "prison.json"
+    path.write_text(scenario.build().to_json(), encoding="utf-8")
+    term = Terminal("--load", str(path), "--lang", "de")
+    term.wait("me> ")
+    assert "Ablagestapel (3 Karten): Schäfer, Markt x2" in term.visible()
+    term.send("prison markt\r", "me> ")
+    shown = term.visible()
+    assert "Ablagestapel (2 Karten): Schäfer, Markt" in shown
+    assert "me hat Markt vom Ablagestapel genommen: kaufen, auf die Hand nehmen oder ablegen" in shown
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "nicht zu Ende")
+    assert term.finish() == 0

@@ -55,6 +55,9 @@ def screen_lines(screen: Screen) -> list[str]:
                      _colour(model, card.colour), "-" if offer.price is None else str(offer.price),
                      describe_card(model, card), _note(model, card, offer)])
     lines += _table(rows, frozenset({3})) if len(rows) > 1 else ["  (the board is empty)"]
+    if screen.discard_shown:
+        pile = ", ".join(model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in view.discard.items())
+        lines += [f"Discard pile ({count(sum(view.discard.values()), 'card')}): {pile or 'empty'}"]
     lines += ["", "Phases:"]
     rows = [["", "phase", "deck", "left", "starts"]]
     for phase in screen.phases:

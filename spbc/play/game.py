@@ -147,6 +147,7 @@ class Game:
         # income (see public_rubles); a new game starts from the rules' starting rubles, a loaded one
         # from its saved state, which is the table's memory of the game
         self._ledger = self._field("rubles")[:len(players)]
+        self._last: int | None = None  # the code of the last move played on this game (a loaded game: none)
 
     # --- reading the state -------------------------------------------------------------
 
@@ -234,6 +235,10 @@ class Game:
     def discard_size(self) -> int:
         return sum(self._field("discard"))
 
+    def discard(self) -> dict[str, int]:
+        """The discard pile, which everyone sees: card id -> copies, in the rules' order of cards."""
+        return {card.id: copies for card, copies in zip(self.ruleset.model.cards, self._field("discard")) if copies}
+
     def markers(self) -> dict[str, int]:
         """Which seat starts each phase this round."""
         return dict(zip(self.ruleset.engine.PHASE_IDS, self._field("markers")))
@@ -315,7 +320,13 @@ class Game:
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""
         before = self._field("rubles")
         self._engine.play(code)
+        self._last = code
         self._note_payments(before)
+
+    def last_move(self) -> Move | None:
+        """The last move played on this game, which every player saw; None before the first, and in a
+        loaded game before its first move here."""
+        return None if self._last is None else self.ruleset.decode(self._last)
 
     def _note_payments(self, before: list[int]) -> None:
         """Add each seat's rubles paid or earned by the move just played to the public ledger."""
@@ -362,6 +373,7 @@ class Game:
         """A game of the same table on another engine state, with this game's public ledger."""
         game = Game(self.ruleset, engine, self.players, self.seed)
         game._ledger = list(self._ledger)
+        game._last = self._last
         return game
 
     def determinized(self, seat: int, seed: int) -> Game:

@@ -23,7 +23,12 @@ name                   what it is
 ``pending_card``       (game) -> the card its stage waits on, or None
 ``summary``            (model, effect) -> its short line on the screen: ``"hand 4"``
 ``pays_per_card``      (effect) -> (phase, colour, rubles, points) it pays per card of a colour at scoring
-``prompt``             (model, view, name) -> the screen's line while its stage waits on ``name``
+``prompt``             (game, model, view, name, language) -> the screen's line while its stage waits on
+                       ``name``, in a language (``model`` has the ruleset's names in it); every reader
+                       of the position sees it, so it says only what everyone may know
+``drawn_prompt``       (game, model, view, name, language) -> the same for a stage another mechanic owns,
+                       which its own last move led into (a card taken from the discard pile), or None
+``SHOWS_DISCARD``      True: its moves take from the discard pile, so the screen lists what lies there
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)
@@ -77,6 +82,7 @@ class GameLike(Protocol):
     def hand(self, seat: int) -> list[str]: ...
     def legal_moves(self) -> list[Move]: ...
     def drawn_card(self) -> str | None: ...
+    def last_move(self) -> Move | None: ...
     def state_field(self, name: str) -> list[int]: ...
 
 

@@ -1,7 +1,8 @@
 """What one player may see of a game: the only game data a frontend, a mail or a log may show.
 
 A view never holds the deck order, another player's hand, or another player's
-rubles unless the ruleset makes rubles open. The card an ability drew is public.
+rubles unless the ruleset makes rubles open. The card an ability drew and the discard
+pile's contents are public.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class GameView(BaseModel):
     drawn: str | None
     discard_size: int
     players: list[PlayerView]
+    discard: dict[str, int] = {}  # card id -> copies in the discard pile, which everyone sees (rules order)
 
 
 def view_of(game: Game, viewer: int | None) -> GameView:
@@ -81,5 +83,5 @@ def view_of(game: Game, viewer: int | None) -> GameView:
         stage=game.stage, current_player=game.current_player, last_round=game.last_round,
         is_over=game.is_over, upper=game.row("upper"), lower=game.row("lower"),
         deck_sizes=game.deck_sizes(), drawn=game.drawn_card(), discard_size=game.discard_size(),
-        players=players,
+        players=players, discard=game.discard(),
     )

@@ -8,6 +8,7 @@ frontends/screen.py draws it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from spbc.play.game import Game
@@ -62,11 +63,22 @@ class Screen:
     recent: tuple[tuple[str, str], ...]  # (player, move) the others made since seat last moved
     closed: tuple[str, ...] = ()  # in the last round: the scoring phases that will not score again
     endgame: tuple[EndBonus, ...] = ()  # in the last round: what the end will add, per seat (all public)
-    prompt: str | None = None  # what the stage waits for, when it is not a normal turn ("Anna drew ...")
+    # what the stage waits for, when it is not a normal turn, per language ("en": "Anna drew ...")
+    prompts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    discard_shown: bool = False  # a mechanic of the rules takes from the discard pile: the screen lists it
 
     @property
     def me(self) -> PlayerView:
         return self.view.players[self.seat]
+
+    @property
+    def prompt(self) -> str | None:
+        """What the stage waits for, in English (None in a normal turn)."""
+        return self.prompt_in("en")
+
+    def prompt_in(self, language: str) -> str | None:
+        """What the stage waits for, in a language of :data:`LANGUAGES` (else in English)."""
+        return self.prompts.get(language, self.prompts.get("en"))
 
     @property
     def only_pass(self) -> bool:
@@ -91,17 +103,37 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
         for phase in model.phases
     )
     closed, endgame = _last_round(view, model)
-    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame,
-                  stage_prompt(model, view))
+    prompts = {language: text for language in LANGUAGES
+               for text in [stage_prompt(game, view, language)] if text is not None}
+    shown = any(hooks.offering(model, "SHOWS_DISCARD"))
+    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
 
 
-def stage_prompt(model: RulesModel, view: GameView) -> str | None:
-    """The line that says what the stage waits for, from the mechanic that owns it; None in a normal turn."""
+#: The languages a screen's prompt is written in (frontends.words has the screen's other words in them).
+LANGUAGES = ("en", "de", "zh")
+
+
+def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None:
+    """The line that says what the stage waits for, in a language, with the ruleset's names in it; None in
+    a normal turn. The mechanic of the last move's card says it first (``drawn_prompt``: a card taken from
+    the discard pile waits in another mechanic's stage), else the mechanic that owns the stage (``prompt``).
+    Every reader of the position is shown the same line, so it says only what everyone sees."""
+    model = game.ruleset.model
+    local = model.in_language(language) if language in model.languages else model
+    name = view.players[view.current_player].name
+    last = game.last_move()
+    if last is not None and last.card is not None and last.card in {card.id for card in model.cards}:
+        for effect in model.card(last.card).abilities:
+            drawn_prompt = getattr(mechanics.mechanic(effect.kind).part("present"), "drawn_prompt", None)
+            if drawn_prompt is not None:
+                said: str | None = drawn_prompt(game, local, view, name, language)
+                if said is not None:
+                    return said
     owner = hooks.stage_owner(model, view.stage)
     prompt = getattr(owner, "prompt", None)
     if prompt is None:
         return None
-    text: str | None = prompt(model, view, view.players[view.current_player].name)
+    text: str | None = prompt(game, local, view, name, language)
     return text
 
 

@@ -118,8 +118,52 @@ def summary_zh(model: RulesModel, effect: BuyPoints) -> str:
     return f"購買分數 ({effect.verb})"
 
 
-def prompt(model: RulesModel, view: GameView, name: str) -> str:
-    return f"The phase has scored; {name} may now buy points (0 buys none)"
+#: The screen's line while an owner decides on an offer, per language and kind of offer: an income taken as
+#: any mix of points and rubles, points bought one by one, points bought in lots. Only the card's terms and
+#: the copies in the play area are in it (everyone sees them), never what the owner's rubles allow.
+PROMPTS = {
+    "en": {
+        "mix": "The phase has scored; {name} takes the {card}'s {income} as points and rubles: "
+               "how many points (the rest in rubles)?",
+        "one": "The phase has scored; {name} may buy points with the {card}: {price} rubles a point, "
+               "at most {most} (0 buys none){extra}",
+        "lots": "The phase has scored; {name} may buy points with the {card}: {price} rubles for each {lot} points, "
+                "at most {most} (0 buys none){extra}",
+        "extra": "; it also pays {income} rubles",
+    },
+    "de": {
+        "mix": "Die Phase ist gewertet; {name} nimmt die {income} von {card} als Punkte und Rubel: "
+               "wie viele Punkte (der Rest in Rubel)?",
+        "one": "Die Phase ist gewertet; {name} kann Punkte kaufen ({card}): {price} Rubel je Punkt, "
+               "höchstens {most} (0 kauft keine){extra}",
+        "lots": "Die Phase ist gewertet; {name} kann Punkte kaufen ({card}): {price} Rubel je {lot} Punkte, "
+                "höchstens {most} (0 kauft keine){extra}",
+        "extra": "; dazu zahlt die Karte {income} Rubel",
+    },
+    "zh": {
+        "mix": "本階段已計分；{name}將{card}的{income}拆為分數與盧布：要幾分（其餘為盧布）？",
+        "one": "本階段已計分；{name}可用{card}購買分數：每分{price}盧布，最多{most}分（0為不買）{extra}",
+        "lots": "本階段已計分；{name}可用{card}購買分數：每{lot}分{price}盧布，最多{most}分（0為不買）{extra}",
+        "extra": "；另付{income}盧布",
+    },
+}
+
+
+def prompt(game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
+    """What the offer waiting is: the card's terms (its income, price, lot and cap for the copies owned)."""
+    offers = _offers(model)
+    offer = game.state_field("offer")[0]
+    if not 0 <= offer < len(offers):
+        return None
+    card = model.cards[offers[offer][1]]
+    effect = _effect(game, card.id)
+    copies = view.players[view.current_player].play_area.get(card.id, 0) if effect.per == "card" else 1
+    most, income = effect.max_points * copies, effect.income * copies
+    words = PROMPTS.get(language, PROMPTS["en"])
+    kind = "mix" if _mix(effect) else "one" if effect.lot == 1 else "lots"
+    extra = words["extra"].format(income=income) if income and kind != "mix" else ""
+    return words[kind].format(name=name, card=card.name, income=income, price=effect.price, lot=effect.lot,
+                              most=most, extra=extra)
 
 
 def _offers(model: RulesModel) -> list[tuple[int, int]]:

@@ -87,10 +87,18 @@ def summary_zh(model: RulesModel, effect: DrawAction) -> str:
     return f"抽一張卡 ({effect.verb})"
 
 
-def prompt(model: RulesModel, view: GameView, name: str) -> str | None:
+#: The screen's line while a drawn card waits, per language (the card's name is the ruleset's in it).
+PROMPTS = {
+    "en": "{name} drew {card}: buy it, take it or discard it",
+    "de": "{name} hat {card} gezogen: kaufen, auf die Hand nehmen oder ablegen",
+    "zh": "{name}抽到{card}：購買、拿入手牌或棄掉",
+}
+
+
+def prompt(game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
     if view.drawn is None:
         return None
-    return f"{name} drew {model.card(view.drawn).name}: buy it, take it or discard it"
+    return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
 
 
 def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],

@@ -39,7 +39,7 @@ def summary_zh(model: RulesModel, effect: ExtraActions) -> str:
     return f"打出：再做{effect.actions}個行動 ({effect.verb})"
 
 
-def prompt(model: RulesModel, view: GameView, name: str) -> str | None:
+def prompt(game: object, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
     return None
 
 

@@ -11,9 +11,19 @@ from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
 from spbc.play.hooks import GameLike, Known, Reader
 from spbc.play.moves import Move, MoveKind
+from spbc.play.view import GameView
 
 MOVE_KINDS = (MoveKind.USE,)
 MIDDLE = None  # the card taken travels as the move's target
+SHOWS_DISCARD = True  # its moves take from the discard pile: the screen lists what lies there
+
+#: The screen's line while the card taken waits in the drawn stage, per language (the card's name is the
+#: ruleset's in it).
+PROMPTS = {
+    "en": "{name} took {card} from the discard pile: buy it, take it or discard it",
+    "de": "{name} hat {card} vom Ablagestapel genommen: kaufen, auf die Hand nehmen oder ablegen",
+    "zh": "{name}從棄牌堆拿了{card}：購買、拿入手牌或棄掉",
+}
 
 
 def format_move_named(move: Move, verb: str, names: Mapping[str, str]) -> str:
@@ -81,6 +91,14 @@ def refuse_play(game: GameLike, move: Move, effect: TakeDiscard, known: Known) -
     if move.target not in _discarded(game):
         return f"there is no {taken} in the discard pile"
     return f"{card} cannot be played now"
+
+
+def drawn_prompt(game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
+    """While the card the last move took from the discard pile waits: where it came from."""
+    last = game.last_move()
+    if view.drawn is None or last is None or last.kind is not MoveKind.USE or last.target != view.drawn:
+        return None
+    return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
 
 
 def summary(model: RulesModel, effect: TakeDiscard) -> str:
