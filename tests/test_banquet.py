@@ -229,9 +229,9 @@ def test_spb_diff_base_banquet_lists_exactly_the_new_cards_and_the_new_symbol() 
     assert result.stdout.splitlines() == [
         "game: symbols [wood, gold, wool, fur, ship] -> [wood, gold, wool, fur, ship, crown]",
         "card potjomkins_village_small (Potjomkin's Village 1/4): added (deck building, colour blue, cost 1, "
-        "1 copy, 0 rubles, 0 points)",
+        "1 copy, 0 rubles, 0 points, displace_value 4)",
         "card potjomkins_village_large (Potjomkin's Village 3/8): added (deck building, colour blue, cost 3, "
-        "1 copy, 0 rubles, 0 points)",
+        "1 copy, 0 rubles, 0 points, displace_value 8)",
         "card czar_superstar (Czar Superstar): added (deck worker, colour green, cost 12, 1 copy, 3 rubles, "
         "0 points, abilities discount, discount)",
         "card away_with_it (Away with it!): added (deck building, colour blue, cost 0, 1 copy, 0 rubles, "

@@ -119,9 +119,11 @@ def _summary(effect: Effect | None) -> str | None:
 
 
 def card_summary(card: Card) -> str:
-    """A new card in a few words: its deck, cost, copies and income."""
+    """A new card in a few words: its deck, cost, copies, income, and a displace value other than its cost."""
     parts = [f"deck {card.deck}", f"colour {card.colour}", f"cost {card.cost}",
              f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}", f"{card.rubles} rubles", f"{card.points} points"]
+    if card.displace_value is not None and card.displace_value != card.cost:
+        parts.append(f"displace_value {card.displace_value}")
     if card.special:
         parts.append("special")
     if card.abilities:
