@@ -172,3 +172,17 @@ def test_a_session_shows_where_the_card_it_took_came_from(society):
     turns = [event.screen for event in events if isinstance(event, Turn)]
     assert turns[-1].prompt == "Anna took Market from the discard pile: buy it, take it or discard it"
     assert "Discard pile (2 cards): Shepherd, Market" in draw(turns[-1])
+
+
+def test_a_move_refused_while_a_taken_card_waits_says_where_it_came_from(society, banquet):
+    game = prison_game(society)
+    game.play(prison("market"))
+    with pytest.raises(spbc.IllegalMoveError) as error:
+        game.play(Move(MoveKind.PASS))
+    assert error.value.reason == ("first decide on the Market you took from the discard pile: "
+                                  "buy it, take it into your hand or discard it")
+    market = (Scenario(banquet).hand(0, ["black_market"]).discarded(["shepherd"]).phase("worker").current(0).build())
+    market.play(Move(MoveKind.USE, card="black_market", target="shepherd"))
+    with pytest.raises(spbc.IllegalMoveError) as error:
+        market.play(Move(MoveKind.PASS))
+    assert error.value.reason.startswith("first decide on the Shepherd you took from the discard pile: ")

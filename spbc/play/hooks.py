@@ -29,6 +29,8 @@ name                   what it is
 ``drawn_prompt``       (game, model, view, name, language) -> the same for a stage another mechanic owns,
                        which its own last move led into (a card taken from the discard pile), or None
 ``SHOWS_DISCARD``      True: its moves take from the discard pile, so the screen lists what lies there
+``DRAWN_HOW``          how a card its move brought into another mechanic's drawn stage came to the player,
+                       in that stage's refusals ("took from the discard pile"; else "drew")
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)

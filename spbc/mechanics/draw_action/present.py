@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
-from spbc.play.hooks import GameLike, Known, Reader, either
+from spbc.play.hooks import GameLike, Known, Reader, ability, either
 from spbc.play.moves import Move, MoveKind
 from spbc.play.view import GameView
 
@@ -56,11 +56,21 @@ def refuse_use(game: GameLike, move: Move, effect: DrawAction) -> str:
     return f"{card} cannot be used now"
 
 
+def _how(game: GameLike) -> str:
+    """How the waiting card came to its owner: "drew", or as the mechanic of the move that brought it says
+    (its ``DRAWN_HOW``: "took from the discard pile"); a loaded game does not know its last move."""
+    last = game.last_move()
+    if last is None or last.kind is not MoveKind.USE or last.card is None or last.target != game.drawn_card():
+        return "drew"
+    found = ability(game.ruleset.model, last.card, MoveKind.USE)
+    return str(getattr(found[1], "DRAWN_HOW", "drew")) if found is not None else "drew"
+
+
 def refuse_in_stage(game: GameLike, move: Move, known: Known) -> str | None:
     """While a drawn card waits: only a decision on it."""
     if move.row != "drawn":
         drawn = _name(game, game.drawn_card() or "")
-        return f"first decide on the {drawn} you drew: buy it, take it into your hand or discard it"
+        return f"first decide on the {drawn} you {_how(game)}: buy it, take it into your hand or discard it"
     return None
 
 

@@ -16,6 +16,7 @@ from spbc.play.view import GameView
 MOVE_KINDS = (MoveKind.USE,)
 MIDDLE = None  # the card taken travels as the move's target
 SHOWS_DISCARD = True  # its moves take from the discard pile: the screen lists what lies there
+DRAWN_HOW = "took from the discard pile"  # the drawn stage's refusals: "first decide on the Market you ..."
 
 #: The screen's line while the card taken waits in the drawn stage, per language (the card's name is the
 #: ruleset's in it).
