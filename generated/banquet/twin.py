@@ -280,12 +280,6 @@ NOBLE_CARDS = (
     48, 53, 57,
 )
 NOBLE_BONUS = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55,)
-BIT = (
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
-    65536, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864, 134217728, 268435456, 536870912, 1073741824, 2147483648,
-    4294967296, 8589934592, 17179869184, 34359738368, 68719476736, 137438953472, 274877906944, 549755813888, 1099511627776, 2199023255552, 4398046511104, 8796093022208, 17592186044416, 35184372088832, 70368744177664, 140737488355328,
-    281474976710656, 562949953421312, 1125899906842624, 2251799813685248, 4503599627370496, 9007199254740992, 18014398509481984, 36028797018963968, 72057594037927936, 144115188075855872, 288230376151711744, 576460752303423488, 1152921504606846976, 2305843009213693952, 4611686018427387904, 9223372036854775808,
-)
 
 # Names for the Python wrapper: ids by index, and the parts of the state array.
 CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder', 'czar_and_carpenter', 'market', 'customs_house', 'firehouse', 'hospital', 'library', 'theater', 'academy', 'potjomkins_village', 'pub', 'warehouse', 'observatory', 'author', 'administrator', 'warehouse_manager', 'secretary', 'controller', 'judge', 'mistress_of_ceremonies', 'carpenter_workshop', 'gold_smelter', 'weaving_mill', 'fur_shop', 'wharf', 'mariinskij_theater', 'bank', 'peterhof', 'st_isaacs_cathedral', 'church_of_the_resurrection', 'harbor', 'catherine_the_great_palace', 'smolny_cathedral', 'hermitage', 'winter_palace', 'pope', 'weapon_master', 'chamber_maid', 'builder', 'senator', 'patriarch', 'tax_man', 'admiral', 'minister_of_foreign_affairs', 'czar', 'potjomkins_village_small', 'potjomkins_village_large', 'czar_superstar', 'away_with_it', 'away_with_it_nobles', 'golden_ass', 'double_action', 'black_market', 'the_banquet')
@@ -533,14 +527,14 @@ def action_moves(s, out):
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
-        seen[CARD_AWAY_WITH_IT >> 6] |= BIT[CARD_AWAY_WITH_IT & 63]  # itself only if a second copy is there
+        seen[CARD_AWAY_WITH_IT >> 6] |= (1 << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
         if in_hand(s, p, CARD_AWAY_WITH_IT) > 1:
             out[n] = code | ((CARD_AWAY_WITH_IT + 1) << TARGET_SHIFT)
             n += 1
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & BIT[card & 63]:
-                seen[card >> 6] |= BIT[card & 63]
+            if not seen[card >> 6] & (1 << (card & 63)):
+                seen[card >> 6] |= (1 << (card & 63))
                 out[n] = code | ((card + 1) << TARGET_SHIFT)
                 n += 1
         if n == j:
@@ -552,14 +546,14 @@ def action_moves(s, out):
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
-        seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= BIT[CARD_AWAY_WITH_IT_NOBLES & 63]  # itself only if a second copy is there
+        seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= (1 << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
         if in_hand(s, p, CARD_AWAY_WITH_IT_NOBLES) > 1:
             out[n] = code | ((CARD_AWAY_WITH_IT_NOBLES + 1) << TARGET_SHIFT)
             n += 1
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & BIT[card & 63]:
-                seen[card >> 6] |= BIT[card & 63]
+            if not seen[card >> 6] & (1 << (card & 63)):
+                seen[card >> 6] |= (1 << (card & 63))
                 out[n] = code | ((card + 1) << TARGET_SHIFT)
                 n += 1
         if n == j:
@@ -688,6 +682,12 @@ def remove_from_hand(s, p, card):
         found |= s[base + i] == card
         s[base + i] = s[base + i + found]
     s[O_HAND_SIZE + p] = size - 1
+
+
+def hand_to_discard(s, p, card):
+    """A card leaves p's hand for the discard pile: a special card played, or one it discards with it."""
+    remove_from_hand(s, p, card)
+    s[O_DISCARD + card] += 1
 
 
 def place(s, p, card, delta):
@@ -1206,8 +1206,7 @@ def apply_move(s, move):
         return
     if kind == KIND_USE and (card == CARD_BLACK_MARKET):
         if card == CARD_BLACK_MARKET:
-            remove_from_hand(s, p, card)  # a special card played from the hand: to the discard pile
-            s[O_DISCARD + card] += 1
+            hand_to_discard(s, p, card)  # a special card played from the hand
         else:
             s[O_USED + p * NCARDS + card] += 1
         s[O_DISCARD + target] -= 1
@@ -1215,25 +1214,21 @@ def apply_move(s, move):
         s[O_STAGE] = STAGE_DRAWN
         return
     if kind == KIND_USE and (card == CARD_GOLDEN_ASS):
-        remove_from_hand(s, p, card)
-        s[O_DISCARD + card] += 1
+        hand_to_discard(s, p, card)
         if card == CARD_GOLDEN_ASS:
             add_capped(s, O_RUBLES + p, 5)
         end_turn(s, p)
         return
     if kind == KIND_USE and (card == CARD_DOUBLE_ACTION):
-        remove_from_hand(s, p, card)
-        s[O_DISCARD + card] += 1
+        hand_to_discard(s, p, card)
         if card == CARD_DOUBLE_ACTION:
             s[O_EXTRA] += 2
         end_turn(s, p)
         return
     if kind == KIND_USE and (card == CARD_AWAY_WITH_IT or card == CARD_AWAY_WITH_IT_NOBLES):
-        remove_from_hand(s, p, card)
-        s[O_DISCARD + card] += 1
+        hand_to_discard(s, p, card)
         if target >= 0:
-            remove_from_hand(s, p, target)
-            s[O_DISCARD + target] += 1
+            hand_to_discard(s, p, target)
         end_turn(s, p)
         return
     if kind == KIND_USE and (card == CARD_THE_BANQUET):

@@ -246,12 +246,6 @@ NOBLE_CARDS = (
     48,
 )
 NOBLE_BONUS = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55,)
-BIT = (
-    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
-    65536, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216, 33554432, 67108864, 134217728, 268435456, 536870912, 1073741824, 2147483648,
-    4294967296, 8589934592, 17179869184, 34359738368, 68719476736, 137438953472, 274877906944, 549755813888, 1099511627776, 2199023255552, 4398046511104, 8796093022208, 17592186044416, 35184372088832, 70368744177664, 140737488355328,
-    281474976710656, 562949953421312, 1125899906842624, 2251799813685248, 4503599627370496, 9007199254740992, 18014398509481984, 36028797018963968, 72057594037927936, 144115188075855872, 288230376151711744, 576460752303423488, 1152921504606846976, 2305843009213693952, 4611686018427387904, 9223372036854775808,
-)
 
 # Names for the Python wrapper: ids by index, and the parts of the state array.
 CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder', 'czar_and_carpenter', 'market', 'customs_house', 'firehouse', 'hospital', 'library', 'theater', 'academy', 'potjomkins_village', 'pub', 'warehouse', 'observatory', 'author', 'administrator', 'warehouse_manager', 'secretary', 'controller', 'judge', 'mistress_of_ceremonies', 'carpenter_workshop', 'gold_smelter', 'weaving_mill', 'fur_shop', 'wharf', 'mariinskij_theater', 'bank', 'peterhof', 'st_isaacs_cathedral', 'church_of_the_resurrection', 'harbor', 'catherine_the_great_palace', 'smolny_cathedral', 'hermitage', 'winter_palace', 'pope', 'weapon_master', 'chamber_maid', 'builder', 'senator', 'patriarch', 'tax_man', 'admiral', 'minister_of_foreign_affairs', 'czar')

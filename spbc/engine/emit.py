@@ -291,7 +291,6 @@ def _tables(ir: EngineIR) -> list[Table]:
         *(table for mechanic in ir.mechanics for table in mechanic.tables),  # in hook order
         ("NOBLE_CARDS", "int", ir.noble_cards or pad),
         ("NOBLE_BONUS", "int", ir.noble_bonus),
-        ("BIT", "uint64_t", tuple(1 << i for i in range(64))),
     ]
 
 
