@@ -4,8 +4,7 @@ Game i of a run (0, 1, ...) is dealt from seed + i with the seats rotated by i: 
 ``seats[(p + i) % len(seats)]``, so every level sits in every position equally often. A batch is a range of
 game numbers, fixed by the plan alone; its tally is the same wherever it is played, and tallies add up
 in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. Seats that are
-Seats that are all ``random`` or ``easy`` play on the
-engine's own C loop (spbc.lab.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
+all ``random`` or ``easy`` play on the engine's own C loop (spbc.lab.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
 same games, move for move (the C loop's easy seats decide as spbc.ai.agents.EasyAgent does, from the same
 observation).
 """
@@ -14,9 +13,9 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-from collections import Counter
 import signal
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +25,6 @@ from spbc.ai.sim import play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import fastplay
 from spbc.lab.tally import EVENTS, Tally
-from spbc.engine.backend import load_engine
 from spbc.lang.model import RulesModel
 from spbc.play.game import Game, Ruleset, load_rules
 
@@ -100,11 +98,7 @@ def _loaded(plan: Plan) -> tuple[Ruleset, dict[str, Any]]:
     from the plan's model when it ships one, else by its source."""
     key = (plan.source, plan.backend, plan.model.digest if plan.model is not None else "")
     if key not in _LOADED:
-        if plan.model is None:
-            ruleset = load_rules(plan.source, plan.backend)
-        else:
-            engine, used = load_engine(plan.model, plan.backend)
-            ruleset = Ruleset(plan.model, engine, used, plan.source)
+        ruleset = load_rules(plan.source, plan.backend, plan.model)
         _LOADED[key] = ruleset, easy_layout(ruleset)
     return _LOADED[key]
 

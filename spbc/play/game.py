@@ -419,14 +419,17 @@ class Game:
         return view_of(self, player)
 
 
-def load_rules(name_or_path: str | Path, backend: str = "auto") -> Ruleset:
+def load_rules(name_or_path: str | Path, backend: str = "auto", model: RulesModel | None = None) -> Ruleset:
     """Load a ruleset by shipped name ("base") or rules-file path, with its engine.
 
     backend is "auto" (the compiled engine; the pure-Python twin with a warning when
     it cannot be built), "compiled" or "python"; SPBC_BACKEND=python forces the twin.
+    model: the checked rules of name_or_path when the caller has them already (a lab worker is sent
+    them), so that no rules file is read.
     Raises spbc.source.diagnostics.RulesError for a broken rules file.
     """
-    model = load_model(name_or_path)
+    if model is None:
+        model = load_model(name_or_path)
     engine, used = load_engine(model, backend)
     return Ruleset(model, engine, used, name_or_path)
 
