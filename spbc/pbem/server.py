@@ -255,7 +255,7 @@ class Server:
 
     def _handle(self, mail: Mail) -> Outcome:
         key = mail.key
-        if self.store.handled(key) is not None:
+        if self.store.handled(mail.sender, key) is not None:
             return Outcome(key, None, "repeat")
         if mail.sender == self.config.server.address:
             return Outcome(key, None, "dropped: the server's own mail came back")

@@ -6,8 +6,8 @@ their standing orders and mail options), ``moves`` (every accepted move in order
 ``log`` (the public lines of what happened, for "since your last mail"), ``messages`` (the
 Message-ID of every mail handled: a repeat is known and applied once), ``outbox`` (replies, queued
 in the transaction of the mail that caused them and sent after its commit), ``refusals`` (when
-unknown senders were last answered). The file holds the seed and the deck order: it is the
-server's alone.
+unknown senders were last answered), ``meta`` (the store's salt). The file holds the seed and the
+deck order: it is the server's alone. Its schema and versions are :mod:`spbc.pbem.schema`'s.
 """
 
 from __future__ import annotations
@@ -17,39 +17,19 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY, rules TEXT NOT NULL, state TEXT NOT NULL, status TEXT NOT NULL,
-    created REAL NOT NULL, agent_seed INTEGER NOT NULL, admin TEXT NOT NULL, admin_hash TEXT NOT NULL,
-    deadline REAL NOT NULL, remind REAL NOT NULL, policy TEXT NOT NULL, hints INTEGER NOT NULL,
-    turn_since REAL NOT NULL, reminded INTEGER NOT NULL DEFAULT 0, late INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, address TEXT, level TEXT,
-    secret_hash TEXT NOT NULL, mail TEXT NOT NULL, orders TEXT NOT NULL, seen INTEGER NOT NULL,
-    PRIMARY KEY (game, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game TEXT NOT NULL, ply INTEGER NOT NULL, seat INTEGER NOT NULL, text TEXT NOT NULL, how TEXT NOT NULL,
-    PRIMARY KEY (game, ply)
-);
-CREATE TABLE IF NOT EXISTS log (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, line TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS log_game ON log (game, id);
-CREATE TABLE IF NOT EXISTS messages (
-    key TEXT PRIMARY KEY, game TEXT, sender TEXT NOT NULL, handled REAL NOT NULL, outcome TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT, recipient TEXT NOT NULL, subject TEXT NOT NULL,
-    body TEXT NOT NULL, reply_to TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'pending',
-    created REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, id);
-CREATE TABLE IF NOT EXISTS refusals (address TEXT PRIMARY KEY, at REAL NOT NULL, count INTEGER NOT NULL);
-"""
+from spbc.pbem.schema import migrate
+
+
+
+class MailState(StrEnum):
+    """Where a queued mail stands."""
+
+    PENDING = "pending"  # to be sent (again, after a temporary failure, from its next_try on)
+    SENT = "sent"
+    FAILED = "failed"  # refused for good (a permanent SMTP failure): set aside, never tried again
 
 
 @dataclass
@@ -81,6 +61,8 @@ class GameRow:
     turn_since: float
     reminded: bool
     late: bool
+    rules_text: str = ""  # the rules file's text when the game is of a file, not a shipped ruleset
+    rules_digest: str = ""  # the digest of the rules the game was made with
 
 
 class Store:
@@ -92,10 +74,8 @@ class Store:
         self.db.execute("PRAGMA busy_timeout = 60000")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute(f"PRAGMA synchronous = {'NORMAL' if synchronous == 'NORMAL' else 'FULL'}")
-        with self.transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self.db.execute(statement)
+        migrate(self.db)
+        self.salt = str(self.db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0])
 
     def close(self) -> None:
         self.db.close()
@@ -116,21 +96,22 @@ class Store:
     def game(self, game_id: str) -> GameRow | None:
         row = self.db.execute(
             "SELECT id, rules, state, status, created, agent_seed, admin, admin_hash, deadline, remind, policy,"
-            " hints, turn_since, reminded, late FROM games WHERE id = ?", (game_id,)).fetchone()
+            " hints, turn_since, reminded, late, rules_text, rules_digest FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         return GameRow(id=row[0], rules=row[1], state=row[2], status=row[3], created=row[4], agent_seed=row[5],
                        admin=row[6], admin_hash=row[7], deadline=row[8], remind=row[9], policy=row[10],
-                       hints=bool(row[11]), turn_since=row[12], reminded=bool(row[13]), late=bool(row[14]))
+                       hints=bool(row[11]), turn_since=row[12], reminded=bool(row[13]), late=bool(row[14]),
+                       rules_text=row[15], rules_digest=row[16])
 
     def game_ids(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY created, id")]
 
     def add_game(self, game: GameRow) -> None:
-        self.db.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+        self.db.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
             game.id, game.rules, game.state, game.status, game.created, game.agent_seed, game.admin,
             game.admin_hash, game.deadline, game.remind, game.policy, int(game.hints), game.turn_since,
-            int(game.reminded), int(game.late)))
+            int(game.reminded), int(game.late), game.rules_text, game.rules_digest))
 
     def save_game(self, game: GameRow) -> None:
         self.db.execute(
@@ -181,13 +162,13 @@ class Store:
 
     # --- messages handled --------------------------------------------------------------------
 
-    def handled(self, key: str) -> str | None:
-        """The outcome of a mail handled before, or None."""
-        row = self.db.execute("SELECT outcome FROM messages WHERE key = ?", (key,)).fetchone()
+    def handled(self, sender: str, key: str) -> str | None:
+        """The outcome of a mail of this sender handled before, or None."""
+        row = self.db.execute("SELECT outcome FROM messages WHERE sender = ? AND key = ?", (sender, key)).fetchone()
         return None if row is None else str(row[0])
 
     def note_handled(self, key: str, game_id: str | None, sender: str, at: float, outcome: str) -> None:
-        self.db.execute("INSERT INTO messages VALUES (?,?,?,?,?)", (key, game_id, sender, at, outcome))
+        self.db.execute("INSERT INTO messages VALUES (?,?,?,?,?)", (sender, key, game_id, at, outcome))
 
     # --- the outbox --------------------------------------------------------------------------
 
@@ -206,7 +187,7 @@ class Store:
     def pending(self) -> list[tuple[int, str | None, str, str, str, str, str]]:
         """(id, game, recipient, subject, body, reply_to, kind) of every reply not yet sent, oldest first."""
         return [tuple(r) for r in self.db.execute(
-            "SELECT id, game, recipient, subject, body, reply_to, kind FROM outbox WHERE state != 'sent' ORDER BY id")]
+            "SELECT id, game, recipient, subject, body, reply_to, kind FROM outbox WHERE state = 'pending' ORDER BY id")]
 
     def mark_sent(self, outbox_id: int) -> None:
         self.db.execute("UPDATE outbox SET state = 'sent' WHERE id = ?", (outbox_id,))
