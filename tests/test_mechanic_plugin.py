@@ -81,7 +81,7 @@ def _owner_in_aristocrat_phase(ruleset: spbc.Ruleset) -> spbc.Game:
 
 def test_the_registry_finds_the_shipped_mechanics_in_order_and_one_more_only_while_registered():
     kinds = [m.kind for m in mechanics.mechanics()]
-    assert kinds == ["discount", "deck_discount", "hand_limit", "income_per_card", "income_per_symbol", "buy_points",
+    assert kinds == ["discount", "hand_limit", "income_per_card", "income_per_symbol", "buy_points",
                      "draw_action", "take_discard", "windfall", "extra_actions", "discard_from_hand", "feast",
                      "upkeep"]
     with mechanics.registered(PACKAGE) as mechanic:

@@ -87,11 +87,24 @@ def test_the_obshchina_commune_takes_a_ruble_off_worker_cards(rules):
     assert game.cost(buy("market")) == 5
 
 
-def test_the_obshchina_commune_takes_nothing_off_green_trading_cards(rules):
-    game = (Scenario(rules).give(0, "obshchina_commune").give(0, "new_farmer").upper(["new_society", "shepherd"])
-            .lower(["new_farmer"]).rubles(0, 30).phase("trading").markers(0).build())
-    assert game.cost(buy("new_society", "upper", "new_farmer")) == 15 - 9  # a green trading card: no discount
-    assert game.cost(buy("shepherd")) == 5 - 1 and game.cost(buy("new_farmer", "lower")) == 9 - 1 - 1 - 1
+def test_the_obshchina_commune_takes_a_ruble_off_green_trading_cards_too(rules):
+    """R16/R24: a colour group holds the trading cards of its colour, so the Commune, like the Carpenter
+    Workshop for blue, reduces green trading cards: a Weaving Mill (8) over a Shepherd (5) costs 2."""
+    game = (Scenario(rules).give(0, "obshchina_commune").give(0, "shepherd").give(0, "new_farmer")
+            .upper(["weaving_mill", "new_society", "shepherd"]).lower(["new_farmer"]).rubles(0, 30)
+            .phase("trading").markers(0).build())
+    assert game.cost(buy("weaving_mill", "upper", "shepherd")) == 8 - 5 - 1
+    assert game.cost(buy("new_society", "upper", "new_farmer")) == 15 - 9 - 1
+    assert game.cost(buy("shepherd")) == 5 - 1 - 1 and game.cost(buy("new_farmer", "lower")) == 9 - 1 - 1 - 1
+    without = (Scenario(rules).give(0, "shepherd").upper(["weaving_mill"]).rubles(0, 30)
+               .phase("trading").markers(0).build())
+    assert without.cost(buy("weaving_mill", "upper", "shepherd")) == 8 - 5
+
+
+def test_the_obshchina_commune_leaves_blue_and_orange_cards_alone(rules):
+    game = (Scenario(rules).give(0, "obshchina_commune").upper(["market"]).rubles(0, 30)
+            .phase("building").markers(0).build())
+    assert game.cost(buy("market")) == 5
 
 
 def test_the_new_society_displaces_any_worker(rules):
