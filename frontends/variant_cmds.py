@@ -68,7 +68,7 @@ def new_variant(
                              help="The ruleset it extends: a shipped name or the path of a rules file."),
 ) -> None:
     """Write a starter rules file that extends a ruleset, with comments on what can be changed."""
-    from spbc.lang.load import resolve_rules
+    from spbc.lang.load import resolve_rules, shipped_names
     from spbc.reference.starter import starter_text
     from spbc.source.files import write_text_atomic
 
@@ -77,6 +77,10 @@ def new_variant(
     if target.exists():
         fail(f"{target.as_posix()} already exists; give another name or remove it first")
     model = _model(base)
+    own = target.stem.replace("-", "_")  # the ruleset's name, as the file's stem gives it
+    if own == model.name or own in {shipped.replace("-", "_") for shipped in shipped_names()}:
+        whose = "the ruleset it extends" if own == model.name else "a shipped ruleset"
+        fail(f"{target.stem} is the name of {whose}; a variant needs a name of its own, such as my-{target.stem}")
     path = resolve_rules(base)
     shipped = not Path(base).suffix and len(Path(base).parts) == 1  # a shipped name stays a name
     written = base if shipped else Path(os.path.relpath(path.resolve(), target.resolve().parent)).as_posix()

@@ -78,6 +78,19 @@ def test_new_variant_writes_a_starter_that_checks_and_refuses_to_overwrite(tmp_p
     assert load_model(tmp_path / "sub" / "deeper.spb").base.name == "my_house"
 
 
+def test_new_variant_refuses_a_shipped_rulesets_name(tmp_path: Path, monkeypatch) -> None:
+    """A variant named base would extend itself (an extends cycle): the name is refused, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("base", "second-edition", "new_society"):
+        result = runner.invoke(app, ["new-variant", name])
+        assert result.exit_code == 1 and "a variant needs a name of its own" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
+    mine = runner.invoke(app, ["new-variant", "mine"])
+    assert mine.exit_code == 0
+    again = runner.invoke(app, ["new-variant", "sub/mine", "--from", "mine.spb"])
+    assert again.exit_code == 1 and "the ruleset it extends" in again.output
+
+
 def test_variants_lists_every_shipped_ruleset_and_where_the_files_are() -> None:
     result = runner.invoke(app, ["variants"])
     assert result.exit_code == 0
