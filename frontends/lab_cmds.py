@@ -13,6 +13,9 @@ import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
 
+#: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
+LAB_MODULES = ("matplotlib", "dask", "distributed")
+
 
 def balance(
     rules: Annotated[Path, typer.Argument(metavar="RULES", help="Shipped ruleset name (base) or rules file.")],
@@ -30,9 +33,15 @@ def balance(
     out: Annotated[Path, typer.Option(metavar="DIR", help="Folder for report.html, report.txt, report.json.")] = Path("balance"),
 ) -> None:
     """Play games between computer seats (rotated) and report their balance: win share by seat, length,
-    points, cards; with --against, two rulesets side by side and their significant differences."""
-    from spbc.lab.report import make_report, write_report
-    from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+    points, cards; with --against, two rulesets side by side and their significant differences. Needs the
+    lab extra: pip install 'spbc[lab]'."""
+    try:
+        from spbc.lab.report import make_report, write_report
+        from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in LAB_MODULES:
+            raise
+        fail(f"spb balance needs {error.name}, which comes with the lab extra: pip install 'spbc[lab]'")
 
     levels = tuple(s.strip() for s in seats.split(","))
     if not all(levels):

@@ -7,6 +7,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -339,3 +340,14 @@ def test_an_interrupted_run_on_two_processes_stops_its_workers_and_exits(tmp_pat
     assert child.returncode == 130, stderr
     assert "interrupted" in stderr
     assert [pid for pid in workers if os.path.exists(f"/proc/{pid}")] == []
+
+
+def test_balance_without_the_lab_extra_says_how_to_install_it(tmp_path):
+    """After pip install . (no [lab]) spb balance said a 39-line traceback; now one line naming the extra."""
+    program = ("import sys; sys.modules['matplotlib'] = None; sys.argv = ['spb', 'balance', 'base', '--games', '10']; "
+               "from spbc.frontends.cli import main; main()")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 1, result.stderr
+    assert "spb balance needs matplotlib" in result.stderr and "pip install 'spbc[lab]'" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
