@@ -13,6 +13,7 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,  # help texts are plain text: "[default: ...]" is never read as markup
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command and group inherits both
 )
 
 

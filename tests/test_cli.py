@@ -150,3 +150,11 @@ def test_the_first_build_of_a_rules_files_engine_shows_a_progress_bar(tmp_path):
                        env={"SPBC_CACHE_DIR": str(tmp_path / "cache")})
     assert "building the engine for house.spb, about 10 s" in text
     assert "2 games of base (compiled engine)" in text
+
+
+def test_dash_h_is_help_for_spb_and_every_command_and_group():
+    assert runner.invoke(app, ["-h"]).stdout == runner.invoke(app, ["--help"]).stdout
+    for name in COMMAND.commands:
+        short, long = runner.invoke(app, [name, "-h"]), runner.invoke(app, [name, "--help"])
+        assert short.exit_code == 0 and short.stdout == long.stdout, name
+    assert runner.invoke(app, ["pbem", "new", "-h"]).stdout.startswith("Usage: spb pbem new")
