@@ -157,3 +157,14 @@ def test_removing_what_is_not_there_and_a_cycle(tmp_path: Path) -> None:
     write(tmp_path, "b.spb", 'extends "a.spb"\nruleset b { title = "B"  languages = [en] }\n')
     (cycle,) = diagnostics(tmp_path / "a.spb")
     assert cycle.startswith("b.spb:1:1: SPB124 extends cycle: ") and cycle.endswith("a.spb -> b.spb -> a.spb".split(" -> ")[0])
+
+
+def test_every_error_of_a_variant_at_once_not_only_the_first_kind(tmp_path: Path) -> None:
+    """A removal of what is not there (SPB215) stopped the check: the bad setting and the unknown colour of the
+    same file only showed after it was fixed."""
+    path = write(tmp_path, "many.spb", 'extends "base"\nruleset many { title = "Many"  languages = [en] }\n'
+                                       'remove card zcar\noverride game { hand_limit = -1 }\n'
+                                       'override card pub { colour = purple }\n')
+    found = diagnostics(path)
+    assert [line.split(" ")[:2] for line in found] == \
+        [["many.spb:3:13:", "SPB215"], ["many.spb:4:30:", "SPB301"], ["many.spb:5:30:", "SPB204"]], found

@@ -333,9 +333,14 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
         raise RulesError(error.diagnostics, {**loader.sources, **error.sources}) from None
     files = (*loader.files, *base.files)
     merged, problems = apply_variant(base, loader.extends, loader.items)
-    if problems:
+    program = syntax.Program(files, merged, _digest(list(files)), base)
+    if problems:  # the rest of the variant is checked too: every error at once, not the first kind
+        try:
+            check_program(program)
+        except RulesError as error:
+            problems = [*problems, *error.diagnostics]
         raise RulesError(problems, {file.path: file.text for file in files})
-    return syntax.Program(files, merged, _digest(list(files)), base)
+    return program
 
 
 def check_loaded(program: syntax.Program) -> RulesModel:
