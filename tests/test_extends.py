@@ -42,7 +42,7 @@ def house_rules(house: Path) -> spbc.Ruleset:
 
 def test_the_variant_has_its_own_name_and_digest_and_the_base_is_untouched(house: Path) -> None:
     model, base = load_model(house), load_model("base")
-    assert (model.name, model.title, model.edition) == ("house", "Our house rules", base.edition)
+    assert (model.name, model.title, model.edition, base.edition) == ("house", "Our house rules", "", "1st edition (2004)")
     assert model.digest != base.digest and model.base is not None and model.base.name == "base"
     assert model.files == ("house.spb", "base.spb", "base/workers.spb", "base/buildings.spb",
                            "base/aristocrats.spb", "base/trading.spb")
@@ -168,3 +168,26 @@ def test_every_error_of_a_variant_at_once_not_only_the_first_kind(tmp_path: Path
     found = diagnostics(path)
     assert [line.split(" ")[:2] for line in found] == \
         [["many.spb:3:13:", "SPB215"], ["many.spb:4:30:", "SPB301"], ["many.spb:5:30:", "SPB204"]], found
+
+
+def test_a_variant_keeps_its_bases_languages_and_its_own_words_as_written(tmp_path: Path) -> None:
+    """A starter from spb new-variant was English only: spb docs --lang de failed pointing into the base file,
+    and the German screen said 'Worker phase'. A variant keeps the base's languages and names; what it writes
+    in English only is said so in the other languages; it claims no edition of the base."""
+    path = write(tmp_path, "plain.spb", 'extends "base"\nruleset plain { title = "Plain" }\n'
+                                        'card tavern { name = "Tavern"  deck = building  cost = 4  copies = 1  points = 1 }\n')
+    model = load_model(path)
+    assert model.languages == ("en", "de", "zh") and model.edition == ""
+    german = model.in_language("de")
+    assert german.title == "Plain" and german.card("tavern").name == "Tavern"
+    assert german.card("lumberjack").name == load_model("base").in_language("de").card("lumberjack").name
+    assert [phase.name for phase in german.phases] == [phase.name for phase in load_model("base").in_language("de").phases]
+
+
+def test_a_variant_that_declares_its_languages_names_what_it_adds_in_each_at_its_own_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "strict.spb", 'extends "base"\nruleset strict { title = "Strict"  title_de = "Streng"\n'
+                                         '    title_zh = "嚴格"  languages = [en, de, zh] }\n'
+                                         'card tavern { name = "Tavern"  deck = building  cost = 4  copies = 1  points = 1 }\n')
+    found = diagnostics(path)
+    assert [line.split(" ")[:3] for line in found] == [["strict.spb:4:6:", "SPB251", "card"]] * 2, found
+    assert "languages = [...]" in found[0]

@@ -228,7 +228,8 @@ def _check_translations(checker: Declarations) -> None:
                     checker.report("SPB251", f"{kind} '{decl.id}' has no {language_name(language)} {key}: "
                                    f"the ruleset's languages include {language}", decl.block.anchor,
                                    hint=f'add: {written} = "..." (and {language} to its translated list '
-                                        "if it is your own translation)")
+                                        "if it is your own translation), or leave it out of the ruleset's "
+                                        "languages (languages = [...] in the ruleset block)")
         if decl.valid(TRANSLATED):
             for language in decl.get(TRANSLATED, ()):
                 if not any(localized_key(key, language) in decl.values for key in LOCALIZED[kind]):

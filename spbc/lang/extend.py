@@ -145,15 +145,9 @@ class _Variant:
         key = self.key(kind, ident)
         old = self.blocks.get(key)
         if kind == "ruleset":  # the variant's own name; the settings it leaves out are the base's
-            own = {entry.key.value for entry in block.entries if isinstance(entry, syntax.Setting)}
-            if old is not None and "languages" not in own:
-                # the base's languages ask for every name of the variant in each of them; a variant
-                # that names no languages of its own is written in the base language only
-                dropped = {"languages", "translated"} | {
-                    localized_key(key, language) for key in LOCALIZED["ruleset"]
-                    for language in LANGUAGES if language != BASE_LANGUAGE}
+            if old is not None:
                 old = replace(old, entries=tuple(entry for entry in old.entries if not (
-                    isinstance(entry, syntax.Setting) and entry.key.value in dropped)))
+                    isinstance(entry, syntax.Setting) and entry.key.value in _not_inherited(block))))
             merged = merge_entries(old, block, self.diagnostics, self.where) if old is not None else block
             self.blocks[key] = replace(merged, id=block.id, kind=block.kind, span=block.span, override=None)
             return
@@ -184,17 +178,21 @@ def apply_variant(base: syntax.Program, extends: syntax.Extends,
     variant = _Variant(base, base_name(base))
     for block in base.blocks:
         variant.blocks[variant.key(block.kind.value, block.id.value if block.id else None)] = block
-    own_ruleset = False
+    own_ruleset: syntax.Block | None = None
     for item in items:
         if isinstance(item, syntax.Remove):
             variant.remove(item)
             continue
-        own_ruleset = own_ruleset or item.kind.value == "ruleset"
+        if item.kind.value == "ruleset":
+            own_ruleset = item
         variant.block(item)
-    if not own_ruleset:
+    if own_ruleset is None:
         variant.report("SPB218", f"a variant of {variant.where} needs a ruleset block of its own", extends.span,
                        hint="add its name and title: ruleset my_rules { title = \"My house rules\" }")
-    return tuple(variant.blocks.values()), variant.diagnostics
+    blocks = tuple(variant.blocks.values())
+    if own_ruleset is not None and "languages" not in {entry.key.value for entry in own_ruleset.settings}:
+        blocks = _borrow_english(blocks)
+    return blocks, variant.diagnostics
 
 
 def refuse_without_base(items: list[syntax.Block | syntax.Remove]) -> list[Diagnostic]:
@@ -203,3 +201,35 @@ def refuse_without_base(items: list[syntax.Block | syntax.Remove]) -> list[Diagn
     hint = 'start the file with extends "base" (a shipped ruleset or the path of a rules file)'
     return [Diagnostic("SPB217", f"'remove {item.kind.value}' in a ruleset that extends nothing", item.span, hint=hint)
             for item in items if isinstance(item, syntax.Remove)]
+
+
+def _not_inherited(block: syntax.Block) -> set[str]:
+    """The settings of the base's ruleset block that a variant's ruleset block does not inherit.
+
+    A variant keeps its base's languages, and so every name it does not change in each of them (a
+    title or notes it writes anew need their own translations: :func:`merge_entries`). The base's
+    edition is never the variant's, and its ``translated`` marks the base's own titles."""
+    own = {entry.key.value for entry in block.entries if isinstance(entry, syntax.Setting)}
+    edition = {"edition", *(localized_key("edition", language) for language in LANGUAGES if language != BASE_LANGUAGE)}
+    return (edition - own) | ({"translated"} if "title" in own else set())
+
+
+def _borrow_english(blocks: tuple[syntax.Block, ...]) -> tuple[syntax.Block, ...]:
+    """The blocks of a variant that keeps its base's languages, where every name, title or notes it
+    wrote in English only is said so in each other language too: the base's languages stay usable
+    (spb docs --lang de, the German screen), with the variant's own words as written. A variant that
+    declares its languages writes each of them itself (SPB251)."""
+    ruleset = next(block for block in blocks if block.kind.value == "ruleset")
+    languages = next((setting.value for setting in ruleset.settings if setting.key.value == "languages"), None)
+    if not isinstance(languages, syntax.List):
+        return blocks
+    others = [item.value for item in languages.items if isinstance(item, syntax.Name) and item.value != BASE_LANGUAGE]
+    filled = []
+    for block in blocks:
+        written = {setting.key.value: setting for setting in block.settings}
+        borrowed = tuple(
+            syntax.Setting(syntax.Name(localized_key(key, language), english.key.span), english.value, english.span)
+            for key in LOCALIZED.get(block.kind.value, ()) if (english := written.get(key)) is not None
+            for language in others if localized_key(key, language) not in written)
+        filled.append(replace(block, entries=block.entries + borrowed) if borrowed else block)
+    return tuple(filled)
