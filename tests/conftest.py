@@ -7,7 +7,8 @@ Tests that compare the two engines ask for ``compiled`` and ``twin`` directly.
 The run builds engines in one cache of its own, a temporary folder named by
 SPBC_CACHE_DIR (set when pytest starts, before a test module imports spbc, and
 inherited by the processes tests start); a test that needs an empty cache sets its
-own. The user's cache (~/.cache/spbc) must come out of the run as it went in.
+own. Where spbc would build without SPBC_CACHE_DIR (the user's cache) is a folder of the
+run as well (XDG_CACHE_HOME), which the run must leave as it found it: never created.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="spbc-tests-"))
     config.stash[_RUN_FOLDER] = folder
     os.environ["SPBC_CACHE_DIR"] = str(folder / "cache")
+    # and the user's cache of every spbc the run starts, when a test takes SPBC_CACHE_DIR away, is a folder
+    # of the run too: the guard below watches what the run wrote, never the person's own ~/.cache/spbc,
+    # which another spbc of theirs may write into at any time
+    os.environ["XDG_CACHE_HOME"] = str(folder / "user-cache")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -23,6 +23,16 @@ def test_the_run_builds_engines_in_a_temporary_folder_of_its_own(engine_cache):
     assert not engine_cache.resolve().is_relative_to(Path.home().resolve() / ".cache")
 
 
+def test_the_guard_watches_a_user_cache_of_the_run_not_the_persons_own(engine_cache):
+    """The guard failed a whole run when a person's own spb play, in another terminal, wrote into
+    ~/.cache/spbc; the user's cache of the run's spbc processes is now a folder of the run."""
+    from conftest import users_cache
+
+    watched = users_cache()
+    assert watched.resolve().is_relative_to(engine_cache.resolve().parent)
+    assert not watched.resolve().is_relative_to(Path.home().resolve())
+
+
 def test_a_process_started_by_a_test_emits_a_rules_file_into_the_runs_cache(tmp_path, engine_cache):
     shutil.copytree(rules_dir(), tmp_path / "rules")
     main = tmp_path / "rules" / "base.spb"
