@@ -24,6 +24,9 @@ from scenario import Scenario  # noqa: E402
 from spbc.play.record import read_record  # noqa: E402
 
 ROWS, COLUMNS = 24, 120
+#: Every wait is for what the screen shows; this bound only ends a game that hangs. It is far above what
+#: the slowest screen takes on a busy machine (a 60 s bound failed the run under load: the Ctrl-C test took 4-45 s alone).
+HANG_SECONDS = 900
 
 
 class Terminal:
@@ -33,7 +36,7 @@ class Terminal:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(ROWS))
         env.pop("NO_COLOR", None)
         self.child = pexpect.spawn(sys.executable, ["-P", "-m", "spbc.frontends.cli", "play", *args], env=env,
-                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=60)
+                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=HANG_SECONDS)
         self.screen = pyte.HistoryScreen(COLUMNS, ROWS, history=100_000)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
