@@ -226,7 +226,7 @@ def test_no_players_and_no_ruleset(compiled):
     with pytest.raises(RecordError, match="no Ruleset header"):
         read_record(no_rules)
     unknown = text.replace('[Ruleset "base"]', '[Ruleset "nosuchgame"]')
-    with pytest.raises(RecordError, match="cannot load the rules 'nosuchgame'") as caught:
+    with pytest.raises(RecordError, match="played with the rules 'nosuchgame', which are not shipped") as caught:
         read_record(unknown)
     assert (caught.value.line, caught.value.column) == (1, 10)
 

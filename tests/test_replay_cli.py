@@ -139,6 +139,25 @@ def test_another_rules_digest_is_refused(recorded, tmp_path):
         assert result.stdout == ""
 
 
+def test_a_record_of_your_own_rules_file_replays_under_any_file_name_and_without_it_says_to_give_it(tmp_path):
+    """The digest depended on the file's name: the same rules copied under another name refused the record.
+    Without --rules, a variant's record said 'cannot read rules file' instead of how to replay it."""
+    mine = tmp_path / "mine.spb"
+    mine.write_text('extends "base"\nruleset mine { title = "Mine" }\noverride game { starting_rubles = 30 }\n',
+                    encoding="utf-8")
+    played = runner.invoke(app, ["sim", "--rules", str(mine), "--games", "1", "--backend", "python",
+                                 "--records", str(tmp_path / "games")])
+    assert played.exit_code == 0, played.output
+    (record,) = (tmp_path / "games").iterdir()
+    copy = tmp_path / "renamed copy.spb"
+    copy.write_bytes(mine.read_bytes())
+    again = replay(str(record), "--rules", str(copy), "--json")
+    assert again.exit_code == 0, again.output
+    alone = replay(str(record))
+    assert alone.exit_code == 1 and alone.stdout == ""
+    assert "not shipped with spbc" in alone.stderr and "spb replay --rules FILE" in alone.stderr
+
+
 def test_missing_file_and_usage_errors(tmp_path):
     result = replay(str(tmp_path / "nothere.spbr"))
     assert result.exit_code == 1

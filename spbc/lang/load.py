@@ -254,11 +254,19 @@ class _Loader:
             hint="move it to the top of the file that names the variant; included files extend nothing"))
 
 
-def _digest(files: list[syntax.File]) -> str:
-    """sha256 of every file's name (relative to the main file), a newline and its text, in read order."""
+def _digest(files: list[syntax.File], items: list[syntax.Block | syntax.Remove]) -> str:
+    """sha256 of every file's name (relative to the main file), a newline and its text, in read order.
+
+    The main file counts under the name its ruleset block gives it (``ruleset mine`` is ``mine.spb``),
+    not the name it has on the disk: the same rules under another file name are the same rules, and a
+    save or record of them loads (a shipped ruleset's file has its ruleset's name, so its digest is as
+    it always was)."""
+    ruleset = next((item.id.value for item in items if isinstance(item, syntax.Block)
+                    and item.kind.value == "ruleset" and item.id is not None), None)
     digest = hashlib.sha256()
-    for file in files:
-        digest.update(f"{file.name}\n{file.text}".encode("utf-8"))
+    for index, file in enumerate(files):
+        name = f"{ruleset}.spb" if index == 0 and ruleset is not None else file.name
+        digest.update(f"{name}\n{file.text}".encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -326,14 +334,14 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
         if problems:
             raise RulesError(problems, loader.sources)
         blocks = tuple(item for item in loader.items if isinstance(item, syntax.Block))
-        return syntax.Program(tuple(loader.files), blocks, _digest(loader.files))
+        return syntax.Program(tuple(loader.files), blocks, _digest(loader.files, loader.items))
     try:
         base = _load_base(loader.extends, path, (*chain, _resolve(path)))
     except RulesError as error:
         raise RulesError(error.diagnostics, {**loader.sources, **error.sources}) from None
     files = (*loader.files, *base.files)
     merged, problems = apply_variant(base, loader.extends, loader.items)
-    program = syntax.Program(files, merged, _digest(list(files)), base)
+    program = syntax.Program(files, merged, _digest(list(files), loader.items), base)
     if problems:  # the rest of the variant is checked too: every error at once, not the first kind
         try:
             check_program(program)

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spbc.lang.load import shipped_names
 from spbc.play.game import Game, Ruleset, load_rules
 from spbc.source.diagnostics import RulesError
 from spbc.source.files import read_text
@@ -283,6 +284,10 @@ class _Reader:
 
         if name is None:
             raise self.fatal(1, 1, "no Ruleset header: the record does not say which rules it used")
+        if name.replace("-", "_") not in {shipped.replace("-", "_") for shipped in shipped_names()}:
+            raise self.fatal(*self.where("Ruleset"), f"the record was played with the rules {name!r}, which are not "
+                             "shipped with spbc: a record of a rules file of your own names its ruleset, not the "
+                             "file; give the file (spb replay --rules FILE)")
         try:
             return load_rules(name)
         except (RulesError, OSError) as error:
