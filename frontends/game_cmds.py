@@ -236,9 +236,12 @@ def replay(
     # every player could see at the table (points, hand sizes), no final scores.
     secret = not game.is_over and not game.ruleset.model.game.open_rubles
     standings = game.standings()
+    # after a problem the record's game goes on beyond what was replayed: say whose standings these are
+    part = "the replayed part only (see the problems above): " if result.problems else ""
     if as_json:
         typer.echo(json.dumps({
             "file": path, "ruleset": game.ruleset.name, "moves": len(result.moves), "over": game.is_over,
+            "complete": not result.problems,  # false: the standings are of the replayed part only
             "round": game.round,
             "standings": None if secret else [
                 {"rank": s.rank, "seat": s.seat + 1, "name": s.name, "final": s.final, "rubles": s.rubles}
@@ -248,7 +251,7 @@ def replay(
             "problems": [{"line": p.line, "column": p.column, "message": p.message} for p in result.problems],
         }, indent=1, ensure_ascii=False))
     elif secret:
-        typer.echo(f"{path}: {len(result.moves)} moves, not over ({game.context()}); "
+        typer.echo(f"{path}: {part}{len(result.moves)} moves, not over ({game.context()}); "
                    "points so far (rubles stay secret until the end)")
         width = max(len(name) for name in game.players)
         for seat, name in enumerate(game.players):
@@ -256,7 +259,7 @@ def replay(
     else:
         state = (f"game over after round {game.round}" if game.is_over
                  else f"not over ({game.context()}); standings as if it ended now")
-        typer.echo(f"{path}: {len(result.moves)} moves, {state}")
+        typer.echo(f"{path}: {part}{len(result.moves)} moves, {state}")
         width = max(len(s.name) for s in standings)
         for s in standings:
             typer.echo(f"  {s.rank}. {s.name:<{width}}  {s.final:>4} points  {s.rubles:>3} rubles")

@@ -96,6 +96,7 @@ def test_lenient_prints_every_problem_then_the_standings(recorded, tmp_path):
     assert all(p.startswith(f"{bad}:") and ": error: " in p for p in problems)
     assert result.stdout.startswith(f"{bad}: ")
     assert "points so far (rubles stay secret until the end)" in result.stdout.splitlines()[0]
+    assert result.stdout.startswith(f"{bad}: the replayed part only (see the problems above): ")
     assert len(result.stdout.splitlines()) == 4
     assert "rubles\n" not in result.stdout and "ruble " not in result.stdout
 
