@@ -50,6 +50,7 @@ def test_sim_records_replay_to_the_same_standings(recorded):
         data = json.loads(result.stdout)
         assert data["moves"] == game["moves"] and data["over"] is True
         assert data["problems"] == []
+        assert data["complete"] is True
         by_seat = sorted(data["standings"], key=lambda s: s["seat"])
         assert [s["final"] for s in by_seat] == game["scores"]
         assert [s["rank"] for s in by_seat] == game["ranks"]
@@ -124,6 +125,7 @@ def test_lenient_json_carries_the_problems(recorded, tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["problems"][0]["line"] == line and data["problems"][0]["column"] == column
+    assert data["complete"] is False
     assert data["over"] is False
 
 
