@@ -191,3 +191,19 @@ def test_a_variant_that_declares_its_languages_names_what_it_adds_in_each_at_its
     found = diagnostics(path)
     assert [line.split(" ")[:3] for line in found] == [["strict.spb:4:6:", "SPB251", "card"]] * 2, found
     assert "languages = [...]" in found[0]
+
+
+@pytest.mark.parametrize("card", ["market", "carpenter_workshop", "st_isaacs_cathedral"])
+def test_removing_a_card_of_the_bases_worked_cost_example_leaves_the_example_out(tmp_path: Path, card: str) -> None:
+    """remove card market failed with "unknown card 'market'" at the base's cost_example line, no pointer to the
+    user's line; the reference now works out an example of the variant's own cards."""
+    from spbc.reference.docs import emit_reference
+
+    path = write(tmp_path, "fewer.spb", f'extends "base"\nruleset fewer {{ title = "Fewer" }}\nremove card {card}\n')
+    model = load_model(path)
+    assert card not in [c.id for c in model.cards] and model.cost_example == ()
+    assert "Example: " in emit_reference(model)["reference.md"]
+    own = write(tmp_path, "own.spb", f'extends "base"\nruleset own {{ title = "Own"  cost_example = [weaving_mill, {card}] }}\n'
+                                     f'remove card {card}\n')
+    (found,) = diagnostics(own)
+    assert found.startswith("own.spb:2:") and f"SPB204 unknown card '{card}'" in found

@@ -190,7 +190,10 @@ def apply_variant(base: syntax.Program, extends: syntax.Extends,
         variant.report("SPB218", f"a variant of {variant.where} needs a ruleset block of its own", extends.span,
                        hint="add its name and title: ruleset my_rules { title = \"My house rules\" }")
     blocks = tuple(variant.blocks.values())
-    if own_ruleset is not None and "languages" not in {entry.key.value for entry in own_ruleset.settings}:
+    own = set() if own_ruleset is None else {entry.key.value for entry in own_ruleset.settings}
+    if "cost_example" not in own:
+        blocks = _drop_stale_example(blocks, {item.id.value for item in items if isinstance(item, syntax.Remove)})
+    if own_ruleset is not None and "languages" not in own:
         blocks = _borrow_english(blocks)
     return blocks, variant.diagnostics
 
@@ -233,3 +236,14 @@ def _borrow_english(blocks: tuple[syntax.Block, ...]) -> tuple[syntax.Block, ...
             for language in others if localized_key(key, language) not in written)
         filled.append(replace(block, entries=block.entries + borrowed) if borrowed else block)
     return tuple(filled)
+
+
+def _drop_stale_example(blocks: tuple[syntax.Block, ...], removed: set[str]) -> tuple[syntax.Block, ...]:
+    """The base's worked cost example (the ruleset's cost_example) left out when it names a card the variant
+    removes: the reference then picks an example of the variant's own cards."""
+    def stale(entry: syntax.Setting | syntax.Block) -> bool:
+        return (isinstance(entry, syntax.Setting) and entry.key.value == "cost_example"
+                and isinstance(entry.value, syntax.List)
+                and any(isinstance(item, syntax.Name) and item.value in removed for item in entry.value.items))
+    return tuple(replace(block, entries=tuple(entry for entry in block.entries if not stale(entry)))
+                 if block.kind.value == "ruleset" else block for block in blocks)
