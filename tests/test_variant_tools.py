@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from spbc.frontends.cli import app
 from spbc.lang.load import load_model
 from spbc.reference.diff import diff_lines, diff_models
+from spbc.reference.differences import difference_lines
 from spbc.reference.docs import emit_reference
 
 runner = CliRunner()
@@ -37,7 +38,7 @@ def test_diff_says_every_change_on_one_line_per_thing(house: Path) -> None:
         "card market (Market): points 1 -> 2",
         "card pub (Pub): ability buy_points per card -> player",
         "card observatory (Observatory): removed",
-        "card tavern (Tavern): added (deck building, colour blue, cost 4, 1 copy, 0 rubles, 1 points)",
+        "card tavern (Tavern): added (deck building, colour blue, cost 4, 1 copy, 0 rubles, 1 point)",
     ]
     same = runner.invoke(app, ["diff", "base", "base"])
     assert same.stdout == "base and base play by the same rules\n"
@@ -56,8 +57,23 @@ def test_the_reference_of_a_variant_says_its_differences_from_the_base(house: Pa
     text = emit_reference(model)["reference.md"]
     section = text[text.index("## Differences from base"):]
     section = section[:section.index("\n## ", 5)]
-    for line in diff_lines(diff_models(load_model("base"), model)):
+    lines = difference_lines(model, load_model("base"), diff_models(load_model("base"), model))
+    assert len(lines) == len(diff_lines(diff_models(load_model("base"), model)))
+    for line in lines:
         assert f"- {line}".replace("_", "\\_").replace(">", "\\>") in section
+    assert "- card tavern (Tavern): added (Buildings deck, blue, cost 4, 1 copy, 0 rubles, 1 point)" in section
+
+
+def test_the_german_and_chinese_references_say_a_variants_differences_in_their_own_words(house: Path) -> None:
+    """The differences were rules syntax with English words in every language: 'card czar (Czar): removed'."""
+    model = load_model(house)
+    for language, heading, removed, added, card in (("de", "## Unterschiede zu base", ": entfernt", ": neu (Stapel ", "Karte "),
+                                                    ("zh", "## 與 base 的差異", "：已移除", "：新增（牌庫：", "卡 ")):
+        text = emit_reference(model, language=language)[f"reference.{language}.md"]
+        section = text[text.index(heading):]
+        section = section[:section.index("\n## ", 5)]
+        assert removed in section and added in section and card in section, section
+        assert not any(word in section for word in (": removed", ": added", " copy", "deck building", "- card ")), section
     assert "## Differences" not in emit_reference(load_model("base"))["reference.md"]
 
 

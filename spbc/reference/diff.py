@@ -47,7 +47,7 @@ class Change:
         """The line of ``spb diff`` that says this change."""
         head = self.what if not self.id else f"{self.what} {self.id}" + (f" ({self.name})" if self.name else "")
         if self.change == "changed":
-            quoted = self.field.split(" ")[-1] in _TEXT_FIELDS
+            quoted = self.field.split(" ")[-1] in TEXT_FIELDS
             note = f" ({self.note})" if self.note else ""
             return f"{head}: {self.field} {show(self.old, quoted)} -> {show(self.new, quoted)}{note}"
         if self.change == "added" and self.new:
@@ -60,7 +60,7 @@ class Change:
 
 
 #: Settings whose values are text, written in quotes (the others hold numbers, yes/no or ids).
-_TEXT_FIELDS = frozenset({"name", "aliases", "verb", "title", "edition"})
+TEXT_FIELDS = frozenset({"name", "aliases", "verb", "title", "edition"})
 
 
 def show(value: Any, quoted: bool = False) -> str:
@@ -121,7 +121,8 @@ def _summary(effect: Effect | None) -> str | None:
 def card_summary(card: Card) -> str:
     """A new card in a few words: its deck, cost, copies, income, and a displace value other than its cost."""
     parts = [f"deck {card.deck}", f"colour {card.colour}", f"cost {card.cost}",
-             f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}", f"{card.rubles} rubles", f"{card.points} points"]
+             f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}", f"{card.rubles} ruble{'' if card.rubles == 1 else 's'}",
+             f"{card.points} point{'' if card.points == 1 else 's'}"]
     if card.displace_value is not None and card.displace_value != card.cost:
         parts.append(f"displace_value {card.displace_value}")
     if card.special:

@@ -22,7 +22,8 @@ from typing import Any
 from spbc.engine import render
 from spbc.reference.cards import NO_VALUE, card_table
 from spbc.reference.forms import describe_notation
-from spbc.reference.diff import diff_lines, diff_models
+from spbc.reference.diff import diff_models
+from spbc.reference.differences import difference_lines
 from spbc.reference.document import Block, Cell, Document, Items, Paragraph, Row, Section, Table
 from spbc.reference.language import MissingProseError as MissingProseError  # what the emitters raise
 from spbc.reference.language import (
@@ -437,7 +438,7 @@ def _variant(model: RulesModel, original: RulesModel) -> tuple[Section, ...]:
     sections = []
     base = original.base
     if base is not None:
-        lines = diff_lines(diff_models(base, original))
+        lines = difference_lines(model, base, diff_models(base, original))
         title = base.titles.get(model.language) or base.title
         blocks: tuple[Block, ...] = (Paragraph(say(model, "differences_intro", title, base.name)),
                                      Items(tuple(lines)) if lines else Paragraph(say(model, "differences_none")))
