@@ -35,7 +35,7 @@ from pathlib import Path
 
 from spbc.lang.load import shipped_names
 from spbc.play.game import Game, Ruleset, load_rules
-from spbc.source.diagnostics import RulesError
+from spbc.source.diagnostics import RulesError, did_you_mean
 from spbc.source.files import read_text
 from spbc.play.moves import MalformedMoveError, Move, MoveError
 from spbc.play.names import names_problem
@@ -284,10 +284,12 @@ class _Reader:
 
         if name is None:
             raise self.fatal(1, 1, "no Ruleset header: the record does not say which rules it used")
-        if name.replace("-", "_") not in {shipped.replace("-", "_") for shipped in shipped_names()}:
+        shipped = shipped_names()
+        if name.replace("-", "_") not in {known.replace("-", "_") for known in shipped}:
+            close = did_you_mean(name, shipped)
             raise self.fatal(*self.where("Ruleset"), f"the record was played with the rules {name!r}, which are not "
-                             "shipped with spbc: a record of a rules file of your own names its ruleset, not the "
-                             "file; give the file (spb replay --rules FILE)")
+                             f"shipped with spbc{f' ({close})' if close else ''}: a record of a rules file of your "
+                             "own names its ruleset, not the file; give the file (spb replay --rules FILE)")
         try:
             return load_rules(name)
         except (RulesError, OSError) as error:
