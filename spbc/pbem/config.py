@@ -41,6 +41,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from spbc.pbem.address import parse_address
 from spbc.source.files import read_text
 
 
@@ -61,9 +62,7 @@ class ServerPart(_Part):
     @field_validator("address")
     @classmethod
     def _address(cls, value: str) -> str:
-        if "@" not in value or any(c in value for c in " <>,\r\n"):
-            raise ValueError("an e-mail address such as spb@example.org")
-        return value.lower()
+        return parse_address(value)  # AddressError is a ValueError: it says what is wrong
 
 
 class MailPart(_Part):

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from email.message import Message
 
+from spbc.pbem.address import is_address
+
 #: Headers and header values by which a machine (a vacation reply, a bounce, a list) marks its mail.
 _AUTO_HEADERS = ("x-autoreply", "x-autorespond", "x-auto-response-suppress", "x-failed-recipients")
 _AUTO_SENDERS = re.compile(r"^(mailer-daemon|postmaster|noreply|no-reply|do-not-reply|bounce[s]?)@", re.I)
@@ -30,9 +32,6 @@ _CUT = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|weitergeleitete nachricht|ursprüngliche nachricht)"
     r"\s*-{2,}|begin forwarded message:|on .{0,200} wrote:\s*$|am .{0,200} schrieb .{0,200}:\s*$|"
     r"_{10,}\s*$)", re.I)
-#: An address as the server takes one: the plain ASCII forms of RFC 5322 (no comments, no quoted parts).
-ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9]([a-z0-9-]*[a-z0-9])?"
-                     r"(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 #: Headers shorter than this are kept whole; longer ones are cut (a name is not a novel).
 _HEADER_CHARS = 300
@@ -72,10 +71,7 @@ def sender_address(message: Message) -> str:
     addresses = email.utils.getaddresses([raw])
     if len(addresses) != 1:
         return ""
-    address = addresses[0][1].strip().lower()
-    if not ADDRESS.fullmatch(address):
-        return ""
-    return address
+    return addresses[0][1].strip().lower() if is_address(addresses[0][1]) else ""
 
 
 def auto_reason(message: Message, sender: str, subject: str) -> str | None:
