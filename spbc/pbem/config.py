@@ -8,6 +8,9 @@
     log = "pbem.log"                # one line per mail handled (optional; default: standard error)
     synchronous = "FULL"            # FULL: each commit and outbox mail on the disk before it counts;
                                     # NORMAL: safe when the process is killed, not at a power cut; faster
+    busy_seconds = 60               # how long a mail waits for a store another process holds; then
+                                    # receive exits 75 (EX_TEMPFAIL) and the MTA delivers it again later
+    quarantine = "quarantine"       # a mail from standard input the server failed on is kept here
 
     [mail]
     transport = "maildir"           # or "smtp"
@@ -58,6 +61,8 @@ class ServerPart(_Part):
     store: str = "pbem.sqlite"
     log: str | None = None
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    busy_seconds: Annotated[float, Field(gt=0, le=3600)] = 60.0  # how long a mail waits for a locked store
+    quarantine: str = "quarantine"  # where a mail from standard input that the server failed on is kept
 
     @field_validator("address")
     @classmethod

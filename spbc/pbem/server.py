@@ -130,7 +130,7 @@ class Server:
                  transport: Transport | None = None) -> None:
         self.config = config
         self.clock = clock
-        self.store = Store(config.store_path, config.server.synchronous)
+        self.store = Store(config.store_path, config.server.synchronous, config.server.busy_seconds)
         self.transport = transport or make_transport(config)
         self._rules: dict[str, Ruleset] = {}
         self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
@@ -856,23 +856,3 @@ class Server:
             writer.add(parse_move(text, writer.game, spectator=True))
         return writer.text(withhold_seed=not with_seed)
 
-
-def receive_maildir(server: Server, folder: Path) -> list[Outcome]:
-    """Handle every message in folder/new (oldest name first), moving each to cur/ once handled."""
-    outcomes = []
-    new, cur = folder / "new", folder / "cur"
-    cur.mkdir(parents=True, exist_ok=True)
-    for name in sorted(entry.name for entry in new.iterdir() if not entry.name.startswith(".")):
-        path = new / name
-        try:
-            with open(path, "rb") as stream:
-                data = stream.read(server.config.limits.max_bytes + 1)
-        except (FileNotFoundError, IsADirectoryError):
-            continue  # another process took it
-        outcomes.append(server.handle(data))
-        try:
-            path.rename(cur / (name + ":2,S"))
-        except FileNotFoundError:
-            pass
-    server.flush()
-    return outcomes
