@@ -5,10 +5,11 @@ The mail is anyone's, so the work must be linear in its length whatever it holds
 ``>`` after it once, never twice: where no ``>`` follows, the rest is text; where a comment is not
 closed, the rest is the comment. What a browser would not show as the sender's words is dropped:
 ``script``, ``style`` and ``head`` with their content, and ``blockquote`` with its content (the quoted
-earlier mail of a reply).
+earlier mail of a reply), which leaves one line ``>`` in its place, so that the reply's attribution
+above it reads as one above a quote (:mod:`spbc.pbem.reply`).
 
 >>> html_text("<p>buy lumb</p><blockquote>game g1</blockquote>pass &amp; go", 1000).split()
-['buy', 'lumb', 'pass', '&', 'go']
+['buy', 'lumb', '>', 'pass', '&', 'go']
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def html_text(markup: str, limit: int) -> str:
             continue
         if name in _DROPPED and not closing and not markup[gt - 1] == "/":
             dropping, depth = name, 1
+            if name == "blockquote":
+                out.append("\n>\n")  # a quote was here: a line that reads as quoted, as in plain text
         if name in _BLOCKS:
             out.append("\n")
     return html.unescape("".join(out))
