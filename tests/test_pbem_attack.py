@@ -208,6 +208,23 @@ ATTACKS: dict[str, Attack] = {
         'multipart/mixed; boundary="q"'), REFUSED, "has no secret line"),
     "a pasted view's secret after a wrong one": Attack(body("secret wrong-one\nmove 1\nbuy lumb\n\n"
                                                             "  secret @SECRET@\n"), REFUSED, "has a wrong secret"),
+    "a stranger's say": Attack(lambda s: mail("eve@evil.test", ["game g1", "say buy cheap pills"]), REFUSED,
+                               "plays no seat"),
+    "a game id with a path": Attack(lambda s: mail("anna@a.test", ["game ../../etc/passwd", "status"]), REFUSED,
+                                    "names no game"),
+    "a game id of 1,000": Attack(lambda s: mail("anna@a.test", ["game " + "g" * 1000, "status"]), REFUSED,
+                                 "names no game"),
+    "a delivery report": Attack(lambda s: raw("From: anna@a.test\r\nSubject: [spb g1]", "--r\r\nContent-Type: "
+                                              "text/plain\r\n\r\nsecret " + s["anna@a.test"] + "\r\n--r--\r\n",
+                                              'multipart/report; boundary="r"'), DROPPED, "delivery report"),
+    "Return-Path <>": Attack(header("Subject: [spb g1]\r\nReturn-Path: <>", "move 1\r\nbuy lumb"), DROPPED,
+                             "a bounce"),
+    "a list's mail": Attack(header("Subject: [spb g1]\r\nList-Id: <spam.x.test>", "move 1\r\nbuy lumb"), DROPPED,
+                            "mailing list"),
+    "10,000 blank lines before the moves": Attack(lambda s: mail("eve@evil.test", "\n" * 10_000 + "game g1\npass\n"),
+                                                  REFUSED, "plays no seat"),
+    "a header of 270,000 characters": Attack(header("Subject: [spb g1]\r\nX-Long: " + "x" * 270_000), REFUSED,
+                                             "more than the 262144"),
     # bytes
     "NUL bytes in the body": Attack(body("secret @SECRET@\x00\nmove 1\x00\n\x00buy lumb\n"), "1 moves applied",
                                     legitimate=True),

@@ -25,7 +25,7 @@ import re
 
 #: Longer lines are never a mark of a reply (an attribution is a name, an address and a date).
 MARK_CHARS = 400
-#: Own lines kept of one mail at most (the server reads far fewer).
+#: Own lines that are not blank kept of one mail at most (the server reads far fewer).
 MAX_LINES = 10_000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SIGNATURES = ("-- ", "--", "\u2014 ")
@@ -51,8 +51,8 @@ def own_lines(text: str) -> list[str]:
     kept as ""), up to the signature or the earlier mail of a reply; quoted lines left out."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     own: list[str] = []
-    at = 0
-    while at < len(lines) and len(own) < MAX_LINES:
+    at = written = 0
+    while at < len(lines) and written < MAX_LINES:
         raw = lines[at]
         if raw in _SIGNATURES:
             break
@@ -66,6 +66,7 @@ def own_lines(text: str) -> list[str]:
             at += span
             continue
         own.append(" ".join(_CONTROL.sub(" ", raw.replace("\u00a0", " ")).split()))
+        written += 1 if own[-1] else 0
         at += 1
     return own
 
