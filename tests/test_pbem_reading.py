@@ -224,3 +224,24 @@ def test_a_reply_by_html_is_cut_too():
 def test_a_mail_of_one_long_line_is_read_without_a_mark_test():
     long = "x" * 300_000 + " wrote:"
     assert own_lines("buy lumb\n" + long + "\n> quoted\npass") == ["buy lumb", long, "pass"]
+
+
+def test_the_server_applies_a_move_above_a_pasted_view_and_one_below_a_quote(tmp_path):
+    """Issue finding 13 end to end: the pasted view's 'secret YOUR-SECRET' no longer overrides the player's
+    secret (the move was refused), and a move bottom-posted below Gmail's wrapped attribution and its
+    quote is applied (it was read as a failed first move)."""
+    from pbem_mail import make_server, outbox, secret_of, three_and_a_computer
+
+    server = make_server(tmp_path)
+    three_and_a_computer(server)
+    mails = outbox(tmp_path)
+    anna, boris = secret_of(mails, "anna@a.test"), secret_of(mails, "boris@b.test")
+    pasted = mail("anna@a.test", ["game g1", f"secret {anna}", "move 1", "buy lumb", "", *answer_lines("g1", 1)])
+    assert server.receive(pasted).applied == 1
+    turn = next(m for m in reversed(outbox(tmp_path)) if m.recipient == "boris@b.test")
+    quote = [f"> {line}" for line in turn.body.splitlines()]
+    bottom = mail("boris@b.test", ["On Mon, 1 Dec 2026 at 10:00, Saint Petersburg Server <", "spb@games.test> wrote:",
+                                   *quote, "", f"secret {boris}", f"move {turn.number}", turn.moves[0]],
+                  subject="Re: " + turn.subject)
+    assert server.receive(bottom).applied == 1
+    server.close()
