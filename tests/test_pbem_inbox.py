@@ -194,3 +194,12 @@ def test_the_lock_met_by_the_mail_itself_is_store_busy(game):
     finally:
         holder.close()
     assert take(server, good_move(secrets)).applied == 1
+
+
+def test_a_name_already_in_quarantine_is_not_overwritten(game):
+    server, folder, secrets = game
+    inbox = maildir(folder / "inbox")
+    for round_ in range(2):
+        (inbox / "new" / "1").mkdir()
+        assert receive_maildir(server, inbox)[0].result.startswith("quarantined: ")
+    assert sorted(p.name for p in (inbox / "quarantine").iterdir()) == ["1", "1.1"]

@@ -245,3 +245,9 @@ def test_the_server_applies_a_move_above_a_pasted_view_and_one_below_a_quote(tmp
                   subject="Re: " + turn.subject)
     assert server.receive(bottom).applied == 1
     server.close()
+
+
+def test_a_script_ends_at_its_first_closing_tag_and_blockquotes_nest():
+    text = html_text("<script>a = '<script>';</script>buy lumb<blockquote>x<blockquote>y</blockquote>z"
+                     "</blockquote>pass", 1000)
+    assert text.split() == ["buy", "lumb", ">", "pass"]

@@ -125,10 +125,17 @@ def _kind(mode: int) -> str:
 
 
 def _move(path: Path, to: Path) -> None:
+    """Move a mail (or what stands in new/) to its folder, beside one of the same name if there is one."""
+    target, number = to, 0
+    while target.exists() or target.is_symlink():
+        number += 1
+        target = to.with_name(f"{to.name}.{number}")
     try:
-        path.rename(to)
+        path.rename(target)
     except FileNotFoundError:
         pass  # another process took it
+    except OSError as error:  # it stays in new/; noted as handled, it is a repeat next time
+        log.error("%s could not be moved to %s: %s", path, target.parent, error.strerror)
 
 
 def _describe(error: BaseException) -> str:

@@ -19,6 +19,8 @@ import re
 
 #: Tags whose content is no text of the sender's.
 _DROPPED = frozenset({"script", "style", "head", "blockquote", "template", "title"})
+#: Dropped tags that nest (the others end at their first closing tag, as a browser reads them).
+_NESTING = frozenset({"blockquote", "template"})
 #: Tags that begin or end a line (opening or closing).
 _BLOCKS = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table",
                      "blockquote", "pre", "hr", "dt", "dd"})
@@ -64,7 +66,7 @@ def html_text(markup: str, limit: int) -> str:
             continue
         closing, name = found.group(1) == "/", found.group(2).lower()
         if dropping is not None:
-            if name == dropping:
+            if name == dropping and (closing or name in _NESTING):
                 depth += -1 if closing else (1 if depth < _DEPTH else 0)
                 if depth == 0:
                     dropping = None
