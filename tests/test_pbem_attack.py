@@ -188,8 +188,11 @@ ATTACKS: dict[str, Attack] = {
                              "written by a machine"),
     "Precedence bulk": Attack(header("Subject: x\r\nPrecedence: bulk", "move 1\r\nbuy lumb"), DROPPED),
     "a vacation reply": Attack(header("Subject: Out of office", "move 1\r\nbuy lumb"), DROPPED),
-    "a handled mail's Message-ID again": Attack(lambda s: anna(s, "move 1", "buy lumb", message_id="<seen@a.test>"),
-                                                "repeat"),
+    "a handled mail's Message-ID again": Attack(lambda s: mail("boris@b.test", ["game g1", "secret x", "admin abort"],
+                                                               message_id="<seen@a.test>"), "repeat"),
+    "Boris's handled Message-ID from a stranger": Attack(lambda s: mail("eve@evil.test", ["game g1", "pass"],
+                                                                        message_id="<seen@a.test>"), REFUSED,
+                                                         "plays no seat"),
     "a stale move number": Attack(lambda s: anna(s, "move 7", "buy lumb"), ANSWERED, legitimate=True),
     "a game that does not exist": Attack(lambda s: mail("anna@a.test", ["game zz", "pass"]), REFUSED, "no game zz"),
     # quoted and hidden secrets

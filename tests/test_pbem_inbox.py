@@ -102,7 +102,7 @@ def test_a_mail_the_server_fails_on_is_quarantined_and_the_maildir_run_goes_on(g
     assert second.applied == 1
     assert [p.name for p in (inbox / "quarantine").iterdir()] == ["1"]
     assert [p.name for p in (inbox / "cur").iterdir()] == ["2:2,S"]
-    assert server.store.handled("<p1@b.test>").startswith("quarantined: ")
+    assert server.store.handled("boris@b.test", "<p1@b.test>").startswith("quarantined: ")
     assert "quarantined: the server failed on it (KeyError" in caplog.text
     monkeypatch.undo()
     (inbox / "new" / "3").write_bytes(mail("boris@b.test", ["POISON"], message_id="<p1@b.test>"))

@@ -151,7 +151,7 @@ def _note(server: Server, data: bytes, reason: str) -> Outcome:
     log.error("mail %s from %s: %s%s", clean_header(mail.key)[:80], mail.sender or "?", QUARANTINED, reason)
     try:
         with server.store.transaction():
-            if server.store.handled(mail.key) is None:
+            if server.store.handled(mail.sender, mail.key) is None:
                 server.store.note_handled(mail.key, None, mail.sender, server.clock(), QUARANTINED + reason)
     except sqlite3.Error as error:
         if store_busy(error):
