@@ -35,6 +35,7 @@ def register(app: typer.Typer) -> None:
 
 def _server(config: Path, now: float | None = None) -> Server:
     import logging
+    import sqlite3
 
     from spbc.pbem.config import Config, ConfigError, load_config
     from spbc.pbem.server import Server
@@ -56,6 +57,9 @@ def _server(config: Path, now: float | None = None) -> Server:
     logger.propagate = False
     try:
         return Server(loaded, clock=(lambda: now) if now is not None else __import__("time").time)
+    except sqlite3.OperationalError as error:  # locked for longer than busy_seconds, or the disk failing
+        fail(f"the store {loaded.store_path} cannot be opened now ({error}); nothing was changed, try again "
+             "later", code=EX_TEMPFAIL)
     except OSError as error:
         fail(f"cannot open the store {loaded.store_path}: {error}")
     except Exception as error:  # sqlite3.Error: a file that is no database
@@ -107,7 +111,7 @@ def receive(
     """
     import sqlite3
 
-    from spbc.pbem.server import receive_maildir
+    from spbc.pbem.inbox import StoreBusy, receive_maildir, receive_stdin
 
     server = _server(config)
     try:
@@ -118,8 +122,8 @@ def receive(
             typer.echo(f"{len(outcomes)} mails handled")
         else:
             data = sys.stdin.buffer.read(server.config.limits.max_bytes + 1)
-            server.receive(data)
-    except sqlite3.OperationalError as error:  # the store stayed locked, or the disk is full: try later
+            receive_stdin(server, data)
+    except (StoreBusy, sqlite3.OperationalError) as error:  # the store stayed locked, or the disk failed
         fail(f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was "
              "changed, deliver it again later", code=EX_TEMPFAIL)
     finally:
