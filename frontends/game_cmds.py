@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from spbc.frontends.options import complete_rules, integer
+
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
     from rich.console import Console
 
@@ -36,12 +38,12 @@ class ScreenLanguage(str, enum.Enum):
 
 def play(
     rules: Optional[str] = typer.Option(
-        None, "--rules", metavar="RULES",
+        None, "--rules", metavar="RULES", autocompletion=complete_rules,
         help="A shipped ruleset by name, or the path of a rules file (default: base, or the rules a saved game names)."),
     players: Optional[str] = typer.Option(
         None, "--players", metavar="SEATS", help="Comma list of seats: names of people, ai:LEVEL for computers "
         "(default: you,ai:random)."),
-    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER",
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER", parser=integer(),
                                        help="Seed of the deal (default: a random one, told at the end)."),
     record: Optional[Path] = typer.Option(
         None, "--record", metavar="FILE",
@@ -202,8 +204,8 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print the standings and the number of moves as JSON."),
     lenient: bool = typer.Option(False, "--lenient", help="Report every problem, skip bad moves, replay the rest."),
     rules: Optional[str] = typer.Option(
-        None, "--rules", metavar="RULES", help="A shipped ruleset by name, or the path of a rules file "
-        "[default: the rules the record names]."),
+        None, "--rules", metavar="RULES", autocompletion=complete_rules,
+        help="A shipped ruleset by name, or the path of a rules file [default: the rules the record names]."),
 ) -> None:
     """Replay a game record, check every move and the result, and print the standings.
 
@@ -278,7 +280,7 @@ def analyze(
                               help="The search that judges, with its budget: hard, hard@2s, hard@3000it."),
     margin: float = typer.Option(0.10, "--margin", metavar="NUMBER",
                                  help="Mark a move when the best one's win chance is this much higher."),
-    seed: int = typer.Option(0, "--seed", metavar="INTEGER", help="The search's own seed."),
+    seed: int = typer.Option(0, "--seed", metavar="INTEGER", parser=integer(), help="The search's own seed."),
     as_json: bool = typer.Option(False, "--json", help="Print the marked moves as JSON."),
 ) -> None:
     """Replay a game record and mark each move where ai:hard prefers another by a clear margin.
