@@ -35,14 +35,18 @@ def sim(
     levels = [s.strip() for s in seats.split(",")]
     if not all(levels):
         fail(f"bad seat list {seats!r}: give computer levels separated by commas, e.g. random,random", code=2)
-    model = ruleset.model.game
-    if not model.min_players <= len(levels) <= model.max_players:
-        fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}", code=2)
     try:
         for level in levels:
             make_agent(level, 0)
     except ValueError as error:
-        fail(str(error), code=2)
+        fail(f"--seats {seats}: {error}", code=2)
+    model = ruleset.model.game
+    if len(levels) < 2:
+        fail(f"--seats {seats} is one seat: a game of {ruleset.name} needs {model.min_players} to "
+             f"{model.max_players}, one level each, e.g. --seats {levels[0]},random", code=2)
+    if not model.min_players <= len(levels) <= model.max_players:
+        fail(f"--seats {seats} is {len(levels)} seats: {ruleset.name} is for {model.min_players} to "
+             f"{model.max_players} players", code=2)
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -64,14 +68,25 @@ def sim(
         return
     typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}, "
                "the levels rotated over the seats game by game")
+    for line in sim_table(summaries):
+        typer.echo(line)
+
+
+def sim_table(summaries: list[Any]) -> list[str]:
+    """The results of spb sim as lines of at most 100 columns (with level names of up to 12 characters)."""
     width = max(len("level"), *(len(summary.level) for summary in summaries))
-    typer.echo(f"  {'level':<{width}}  seats  win share   95% interval    even  mean points  mean margin"
-               "  s/decision median    max  iterations/decision")
-    for summary in summaries:
-        typer.echo(f"  {summary.level:<{width}}  {summary.seats:>5}  {summary.win_share:>8.1%}  "
-                   f"[{summary.low:>6.1%},{summary.high:>7.1%}]  {summary.even_share:>4.0%}  "
-                   f"{summary.mean_points:>11.1f}  {summary.mean_margin:>+11.1f}  "
-                   f"{summary.median_seconds:>17.4f}  {summary.max_seconds:>5.3f}  {summary.mean_iterations:>19,.0f}")
+    lines = [f"  {'level':<{width}}  seats    wins  {'95% interval':^16}  even  points  margin  median s   max s"
+             "  iterations"]
+    for s in summaries:
+        lines.append(f"  {s.level:<{width}}  {s.seats:>5}  {s.win_share:>6.1%}  [{s.low:>6.1%},{s.high:>7.1%}]"
+                     f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.median_seconds:>8.4f}"
+                     f"  {s.max_seconds:>6.3f}  {s.mean_iterations:>10,.0f}")
+    lines.append("  wins: ties shared; points, margin (over the best other seat): means per game;")
+    lines.append("  median s, max s (the longest), iterations (the mean): per decision")
+    if len(summaries) == 1:
+        lines.append(f"  note: every seat played {summaries[0].level}: nothing to compare "
+                     "(give two levels, e.g. --seats hard,medium)")
+    return lines
 
 
 def bench(
