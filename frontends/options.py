@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from typer._click import Context, HelpFormatter  # Typer 0.29 carries its own Click; its commands take these
 from typer.core import TyperArgument, TyperCommand
 
 #: The extension of a rules file: what the completion of a ruleset offers beside the shipped names.
@@ -81,7 +82,7 @@ def _plain_name(argument: TyperArgument) -> str:
 class PlainCommand(TyperCommand):
     """A command whose usage line and Arguments section show each argument's metavar plainly."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
             if isinstance(param, TyperArgument):
@@ -90,7 +91,7 @@ class PlainCommand(TyperCommand):
                 pieces.extend(param.get_usage_pieces(ctx))
         return pieces
 
-    def format_options(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
         arguments, options = [], []
         for param in self.get_params(ctx):
             record = param.get_help_record(ctx)
