@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from spbc.ai.analyze import analyze, hint
@@ -156,3 +157,23 @@ def test_analyze_takes_the_rules_of_a_rules_file(compiled, tmp_path):
     assert [summary["name"] for summary in json.loads(result.stdout)["players"]] == ["random 1", "random 2"]
     other = runner.invoke(app, ["analyze", str(tmp_path / "game-2.spbr"), "--rules", "new-society"])
     assert other.exit_code == 1 and "played with other rules" in other.output
+
+
+@pytest.mark.slow
+def test_analyze_a_game_of_a_variant_of_ones_own(tmp_path):
+    """issue finding 11: a record of a rules file that changes the game (a Cython build, so in the slow tier):
+    without --rules it says to give the file; with --rules FILE it is analysed."""
+    import spbc
+    from test_backend import variant
+
+    main = variant(tmp_path, "hand_limit         = 3", "hand_limit         = 4")
+    house = main.with_name("house.spb")
+    main.rename(house)
+    ruleset = spbc.load_rules(str(house), "compiled")
+    record_game(ruleset, ["random", "random"], 5, tmp_path)
+    path = str(tmp_path / "game-5.spbr")
+    without = runner.invoke(app, ["analyze", path, "--level", "hard@200it"])
+    assert without.exit_code == 1 and "spb replay --rules FILE" in without.output
+    result = runner.invoke(app, ["analyze", path, "--rules", str(house), "--level", "hard@200it", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [summary["name"] for summary in json.loads(result.stdout)["players"]] == ["random 1", "random 2"]
