@@ -10,20 +10,20 @@ from typing import Annotated, Any, Optional
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
-from spbc.frontends.options import complete_rules, integer, number
+from spbc.frontends.options import complete_rules, integer, integers, number
 
 
 def sim(
     seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
         "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s or hard@5000it), "
         "rotated over the seats game by game."))] = "random,random",
-    games: Annotated[int, typer.Option(parser=integer(1), metavar="INTEGER", help="How many games.")] = 10,
+    games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="How many games.")] = 10,
     seed: Annotated[int, typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
     rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,
                                        help="Shipped ruleset name or rules file.")] = "base",
     backend: Annotated[str, typer.Option(metavar="[auto|compiled|python]", help="auto, compiled or python.")] = "auto",
     records: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Write a game record of each game into this folder.")] = None,
-    jobs: Annotated[int, typer.Option(parser=integer(1), metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
+    jobs: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results (on --jobs processes; the results do not
@@ -92,12 +92,12 @@ def sim_table(summaries: list[Any]) -> list[str]:
 def bench(
     rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,
                                        help="Shipped ruleset name or rules file.")] = "base",
-    players: Annotated[int, typer.Option(parser=integer(1), metavar="INTEGER", help="Players per game.")] = 2,
+    players: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Players per game.")] = 2,
     seconds: Annotated[float, typer.Option(parser=number(), metavar="NUMBER", help="Seconds per sample.")] = 1.0,
-    repeats: Annotated[int, typer.Option(parser=integer(1), metavar="INTEGER", help="Samples per figure; the median is reported.")] = 5,
+    repeats: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Samples per figure; the median is reported.")] = 5,
     reference: Annotated[Optional[Path], typer.Option(
         metavar="FILE", help="A C engine to compare with, run as FILE PLAYERS GAMES SEED (prints games_per_s).")] = None,
-    states: Annotated[int, typer.Option(parser=integer(0), metavar="INTEGER",
+    states: Annotated[int, typer.Option(**integers(0), metavar="INTEGER",
                                         help="Mid-game states for the playout figures (0: none).")] = 1000,
     instructions: Annotated[bool, typer.Option(
         "--instructions", help="Also count instructions per game under valgrind's callgrind.")] = False,

@@ -55,6 +55,13 @@ def integer(low: int | None = None, high: int | None = None) -> Callable[[Any], 
     return parse
 
 
+def integers(low: int | None = None, high: int | None = None) -> dict[str, Any]:
+    """The keywords of typer.Option for a whole number within bounds: the parser of :func:`integer`, and
+    min and max for the help's ``[x>=1]`` (the parser checks them; Typer's own check would word it
+    otherwise)."""
+    return {"parser": integer(low, high), "min": low, "max": high}
+
+
 def number(low: float | None = None, high: float | None = None) -> Callable[[Any], float]:
     """A parser of finite decimal numbers (within ``low``..``high`` when given) that fails as Click does."""
     def parse(value: Any) -> float:

@@ -68,6 +68,7 @@ def test_the_real_command_words_a_bad_number_and_a_number_out_of_range_as_click_
     assert done.stderr.splitlines()[-1] == "Error: Invalid value for '--games': 'abc' is not a valid integer."
     done = subprocess.run([*SPB, "sim", "--games", "0"], capture_output=True, text=True, timeout=120)
     assert done.stderr.splitlines()[-1] == "Error: Invalid value for '--games': 0 is not in the range x>=1."
+    assert "[default: 10; x>=1]" in " ".join(runner.invoke(app, ["sim", "-h"]).stdout.split())  # the help says so
 
 
 def test_usage_lines_and_arguments_show_metavars_plainly():
