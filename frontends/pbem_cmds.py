@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from spbc.frontends.common import fail
+from spbc.frontends.options import complete_rules, integer, number
 
 if TYPE_CHECKING:
     from spbc.pbem.server import Server
@@ -71,12 +72,12 @@ def new(
     players: Annotated[str, typer.Option(
         metavar="SEATS", help="Comma list of seats: NAME=ADDRESS for a person, ai:LEVEL for a computer.")],
     config: ConfigOption = DEFAULT_CONFIG,
-    rules: Annotated[str, typer.Option(metavar="RULES", help="A shipped ruleset or a rules file.")] = "base",
-    seed: Annotated[Optional[int], typer.Option(metavar="INTEGER", help="Seed of the deal (default: a random one).")] = None,
+    rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules, help="A shipped ruleset or a rules file.")] = "base",
+    seed: Annotated[Optional[int], typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the deal (default: a random one).")] = None,
     game_id: Annotated[Optional[str], typer.Option("--id", metavar="ID", help="The game's id (default: a random one).")] = None,
     admin: Annotated[Optional[str], typer.Option(metavar="ADDRESS", help="The administrator's address (default: the first player's).")] = None,
-    deadline: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours a player has for a turn; 0: none.")] = None,
-    remind: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours before the deadline of the reminder.")] = None,
+    deadline: Annotated[Optional[float], typer.Option(parser=number(), metavar="HOURS", help="Hours a player has for a turn; 0: none.")] = None,
+    remind: Annotated[Optional[float], typer.Option(parser=number(), metavar="HOURS", help="Hours before the deadline of the reminder.")] = None,
     policy: Annotated[Optional[str], typer.Option(metavar="POLICY", help="At a deadline: wait, pass, or ai:LEVEL plays the turn.")] = None,
     mail: Annotated[Optional[str], typer.Option(metavar="[move|phase]", help="A mail per move, or a digest per phase.")] = None,
     hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,

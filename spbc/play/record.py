@@ -17,7 +17,8 @@
 Headers come first, one per line, with ``\\"`` and ``\\\\`` escaping a quote and a
 backslash. Each move line names the player and gives the move in the notation of
 :mod:`spbc.play.notation`; lines starting with ``#`` (the round and phase markers the
-writer puts in) and blank lines are comments. ``Result`` lists the final points in
+writer puts in) and blank lines are comments, and a move line may end in one
+(``Anna: pass  # a comment``: spb analyze --output writes its notes so). ``Result`` lists the final points in
 seat order and is written once the game is over; a reader checks it against the
 replay. The seed and the moves give back the whole game, deck order included.
 
@@ -88,6 +89,7 @@ class Replay:
     game: Game
     headers: dict[str, str]
     moves: list[Move] = field(default_factory=list)  # the moves replayed, in order
+    lines: list[int] = field(default_factory=list)  # the line of each of them in the record, from 1
     problems: list[RecordProblem] = field(default_factory=list)
 
 
@@ -188,6 +190,7 @@ class _Reader:
         self.header_lines: dict[str, int] = {}
         self.first_move = len(self.lines)  # index of the first line after the headers
         self.out_of_step = False  # a move was left out, so later lines do not fit the game
+        self.move_lines: list[int] = []  # the line of each move played
 
     def problem(self, line: int, column: int, message: str) -> None:
         """A problem the reader can step over in lenient mode."""
@@ -350,6 +353,7 @@ class _Reader:
             column = indent + len(name) + 1 + len(body) - len(body.lstrip())
             fault = self.play_line(game, name, body.split("#", 1)[0].strip(), moves)
             if fault is None:
+                self.move_lines.append(number)
                 continue
             message, malformed = fault
             found = RecordProblem(number, indent if message.startswith("it is") else column, message)
@@ -414,6 +418,7 @@ def read_record(text: str, ruleset: Ruleset | None = None, lenient: bool = False
     replay = Replay(game, reader.headers)
     reader.replay(game, replay.moves)
     reader.check_result(game)
+    replay.lines = reader.move_lines
     replay.problems = sorted(reader.problems, key=lambda p: (p.line, p.column))
     return replay
 
