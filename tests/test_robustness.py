@@ -207,11 +207,13 @@ def test_sim_with_an_empty_seat_or_a_record_that_cannot_be_written(tmp_path):
     assert "cannot write the record" in blocked.output and "Is a directory" in blocked.output
 
 
-@pytest.mark.parametrize("seconds", ["inf", "nan", "0", "-1"])
-def test_bench_refuses_seconds_that_are_not_a_positive_number(seconds):
+@pytest.mark.parametrize("seconds, said", [("inf", "'inf' is not a finite number"), ("nan", "'nan' is not a finite number"),
+                                           ("0", "--seconds must be a number of seconds above 0"),
+                                           ("-1", "--seconds must be a number of seconds above 0")])
+def test_bench_refuses_seconds_that_are_not_a_positive_number(seconds, said):
     result = spb("bench", "--seconds", seconds, "--repeats", "1")
     assert result.exit_code == 2, result.output
-    assert "--seconds must be a number of seconds above 0" in result.output
+    assert said in result.output
 
 
 def test_play_refuses_a_record_path_that_is_a_folder(tmp_path):
