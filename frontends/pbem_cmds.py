@@ -78,6 +78,7 @@ def new(
     hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,
 ) -> None:
     """Create a game and mail each player a welcome with their secret, the rules and how to move."""
+    from spbc.pbem.rules import RulesFileError
     from spbc.pbem.server import NewGame, PbemError, SeatSpec
 
     seats = []
@@ -89,6 +90,8 @@ def new(
     server = _server(config)
     try:
         created = server.new_game(NewGame(seats, rules, seed, game_id, admin, deadline, remind, policy, mail, hints))
+    except RulesFileError as error:  # an error in the input (the rules), not in the usage
+        fail(str(error))
     except PbemError as error:
         fail(str(error), code=2)
     finally:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
-from spbc.play.game import Game, Ruleset, load_rules
+from spbc.play.game import Game, Ruleset
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import format_move, parse_move
 from spbc.play.observe import observe
@@ -37,6 +37,7 @@ from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
+from spbc.pbem.rules import GameLoader, Unloadable, keep_rules
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -131,33 +132,30 @@ class Server:
         self.clock = clock
         self.store = Store(config.store_path, config.server.synchronous)
         self.transport = transport or make_transport(config)
-        self._rules: dict[str, Ruleset] = {}
-        self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
+        self.loader = GameLoader()  # each ruleset and the last state of each game, loaded once
 
     def close(self) -> None:
         self.transport.close()
         self.store.close()
 
-    def ruleset(self, name: str) -> Ruleset:
-        if name not in self._rules:
-            self._rules[name] = load_rules(name)
-        return self._rules[name]
-
     def _game(self, row: GameRow) -> Game:
-        """The game of a stored row; a state this process stored or loaded last is not read again."""
-        cached = self._games.get(row.id)
-        if cached is not None and cached[0] == row.state:
-            return cached[1].clone()
-        game = self.ruleset(row.rules).game_from_json(row.state)
-        self._games[row.id] = (row.state, game.clone())
-        return game
+        """The game of a stored row (Unloadable when it cannot be loaded now)."""
+        return self.loader.game(row)
+
+    def _loaded(self, row: GameRow) -> Game | None:
+        """The game of a row in a transaction; None (told once) when it cannot be loaded now."""
+        return self.loader.loaded(self.store, row, self.clock())
 
     # --- new games -----------------------------------------------------------------------------
 
     def new_game(self, spec: NewGame) -> Created:
         """Create a game and queue a welcome for each person (their secret, the rules, how to play)."""
         defaults = self.config.defaults
-        ruleset = self.ruleset(spec.rules)
+        kept = keep_rules(spec.rules)  # RulesFileError
+        try:
+            ruleset = self.loader.ruleset(kept)
+        except Unloadable as problem:
+            raise PbemError(f"the rules {spec.rules!r} cannot be loaded: {problem.detail}") from None
         names = [seat.name for seat in spec.seats]
         try:
             parsed = parse_seats(",".join(names))
@@ -189,10 +187,11 @@ class Server:
         now = self.clock()
         admin = (spec.admin or (addresses[0] if addresses else self.config.server.address)).lower()
         admin_secret = new_secret()
-        row = GameRow(game_id, spec.rules, game.to_json(), "active", now, secrets.randbits(62), admin,
+        row = GameRow(game_id, kept.rules, game.to_json(), "active", now, secrets.randbits(62), admin,
                       secret_digest(admin_secret), spec.deadline if spec.deadline is not None else defaults.deadline_hours,
                       spec.remind if spec.remind is not None else defaults.remind_hours, policy,
-                      spec.hints if spec.hints is not None else defaults.hints, now, False, False)
+                      spec.hints if spec.hints is not None else defaults.hints, now, False, False,
+                      kept.text, kept.digest)
         made: dict[str, str] = {}
         with self.store.transaction():
             if self.store.game(game_id) is not None:
@@ -281,7 +280,10 @@ class Server:
             what = "has no secret line" if request.secret is None else "has a wrong secret"
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
                                 "mail on a line of its own; nothing was changed")
-        game = self._game(row)
+        game = self._loaded(row)
+        if game is None:
+            return self._refuse(mail, row.id, f"game {row.id} cannot be loaded now: {row.unloadable}; "
+                                "the administrator has been told")
         context = _Context(row, seats, game, self.store.move_count(row.id))
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
@@ -645,7 +647,7 @@ class Server:
     def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
         self.store.save_game(context.row)
-        self._games[context.row.id] = (context.row.state, context.game.clone())
+        self.loader.remember(context.row.id, context.row.state, context.game)
         for seat in context.seats:
             self.store.save_seat(context.row.id, seat)
 
@@ -710,7 +712,9 @@ class Server:
             return []
         now = self.clock()
         seats = self.store.seats(game_id)
-        game = self._game(row)
+        game = self._loaded(row)
+        if game is None:
+            return [f"{row.id}: cannot be loaded now: {row.unloadable}"]
         context = _Context(row, seats, game, self.store.move_count(game_id))
         seat = seats[game.current_player]
         if game.is_over or seat.address is None:
@@ -813,7 +817,10 @@ class Server:
         row = self.store.game(game_id)
         if row is None:
             raise PbemError(f"there is no game {game_id}; spb pbem games lists them")
-        game = self._game(row)
+        try:
+            game = self._game(row)
+        except Unloadable as problem:
+            raise PbemError(f"game {game_id} cannot be loaded now: {problem.reason} ({problem.detail})") from None
         return _Context(row, self.store.seats(game_id), game, self.store.move_count(game_id))
 
     def admin(self, game_id: str, words: list[str]) -> str:
@@ -828,7 +835,13 @@ class Server:
         return result
 
     def games(self) -> list[str]:
-        return [self._status_line(self._context(game_id)) for game_id in self.store.game_ids()]
+        lines = []
+        for game_id in self.store.game_ids():
+            try:
+                lines.append(self._status_line(self._context(game_id)))
+            except PbemError as error:  # a game that cannot be loaded is that game's line, not the list's end
+                lines.append(str(error))
+        return lines
 
     def status(self, game_id: str) -> str:
         """The operator's view: the state of play as a spectator sees it, and the seats' addresses."""
