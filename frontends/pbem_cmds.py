@@ -48,7 +48,10 @@ def _server(config: Path, now: float | None = None) -> Server:
         fail(str(error))
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
     if loaded.server.log:
-        handler = logging.FileHandler(loaded.path(loaded.server.log), encoding="utf-8")
+        try:
+            handler = logging.FileHandler(loaded.path(loaded.server.log), encoding="utf-8")
+        except OSError as error:  # a log file in a folder that is not there, or not writable
+            fail(f"cannot open the log file {loaded.path(loaded.server.log)}: {error.strerror or error}")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger = logging.getLogger("spbc.pbem")
     logger.handlers[:] = [handler]

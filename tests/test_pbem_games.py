@@ -196,3 +196,70 @@ def test_a_store_of_version_2_opens_upgraded(tmp_path):
     assert version_of(again.store.db) == VERSION and again.store.game("g").unloadable == ""
     assert again.receive(move_mail(tmp_path, again, "g")).result == "1 moves applied"
     again.close()
+
+
+def spb(folder, *args):
+    return runner.invoke(app, ["pbem", *args, "--config", str(folder / "pbem.toml")])
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--rules", "no-such-rules", "the rules 'no-such-rules' cannot be loaded: SPB100 cannot read rules file"),
+    ("--deadline", "nan", "a deadline is a number of hours from 0 to 8760, not nan"),
+    ("--deadline", "inf", "a deadline is a number of hours from 0 to 8760, not inf"),
+    ("--deadline", "1e300", "a deadline is a number of hours from 0 to 8760, not 1e+300"),
+    ("--deadline", "-1", "a deadline is a number of hours from 0 to 8760, not -1.0"),
+    ("--remind", "-5", "a reminder is a number of hours from 0 to 8760, not -5.0"),
+    ("--admin", "boss", "'boss' is not an e-mail address"),
+    ("--admin", "spb@games.test", "spb@games.test is the server's own address"),
+    ("--players", "A" * 41 + "=a@a.test,Bo=b@b.test", "a seat's name is 1 to 40 characters, not 41"),
+    ("--players", "A\u2028B=a@a.test,Bo=b@b.test", "a seat's name holds only printable characters"),
+])
+def test_operator_input_that_cannot_be_used_is_one_line_and_no_game(tmp_path, option, value, says):
+    """issue finding 11: each bad value of spb pbem new is a one-line error with exit code 1 (the
+    rules: an error in the input) or 2 (a usage error), never a traceback, and no game is made."""
+    write_config(tmp_path)
+    args = ["new", "--players", "Anna=anna@a.test,Boris=boris@b.test", "--id", "t", "--seed", "1"]
+    if option == "--players":
+        args[2] = value
+    else:
+        args += [option, value]
+    done = spb(tmp_path, *args)
+    assert done.exit_code == (1 if option == "--rules" else 2), done.output
+    assert says in done.output and isinstance(done.exception, SystemExit)
+    assert len(done.output.strip().splitlines()) == 1, done.output
+    assert "t:" not in spb(tmp_path, "games").output
+
+
+def test_a_log_file_in_a_missing_folder_is_an_error_of_one_line(tmp_path):
+    """issue finding 11: [server] log in a folder that is not there."""
+    (tmp_path / "pbem.toml").write_text('[server]\naddress = "spb@games.test"\nlog = "no/such/folder/pbem.log"\n',
+                                        encoding="utf-8")
+    done = spb(tmp_path, "games")
+    assert done.exit_code == 1 and "cannot open the log file" in done.output and "No such file" in done.output
+    assert len(done.output.strip().splitlines()) == 1 and isinstance(done.exception, SystemExit)
+
+
+def test_the_servers_own_address_is_no_players_address(tmp_path):
+    """issue finding 11: admin address SEAT with the server's address, by command and by mail."""
+    write_config(tmp_path)
+    assert spb(tmp_path, "new", "--players", "Anna=anna@a.test,Boris=boris@b.test", "--id", "t",
+               "--seed", "1").exit_code == 0
+    done = spb(tmp_path, "admin", "t", "address", "Boris", "SPB@games.test")
+    assert done.exit_code == 1 and "spb@games.test is the server's own address" in done.output
+    server = make_server(tmp_path)
+    admin = [m for m in outbox(tmp_path) if m.subject == "[spb t] administration"][0]
+    secret = admin.body.split("Your admin secret: ")[1].split()[0]
+    server.receive(mail("anna@a.test", ["game t", f"secret {secret}", "admin address 2 spb@games.test"]))
+    reply = [m for m in outbox(tmp_path) if m.subject == "[spb t] administration"][-1]
+    assert "spb@games.test is the server's own address" in reply.body
+    assert [s.address for s in server.store.seats("t")] == ["anna@a.test", "boris@b.test"]
+    server.close()
+
+
+def test_deadlines_of_the_configuration_are_times(tmp_path):
+    """issue finding 11: [defaults] deadline_hours = inf is refused when the file is read."""
+    from spbc.pbem.config import ConfigError, load_config
+
+    write_config(tmp_path, "[defaults]\ndeadline_hours = inf\n")
+    with pytest.raises(ConfigError, match="deadline_hours"):
+        load_config(tmp_path / "pbem.toml")

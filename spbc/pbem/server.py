@@ -37,7 +37,8 @@ from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
-from spbc.pbem.rules import GameLoader, Unloadable, keep_rules
+from spbc.pbem.rules import GameLoader, RulesFileError, Unloadable, keep_rules
+from spbc.pbem.settings import address_problem, hours_problem, name_problem
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -151,11 +152,16 @@ class Server:
     def new_game(self, spec: NewGame) -> Created:
         """Create a game and queue a welcome for each person (their secret, the rules, how to play)."""
         defaults = self.config.defaults
+        for problem in (hours_problem("a deadline", spec.deadline), hours_problem("a reminder", spec.remind),
+                        spec.admin and address_problem(spec.admin, self.config.server.address),
+                        *(name_problem(seat.name) for seat in spec.seats)):
+            if problem:
+                raise PbemError(problem)
         kept = keep_rules(spec.rules)  # RulesFileError
         try:
             ruleset = self.loader.ruleset(kept)
         except Unloadable as problem:
-            raise PbemError(f"the rules {spec.rules!r} cannot be loaded: {problem.detail}") from None
+            raise RulesFileError(f"the rules {spec.rules!r} cannot be loaded: {problem.detail}") from None
         names = [seat.name for seat in spec.seats]
         try:
             parsed = parse_seats(",".join(names))
@@ -782,8 +788,9 @@ class Server:
         if action in ("address", "replace") and len(words) == 3:
             seat = self._seat(context, words[1])
             address = words[2].lower()
-            if not ADDRESS.fullmatch(address):
-                raise PbemError(f"{address!r} is not an e-mail address")
+            problem = address_problem(address, self.config.server.address)
+            if problem:
+                raise PbemError(problem)
             if any(s.address == address for s in context.seats if s.seat != seat.seat):
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
