@@ -263,3 +263,13 @@ def test_deadlines_of_the_configuration_are_times(tmp_path):
     write_config(tmp_path, "[defaults]\ndeadline_hours = inf\n")
     with pytest.raises(ConfigError, match="deadline_hours"):
         load_config(tmp_path / "pbem.toml")
+
+
+def test_a_shipped_ruleset_is_kept_by_its_name(tmp_path):
+    """issue finding 5: a shipped ruleset, by either spelling of its name, is kept by name and digest."""
+    server = make_server(tmp_path)
+    server.new_game(NewGame(SEATS, rules="new-society", seed=5, game_id="s1"))
+    row = server.store.game("s1")
+    assert (row.rules, row.rules_text) == ("new_society", "") and len(row.rules_digest) == 64
+    assert server.receive(move_mail(tmp_path, server, "s1")).result == "1 moves applied"
+    server.close()

@@ -63,10 +63,19 @@ def _one_line(error: RulesError) -> str:
     return f"{first.code} {first.message}" + (f" (and {more} more)" if more else "")
 
 
-def _shipped(given: str) -> bool:
+def _shipped(given: str) -> str | None:
+    """The name of the shipped ruleset that ``given`` names (``new-society`` is ``new_society``), or None
+    for a rules file of one's own."""
     path = resolve_rules(given)
-    shipped = locate.shipped_rules(given) if given in shipped_names() else None
-    return shipped is not None and path == shipped
+    shipped = locate.shipped_rules(path.stem) if path.suffix == ".spb" else None
+    return path.stem if shipped is not None and _resolved(path) == _resolved(shipped) else None
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
 
 
 def keep_rules(given: str) -> KeptRules:
@@ -79,8 +88,9 @@ def keep_rules(given: str) -> KeptRules:
         raise RulesFileError(f"the rules {given!r} cannot be loaded: {_one_line(error)}") from None
     except (OSError, ValueError) as error:
         raise RulesFileError(f"the rules {given!r} cannot be loaded: {error}") from None
-    if _shipped(given):
-        return KeptRules(given, "", model.digest)
+    name = _shipped(given)
+    if name is not None:
+        return KeptRules(name, "", model.digest)
     main = resolve_rules(given).resolve()
     shipped = locate.rules_dir().resolve()
     files: dict[str, str] = {}
