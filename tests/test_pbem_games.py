@@ -5,6 +5,7 @@ told once, and every other game goes on."""
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
 
@@ -124,6 +125,8 @@ def test_a_game_that_cannot_be_loaded_is_refused_and_every_other_game_goes_on(tm
     server.close()
     server = make_server(tmp_path, clock=lambda: 1_000_000.0)
     start = len(outbox(tmp_path))
+    told = Told()
+    logging.getLogger("spbc.pbem").addHandler(told)
     refused = server.receive(bad_mail)
     reason = "its rules cannot be read" if how.startswith("old") else "its rules have changed since the game began"
     assert refused.result == f"refused: game bad cannot be loaded now: {reason}; the administrator has been told"
@@ -140,6 +143,9 @@ def test_a_game_that_cannot_be_loaded_is_refused_and_every_other_game_goes_on(tm
     outcomes = receive_maildir(server, inbox)
     assert [o.result.split(":")[0] for o in outcomes] == ["refused", "1 moves applied"]
     assert sum(m.subject == "[spb bad] the game cannot be loaded" for m in outbox(tmp_path)) == 1
+    logging.getLogger("spbc.pbem").removeHandler(told)
+    assert [r.getMessage() for r in told.records if r.levelno == logging.ERROR] == [
+        f"game bad cannot be loaded: {reason} ({told.records[0].args[2]})"]
     assert server.games()[0].startswith(f"game bad cannot be loaded now: {reason}")
     assert server.games()[1].startswith("good: active, Cleo, Dora")
     server.close()
@@ -147,6 +153,17 @@ def test_a_game_that_cannot_be_loaded_is_refused_and_every_other_game_goes_on(tm
     done = late.tick()
     assert done[0] == f"bad: cannot be loaded now: {reason}" and done[1].startswith("good: ") and "late" in done[1]
     late.close()
+
+
+class Told(logging.Handler):
+    """The operator's log lines, kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
 
 
 def bad_mail_sender(data: bytes) -> str:
