@@ -290,3 +290,22 @@ def test_a_shipped_ruleset_is_kept_by_its_name(tmp_path):
     assert (row.rules, row.rules_text) == ("new_society", "") and len(row.rules_digest) == 64
     assert server.receive(move_mail(tmp_path, server, "s1")).result == "1 moves applied"
     server.close()
+
+
+def test_an_old_row_whose_file_still_loads_keeps_its_rules_from_then_on(tmp_path, monkeypatch):
+    """issue finding 5: a game stored before the rules were kept plays from its file while it loads,
+    and keeps the rules then: deleted afterwards, the file is not missed."""
+    rules = copy_of_base(tmp_path / "mine")
+    server = make_server(tmp_path)
+    server.new_game(NewGame(SEATS, rules=str(rules / "base.spb"), seed=5, game_id="o1"))
+    with server.store.transaction() as db:
+        db.execute("UPDATE games SET rules_text = '', rules_digest = '' WHERE id = 'o1'")
+    server.close()
+    again = make_server(tmp_path)
+    assert again.receive(move_mail(tmp_path, again, "o1")).result == "1 moves applied"
+    assert '"base/workers.spb"' in again.store.game("o1").rules_text
+    again.close()
+    shutil.rmtree(rules)
+    last = make_server(tmp_path)
+    assert last.receive(move_mail(tmp_path, last, "o1")).result == "1 moves applied"
+    last.close()

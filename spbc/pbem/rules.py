@@ -205,4 +205,19 @@ class GameLoader:
         if row.unloadable:
             store.note_unloadable(row.id, "")
             row.unloadable = ""
+        if not row.rules_text and _shipped(row.rules) is None:
+            self._keep_late(store, row, game)
         return game
+
+    @staticmethod
+    def _keep_late(store: Store, row: GameRow, game: Game) -> None:
+        """A game stored before its rules were kept, whose file still loads: keep them now, when they
+        are the rules it plays (their digest), so that it no longer depends on the file."""
+        try:
+            kept = keep_rules(row.rules)
+        except RulesFileError as error:
+            log.warning("game %s: its rules file is not kept in the store: %s", row.id, error)
+            return
+        if kept.digest == game.ruleset.model.digest:
+            store.keep_rules(row.id, kept.rules, kept.text, kept.digest)
+            row.rules, row.rules_text, row.rules_digest = kept.rules, kept.text, kept.digest

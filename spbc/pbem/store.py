@@ -119,6 +119,11 @@ class Store:
             "UPDATE games SET state = ?, status = ?, admin = ?, turn_since = ?, reminded = ?, late = ? WHERE id = ?",
             (game.state, game.status, game.admin, game.turn_since, int(game.reminded), int(game.late), game.id))
 
+    def keep_rules(self, game_id: str, rules: str, text: str, digest: str) -> None:
+        """Keep a game's rules (spbc.pbem.rules) for a game stored before they were kept."""
+        self.db.execute("UPDATE games SET rules = ?, rules_text = ?, rules_digest = ? WHERE id = ?",
+                        (rules, text, digest, game_id))
+
     def note_unloadable(self, game_id: str, reason: str) -> None:
         """Record why a game cannot be loaded, as its administrator was told ('': it loads again)."""
         self.db.execute("UPDATE games SET unloadable = ? WHERE id = ?", (reason, game_id))
