@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from spbc.engine.backend import BackendError, load_engine
-from spbc.lang.load import check_loaded, load_model, load_program, resolve_rules, shipped_names
+from spbc.lang.load import check_loaded, load_model, load_program, resolve_rules
 from spbc.lang.model import RulesModel
 from spbc.play.game import Game, Ruleset
 from spbc.play.save import GameFileError
@@ -135,12 +135,8 @@ def load_kept(kept: KeptRules) -> Ruleset:
     """The ruleset of a stored game. Unloadable when it cannot be had, or is not the one the game
     was made with (its digest)."""
     try:
-        if kept.text:
-            model = _model_of_text(kept.text)
-        elif kept.rules in shipped_names():
-            model = load_model(kept.rules)
-        else:  # a game stored before the rules were kept: its file, wherever the working folder is
-            model = load_model(kept.rules)
+        # a shipped ruleset by its name; a game stored before the rules were kept, by its file's path
+        model = _model_of_text(kept.text) if kept.text else load_model(kept.rules)
         if kept.digest and model.digest != kept.digest:
             raise Unloadable("its rules have changed since the game began",
                              f"rules {kept.rules}: digest {model.digest[:16]}, the game's {kept.digest[:16]}")

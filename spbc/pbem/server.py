@@ -139,10 +139,6 @@ class Server:
         self.transport.close()
         self.store.close()
 
-    def _game(self, row: GameRow) -> Game:
-        """The game of a stored row (Unloadable when it cannot be loaded now)."""
-        return self.loader.game(row)
-
     def _loaded(self, row: GameRow) -> Game | None:
         """The game of a row in a transaction; None (told once) when it cannot be loaded now."""
         return self.loader.loaded(self.store, row, self.clock())
@@ -825,7 +821,7 @@ class Server:
         if row is None:
             raise PbemError(f"there is no game {game_id}; spb pbem games lists them")
         try:
-            game = self._game(row)
+            game = self.loader.game(row)
         except Unloadable as problem:
             raise PbemError(f"game {game_id} cannot be loaded now: {problem.reason} ({problem.detail})") from None
         return _Context(row, self.store.seats(game_id), game, self.store.move_count(game_id))
@@ -842,13 +838,13 @@ class Server:
         return result
 
     def games(self) -> list[str]:
-        lines = []
-        for game_id in self.store.game_ids():
-            try:
-                lines.append(self._status_line(self._context(game_id)))
-            except PbemError as error:  # a game that cannot be loaded is that game's line, not the list's end
-                lines.append(str(error))
-        return lines
+        return [self._game_line(game_id) for game_id in self.store.game_ids()]
+
+    def _game_line(self, game_id: str) -> str:
+        try:
+            return self._status_line(self._context(game_id))
+        except PbemError as error:  # a game that cannot be loaded is its line, not the list's end
+            return str(error)
 
     def status(self, game_id: str) -> str:
         """The operator's view: the state of play as a spectator sees it, and the seats' addresses."""
