@@ -50,7 +50,10 @@ def _server(config: Path, now: float | None = None) -> Server:
         fail(str(error))
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
     if loaded.server.log:
-        handler = logging.FileHandler(loaded.path(loaded.server.log), encoding="utf-8")
+        try:
+            handler = logging.FileHandler(loaded.path(loaded.server.log), encoding="utf-8")
+        except OSError as error:  # a log file in a folder that is not there, or not writable
+            fail(f"cannot open the log file {loaded.path(loaded.server.log)}: {error.strerror or error}")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger = logging.getLogger("spbc.pbem")
     logger.handlers[:] = [handler]
@@ -83,6 +86,7 @@ def new(
     hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,
 ) -> None:
     """Create a game and mail each player a welcome with their secret, the rules and how to move."""
+    from spbc.pbem.rules import RulesFileError
     from spbc.pbem.server import NewGame, PbemError, SeatSpec
 
     seats = []
@@ -94,6 +98,8 @@ def new(
     server = _server(config)
     try:
         created = server.new_game(NewGame(seats, rules, seed, game_id, admin, deadline, remind, policy, mail, hints))
+    except RulesFileError as error:  # an error in the input (the rules), not in the usage
+        fail(str(error))
     except PbemError as error:
         fail(str(error), code=2)
     finally:

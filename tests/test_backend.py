@@ -138,3 +138,32 @@ def test_a_shipped_ruleset_loads_without_the_code_generator():
             "    assert not loaded, (backend, loaded)\n")
     done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_broken_engine_left_in_the_cache_is_built_again(tmp_path, monkeypatch):
+    """issue 20 finding 17: a module a crash left cut short in the cache (here, as a build of an older
+    spbc would be: with no record beside it) fails to import; it is built again, once, and plays. An
+    empty module, or one that does not match its record, is not even tried."""
+    import importlib.machinery
+
+    from spbc.engine.backend import _cache_folder, _intact, _record_of
+
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SPBC_BACKEND", raising=False)
+    main = variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 31")
+    folder = _cache_folder(load_model(main))
+    broken = folder / f"engine{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+    broken.write_bytes(b"\x7fELF cut short")
+    rules = spbc.load_rules(main, backend="compiled")
+    assert rules.backend == "compiled" and rules.new_game(2, seed=5).rubles(0) == 31
+    assert broken.stat().st_size > 1000 and _record_of(broken).is_file() and _intact(broken)
+    copy = tmp_path / "copy" / broken.name
+    copy.parent.mkdir()
+    shutil.copy(broken, copy)
+    shutil.copy(_record_of(broken), _record_of(copy))
+    assert _intact(copy)
+    copy.write_bytes(copy.read_bytes()[:1000])
+    assert not _intact(copy)
+    copy.write_bytes(b"")
+    _record_of(copy).unlink()
+    assert not _intact(copy)

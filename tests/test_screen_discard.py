@@ -89,7 +89,8 @@ def test_without_a_card_that_takes_from_it_the_discard_pile_is_not_listed(rulese
     assert not any(line.startswith("Discard pile") for line in draw(screen) + screen_lines(screen))
 
 
-def test_a_drawn_card_still_says_drew_and_a_loaded_taken_card_falls_back_to_it(ruleset, society):
+def test_a_drawn_card_says_drew_and_a_loaded_taken_card_still_says_where_it_came_from(ruleset, society):
+    """issue 20 finding 19: the state keeps that the waiting card was taken from the discard pile."""
     observed = (Scenario(ruleset, players=2).give(0, "observatory").phase("building").markers(0).build())
     observed.play(Move(MoveKind.USE, card="observatory", deck="worker"))
     drawn = observed.drawn_card()
@@ -99,8 +100,33 @@ def test_a_drawn_card_still_says_drew_and_a_loaded_taken_card_falls_back_to_it(r
         "gezogen: kaufen, auf die Hand nehmen oder ablegen"
     game = prison_game(society)
     game.play(prison("market"))
-    loaded = society.game_from_json(game.to_json())  # a saved game does not keep the last move
-    assert build_screen(loaded, 0, ()).prompt == "Player 1 drew Market: buy it, take it or discard it"
+    loaded = society.game_from_json(game.to_json())  # no last move here: the state says it
+    assert loaded.last_move() is None
+    assert build_screen(loaded, 0, ()).prompt == \
+        "Player 1 took Market from the discard pile: buy it, take it or discard it"
+
+
+def test_a_black_market_take_says_where_it_came_from_after_a_reload(banquet):
+    """issue 20 finding 19: saved and loaded while the card taken waits, the prompt and the refusals
+    still say it was taken from the discard pile; once decided on, the mark is gone; a game saved
+    before the state kept it loads as drawn."""
+    import json
+
+    game = (Scenario(banquet).hand(0, ["black_market"]).discarded(["shepherd"]).rubles(0, 10)
+            .phase("worker").current(0).build())
+    game.play(Move(MoveKind.USE, card="black_market", target="shepherd"))
+    loaded = banquet.game_from_json(game.to_json())
+    assert build_screen(loaded, 1, ()).prompt == \
+        "Player 1 took Shepherd from the discard pile: buy it, take it or discard it"
+    with pytest.raises(spbc.IllegalMoveError) as error:
+        loaded.play(Move(MoveKind.PASS))
+    assert error.value.reason.startswith("first decide on the Shepherd you took from the discard pile: ")
+    loaded.play(Move(MoveKind.DISCARD, card="shepherd", row="drawn"))
+    assert loaded.state_field("taken") == [0] and banquet.game_from_json(loaded.to_json()).stage == "actions"
+    old = json.loads(game.to_json())
+    del old["state"]["taken"]
+    assert build_screen(banquet.game_from_json(json.dumps(old)), 1, ()).prompt == \
+        "Player 1 drew Shepherd: buy it, take it or discard it"
 
 
 def test_the_black_market_says_where_its_card_came_from(banquet):

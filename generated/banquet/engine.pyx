@@ -164,8 +164,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('extra', 10, 1), ('markers', 11, 4), ('rubles', 15, 4), ('points', 19, 4), ('hand_size', 23, 4), ('hand', 27, 16), ('owned', 43, 232), ('used', 275, 232), ('owned_mask', 507, 8), ('price', 515, 232), ('colour_count', 747, 12), ('discount', 759, 12), ('feast', 771, 232), ('upper_size', 1003, 1), ('upper', 1004, 8), ('lower_size', 1012, 1), ('lower', 1013, 8), ('deck_size', 1021, 4), ('decks', 1025, 136), ('discard', 1161, 58))
-LIMITS = (('max_moves', 417), ('state_size', 1219), ('hand_max', 4), ('game_moves', 14640))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 8), ('price', 516, 232), ('colour_count', 748, 12), ('discount', 760, 12), ('feast', 772, 232), ('upper_size', 1004, 1), ('upper', 1005, 8), ('lower_size', 1013, 1), ('lower', 1014, 8), ('deck_size', 1022, 4), ('decks', 1026, 136), ('discard', 1162, 58))
+LIMITS = (('max_moves', 417), ('state_size', 1220), ('hand_max', 4), ('game_moves', 14640))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -997,12 +997,13 @@ cdef void next_phase(int* s) noexcept nogil:
 
     The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
     refill (or a draw) took a deck's last card; the decks themselves are asked too, so
-    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower).
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower). A game
+    loaded at a round no deal reaches ends after round ROUND_MAX, the last a state may hold.
     """
     cdef int phase
     phase = s[O_PHASE] + 1
     if phase == NPHASES:
-        if s[O_LAST_ROUND] or deck_ran_out(s):
+        if s[O_LAST_ROUND] or deck_ran_out(s) or s[O_ROUND] >= ROUND_MAX:
             s[O_LAST_ROUND] = 1
             s[O_STAGE] = STAGE_OVER
             return
@@ -1060,6 +1061,8 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         if not seek_offer(s):
             next_phase(s)
         return
+    if s[O_STAGE] == STAGE_DRAWN:
+        s[O_TAKEN] = 0  # the card waiting is decided on now: bought, taken into the hand or discarded below
     s[O_PASSES] = 0
     if kind == KIND_USE and (card == CARD_OBSERVATORY):
         deck = row
@@ -1078,6 +1081,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
             s[O_USED + p * NCARDS + card] += 1
         s[O_DISCARD + target] -= 1
         s[O_DRAWN] = target
+        s[O_TAKEN] = 1
         s[O_STAGE] = STAGE_DRAWN
         return
     if kind == KIND_USE and (card == CARD_GOLDEN_ASS):
@@ -1261,6 +1265,7 @@ SAFETY_PROBLEMS = (
     "a play area's used copies, owned mask, colour counts or discounts do not match its cards",
     "a buy-points decision is not the turn of an owner of the card, after the scoring of its phase",
     "a drawn card is pending outside the drawn stage, or none in it",
+    "a card is marked taken from the discard pile outside the drawn stage",
     "a feast card lies on a card its seat does not own, or on one it may not lie on",
     "a deck is empty but the last round has not been called",
 )
@@ -1303,12 +1308,14 @@ cdef int ranges_problem(const int* s) noexcept nogil:
     players = s[O_PLAYERS]
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         return 1
-    if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
+    if not (in_range(s, O_ROUND, 1, 1, ROUND_MAX)
+            and in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
             and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
             and in_range(s, O_LAST_ROUND, 1, 0, 1)
             and in_range(s, O_DRAWN, 1, -1, NCARDS - 1)
             and in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES])
             and in_range(s, O_OFFER_TURN, 1, 0, players)
+            and in_range(s, O_TAKEN, 1, 0, 1)
             and in_range(s, O_EXTRA, 1, 0, 2)
             and in_range(s, O_FEAST + 0 * MAX_PLAYERS * NCARDS, MAX_PLAYERS * NCARDS, 0, 1)
             and in_range(s, O_MARKERS, NPHASES, 0, players - 1)
@@ -1320,6 +1327,8 @@ cdef int ranges_problem(const int* s) noexcept nogil:
         return 1
     if s[O_UPPER_SIZE] + s[O_LOWER_SIZE] > BOARD_SIZE:
         return 1  # the rows share the board's places
+    if s[O_STAGE] == STAGE_ACTIONS and s[O_PASSES] >= players:
+        return 1  # every player passed in a row: the phase ended, and its turns are over
     for p in range(players, MAX_PLAYERS):
         if s[O_HAND_SIZE + p] != 0:
             return 6
@@ -1418,7 +1427,7 @@ cdef int areas_problem(const int* s) noexcept nogil:
 
 cdef int turn_problem(const int* s) noexcept nogil:
     """The decision a stage waits for is one the rules can reach (the mechanics' own problems);
-    an empty deck has called the last round (11)."""
+    an empty deck has called the last round (12)."""
     cdef int phase, d
     phase = s[O_PHASE]
     if s[O_STAGE] == STAGE_POINTS:
@@ -1429,12 +1438,14 @@ cdef int turn_problem(const int* s) noexcept nogil:
             return 8
     if (s[O_STAGE] == STAGE_DRAWN) != (s[O_DRAWN] >= 0):
         return 9
+    if s[O_TAKEN] != 0 and s[O_STAGE] != STAGE_DRAWN:
+        return 10
     for d in range(MAX_PLAYERS * NCARDS):
         if s[O_FEAST + 0 * MAX_PLAYERS * NCARDS + d] > 0 and (s[O_OWNED + d] == 0 or not FEAST_ON[d % NCARDS]):
-            return 10
+            return 11
     for d in range(NDECKS):
         if s[O_DECK_SIZE + d] == 0 and s[O_LAST_ROUND] == 0:
-            return 11
+            return 12
     return 0
 
 

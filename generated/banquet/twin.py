@@ -26,7 +26,7 @@ BOARD_SIZE = 8
 HAND_MAX = 4
 DECK_MAX = 34
 MAX_MOVES = 417
-STATE_SIZE = 1219
+STATE_SIZE = 1220
 MAX_GAME_MOVES = 14640
 DISC_RUBLES = 0
 DISC_POINTS = 0
@@ -45,6 +45,7 @@ NBONUS = 11
 SEEN_WORDS = 1
 POOL_MAX = 50
 VALUE_MAX = 1000000000
+ROUND_MAX = 10000
 MASK_BITS = 29
 MASK_WORDS = 2
 MASK_CARDS = 58
@@ -83,26 +84,27 @@ O_STAGE = 6
 O_DRAWN = 7
 O_OFFER = 8
 O_OFFER_TURN = 9
-O_EXTRA = 10
-O_MARKERS = 11
-O_RUBLES = 15
-O_POINTS = 19
-O_HAND_SIZE = 23
-O_HAND = 27
-O_OWNED = 43
-O_USED = 275
-O_OWNED_MASK = 507
-O_PRICE = 515
-O_COLOUR_COUNT = 747
-O_DISCOUNT = 759
-O_FEAST = 771
-O_UPPER_SIZE = 1003
-O_UPPER = 1004
-O_LOWER_SIZE = 1012
-O_LOWER = 1013
-O_DECK_SIZE = 1021
-O_DECKS = 1025
-O_DISCARD = 1161
+O_TAKEN = 10
+O_EXTRA = 11
+O_MARKERS = 12
+O_RUBLES = 16
+O_POINTS = 20
+O_HAND_SIZE = 24
+O_HAND = 28
+O_OWNED = 44
+O_USED = 276
+O_OWNED_MASK = 508
+O_PRICE = 516
+O_COLOUR_COUNT = 748
+O_DISCOUNT = 760
+O_FEAST = 772
+O_UPPER_SIZE = 1004
+O_UPPER = 1005
+O_LOWER_SIZE = 1013
+O_LOWER = 1014
+O_DECK_SIZE = 1022
+O_DECKS = 1026
+O_DISCARD = 1162
 CARD_LUMBERJACK = 0
 CARD_GOLD_MINER = 1
 CARD_SHEPHERD = 2
@@ -286,8 +288,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('extra', 10, 1), ('markers', 11, 4), ('rubles', 15, 4), ('points', 19, 4), ('hand_size', 23, 4), ('hand', 27, 16), ('owned', 43, 232), ('used', 275, 232), ('owned_mask', 507, 8), ('price', 515, 232), ('colour_count', 747, 12), ('discount', 759, 12), ('feast', 771, 232), ('upper_size', 1003, 1), ('upper', 1004, 8), ('lower_size', 1012, 1), ('lower', 1013, 8), ('deck_size', 1021, 4), ('decks', 1025, 136), ('discard', 1161, 58))
-LIMITS = (('max_moves', 417), ('state_size', 1219), ('hand_max', 4), ('game_moves', 14640))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 8), ('price', 516, 232), ('colour_count', 748, 12), ('discount', 760, 12), ('feast', 772, 232), ('upper_size', 1004, 1), ('upper', 1005, 8), ('lower_size', 1013, 1), ('lower', 1014, 8), ('deck_size', 1022, 4), ('decks', 1026, 136), ('discard', 1162, 58))
+LIMITS = (('max_moves', 417), ('state_size', 1220), ('hand_max', 4), ('game_moves', 14640))
 
 
 def rng_next(x):
@@ -1130,12 +1132,13 @@ def next_phase(s):
 
     The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
     refill (or a draw) took a deck's last card; the decks themselves are asked too, so
-    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower).
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower). A game
+    loaded at a round no deal reaches ends after round ROUND_MAX, the last a state may hold.
     """
     # int phase
     phase = s[O_PHASE] + 1
     if phase == NPHASES:
-        if s[O_LAST_ROUND] or deck_ran_out(s):
+        if s[O_LAST_ROUND] or deck_ran_out(s) or s[O_ROUND] >= ROUND_MAX:
             s[O_LAST_ROUND] = 1
             s[O_STAGE] = STAGE_OVER
             return
@@ -1193,6 +1196,8 @@ def apply_move(s, move):
         if not seek_offer(s):
             next_phase(s)
         return
+    if s[O_STAGE] == STAGE_DRAWN:
+        s[O_TAKEN] = 0  # the card waiting is decided on now: bought, taken into the hand or discarded below
     s[O_PASSES] = 0
     if kind == KIND_USE and (card == CARD_OBSERVATORY):
         deck = row
@@ -1211,6 +1216,7 @@ def apply_move(s, move):
             s[O_USED + p * NCARDS + card] += 1
         s[O_DISCARD + target] -= 1
         s[O_DRAWN] = target
+        s[O_TAKEN] = 1
         s[O_STAGE] = STAGE_DRAWN
         return
     if kind == KIND_USE and (card == CARD_GOLDEN_ASS):
@@ -1394,6 +1400,7 @@ SAFETY_PROBLEMS = (
     "a play area's used copies, owned mask, colour counts or discounts do not match its cards",
     "a buy-points decision is not the turn of an owner of the card, after the scoring of its phase",
     "a drawn card is pending outside the drawn stage, or none in it",
+    "a card is marked taken from the discard pile outside the drawn stage",
     "a feast card lies on a card its seat does not own, or on one it may not lie on",
     "a deck is empty but the last round has not been called",
 )
@@ -1436,12 +1443,14 @@ def ranges_problem(s):
     players = s[O_PLAYERS]
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         return 1
-    if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
+    if not (in_range(s, O_ROUND, 1, 1, ROUND_MAX)
+            and in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
             and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
             and in_range(s, O_LAST_ROUND, 1, 0, 1)
             and in_range(s, O_DRAWN, 1, -1, NCARDS - 1)
             and in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES])
             and in_range(s, O_OFFER_TURN, 1, 0, players)
+            and in_range(s, O_TAKEN, 1, 0, 1)
             and in_range(s, O_EXTRA, 1, 0, 2)
             and in_range(s, O_FEAST + 0 * MAX_PLAYERS * NCARDS, MAX_PLAYERS * NCARDS, 0, 1)
             and in_range(s, O_MARKERS, NPHASES, 0, players - 1)
@@ -1453,6 +1462,8 @@ def ranges_problem(s):
         return 1
     if s[O_UPPER_SIZE] + s[O_LOWER_SIZE] > BOARD_SIZE:
         return 1  # the rows share the board's places
+    if s[O_STAGE] == STAGE_ACTIONS and s[O_PASSES] >= players:
+        return 1  # every player passed in a row: the phase ended, and its turns are over
     for p in range(players, MAX_PLAYERS):
         if s[O_HAND_SIZE + p] != 0:
             return 6
@@ -1551,7 +1562,7 @@ def areas_problem(s):
 
 def turn_problem(s):
     """The decision a stage waits for is one the rules can reach (the mechanics' own problems);
-    an empty deck has called the last round (11)."""
+    an empty deck has called the last round (12)."""
     # int phase, d
     phase = s[O_PHASE]
     if s[O_STAGE] == STAGE_POINTS:
@@ -1562,12 +1573,14 @@ def turn_problem(s):
             return 8
     if (s[O_STAGE] == STAGE_DRAWN) != (s[O_DRAWN] >= 0):
         return 9
+    if s[O_TAKEN] != 0 and s[O_STAGE] != STAGE_DRAWN:
+        return 10
     for d in range(MAX_PLAYERS * NCARDS):
         if s[O_FEAST + 0 * MAX_PLAYERS * NCARDS + d] > 0 and (s[O_OWNED + d] == 0 or not FEAST_ON[d % NCARDS]):
-            return 10
+            return 11
     for d in range(NDECKS):
         if s[O_DECK_SIZE + d] == 0 and s[O_LAST_ROUND] == 0:
-            return 11
+            return 12
     return 0
 
 

@@ -162,8 +162,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('disc', 14, 1), ('rubles', 15, 5), ('points', 20, 5), ('hand_size', 25, 5), ('hand', 30, 20), ('owned', 50, 310), ('used', 360, 310), ('owned_mask', 670, 15), ('price', 685, 310), ('colour_count', 995, 15), ('discount', 1010, 15), ('upper_size', 1025, 1), ('upper', 1026, 10), ('lower_size', 1036, 1), ('lower', 1037, 10), ('deck_size', 1047, 4), ('decks', 1051, 156), ('discard', 1207, 62))
-LIMITS = (('max_moves', 273), ('state_size', 1269), ('hand_max', 4), ('game_moves', 18015))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('markers', 11, 4), ('disc', 15, 1), ('rubles', 16, 5), ('points', 21, 5), ('hand_size', 26, 5), ('hand', 31, 20), ('owned', 51, 310), ('used', 361, 310), ('owned_mask', 671, 15), ('price', 686, 310), ('colour_count', 996, 15), ('discount', 1011, 15), ('upper_size', 1026, 1), ('upper', 1027, 10), ('lower_size', 1037, 1), ('lower', 1038, 10), ('deck_size', 1048, 4), ('decks', 1052, 156), ('discard', 1208, 62))
+LIMITS = (('max_moves', 273), ('state_size', 1270), ('hand_max', 4), ('game_moves', 18015))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -735,12 +735,13 @@ cdef void next_phase(int* s) noexcept nogil:
 
     The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
     refill (or a draw) took a deck's last card; the decks themselves are asked too, so
-    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower).
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower). A game
+    loaded at a round no deal reaches ends after round ROUND_MAX, the last a state may hold.
     """
     cdef int phase
     phase = s[O_PHASE] + 1
     if phase == NPHASES:
-        if s[O_LAST_ROUND] or deck_ran_out(s):
+        if s[O_LAST_ROUND] or deck_ran_out(s) or s[O_ROUND] >= ROUND_MAX:
             s[O_LAST_ROUND] = 1
             s[O_STAGE] = STAGE_OVER
             return
@@ -790,6 +791,8 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         if not seek_offer(s):
             next_phase(s)
         return
+    if s[O_STAGE] == STAGE_DRAWN:
+        s[O_TAKEN] = 0  # the card waiting is decided on now: bought, taken into the hand or discarded below
     s[O_PASSES] = 0
     if kind == KIND_USE and (card == CARD_OBSERVATORY):
         deck = row
@@ -805,6 +808,7 @@ cdef void apply_move(int* s, int move) noexcept nogil:
         s[O_USED + p * NCARDS + card] += 1
         s[O_DISCARD + target] -= 1
         s[O_DRAWN] = target
+        s[O_TAKEN] = 1
         s[O_STAGE] = STAGE_DRAWN
         return
     if kind == KIND_BUY or kind == KIND_PLAY:
@@ -965,6 +969,7 @@ SAFETY_PROBLEMS = (
     "a play area's used copies, owned mask, colour counts or discounts do not match its cards",
     "a buy-points decision is not the turn of an owner of the card, after the scoring of its phase",
     "a drawn card is pending outside the drawn stage, or none in it",
+    "a card is marked taken from the discard pile outside the drawn stage",
     "a deck is empty but the last round has not been called",
 )
 
@@ -1006,12 +1011,14 @@ cdef int ranges_problem(const int* s) noexcept nogil:
     players = s[O_PLAYERS]
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         return 1
-    if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
+    if not (in_range(s, O_ROUND, 1, 1, ROUND_MAX)
+            and in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
             and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
             and in_range(s, O_LAST_ROUND, 1, 0, 1)
             and in_range(s, O_DRAWN, 1, -1, NCARDS - 1)
             and in_range(s, O_OFFER, 1, 0, OFFER_START[NPHASES])
             and in_range(s, O_OFFER_TURN, 1, 0, players)
+            and in_range(s, O_TAKEN, 1, 0, 1)
             and in_range(s, O_MARKERS, NPHASES, 0, players - 1)
             and in_range(s, O_DISC, 1, -1 if players <= NPHASES else 0, -1 if players <= NPHASES else players - 1)
             and in_range(s, O_RUBLES, MAX_PLAYERS, 0, VALUE_MAX)
@@ -1022,6 +1029,8 @@ cdef int ranges_problem(const int* s) noexcept nogil:
         return 1
     if s[O_UPPER_SIZE] + s[O_LOWER_SIZE] > BOARD_SIZE:
         return 1  # the rows share the board's places
+    if s[O_STAGE] == STAGE_ACTIONS and s[O_PASSES] >= players:
+        return 1  # every player passed in a row: the phase ended, and its turns are over
     for p in range(players, MAX_PLAYERS):
         if s[O_HAND_SIZE + p] != 0:
             return 6
@@ -1116,7 +1125,7 @@ cdef int areas_problem(const int* s) noexcept nogil:
 
 cdef int turn_problem(const int* s) noexcept nogil:
     """The decision a stage waits for is one the rules can reach (the mechanics' own problems);
-    an empty deck has called the last round (10)."""
+    an empty deck has called the last round (11)."""
     cdef int phase, d
     phase = s[O_PHASE]
     if s[O_STAGE] == STAGE_POINTS:
@@ -1127,9 +1136,11 @@ cdef int turn_problem(const int* s) noexcept nogil:
             return 8
     if (s[O_STAGE] == STAGE_DRAWN) != (s[O_DRAWN] >= 0):
         return 9
+    if s[O_TAKEN] != 0 and s[O_STAGE] != STAGE_DRAWN:
+        return 10
     for d in range(NDECKS):
         if s[O_DECK_SIZE + d] == 0 and s[O_LAST_ROUND] == 0:
-            return 10
+            return 11
     return 0
 
 

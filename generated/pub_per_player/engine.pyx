@@ -650,12 +650,13 @@ cdef void next_phase(int* s) noexcept nogil:
 
     The game ends after the round in which a deck ran out. O_LAST_ROUND says so once a
     refill (or a draw) took a deck's last card; the decks themselves are asked too, so
-    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower).
+    the end never rests on a flag alone (see MAX_GAME_MOVES in spbc.engine.lower). A game
+    loaded at a round no deal reaches ends after round ROUND_MAX, the last a state may hold.
     """
     cdef int phase
     phase = s[O_PHASE] + 1
     if phase == NPHASES:
-        if s[O_LAST_ROUND] or deck_ran_out(s):
+        if s[O_LAST_ROUND] or deck_ran_out(s) or s[O_ROUND] >= ROUND_MAX:
             s[O_LAST_ROUND] = 1
             s[O_STAGE] = STAGE_OVER
             return
@@ -909,7 +910,8 @@ cdef int ranges_problem(const int* s) noexcept nogil:
     players = s[O_PLAYERS]
     if players < MIN_PLAYERS or players > MAX_PLAYERS:
         return 1
-    if not (in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
+    if not (in_range(s, O_ROUND, 1, 1, ROUND_MAX)
+            and in_range(s, O_PHASE, 1, 0, NPHASES - 1) and in_range(s, O_CURRENT, 1, 0, players - 1)
             and in_range(s, O_STAGE, 1, 0, STAGE_OVER) and in_range(s, O_PASSES, 1, 0, players)
             and in_range(s, O_LAST_ROUND, 1, 0, 1)
             and in_range(s, O_DRAWN, 1, -1, NCARDS - 1)
@@ -924,6 +926,8 @@ cdef int ranges_problem(const int* s) noexcept nogil:
         return 1
     if s[O_UPPER_SIZE] + s[O_LOWER_SIZE] > BOARD_SIZE:
         return 1  # the rows share the board's places
+    if s[O_STAGE] == STAGE_ACTIONS and s[O_PASSES] >= players:
+        return 1  # every player passed in a row: the phase ended, and its turns are over
     for p in range(players, MAX_PLAYERS):
         if s[O_HAND_SIZE + p] != 0:
             return 6

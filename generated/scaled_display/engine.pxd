@@ -42,6 +42,7 @@ cdef enum:
     SEEN_WORDS = 1
     POOL_MAX = 47
     VALUE_MAX = 1000000000
+    ROUND_MAX = 10000
     MASK_BITS = 29
     MASK_WORDS = 1
     MASK_CARDS = 29

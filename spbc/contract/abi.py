@@ -21,6 +21,10 @@ STAGES = ("actions", "drawn", "points", "over")
 # --- values ------------------------------------------------------------------------------------------
 #: Rubles and points stop growing here: far beyond any game, well within a C int.
 VALUE_MAX = 1_000_000_000
+#: The last round a game may have: a game from a new deal ends long before it (its decks run out), and
+#: the engine ends one loaded at a later round than that after this round, so that every state it
+#: reaches is one the loader accepts (round 1..ROUND_MAX).
+ROUND_MAX = 10_000
 
 #: Bits per word of a mask of cards in the state (the owned masks): a word stays within VALUE_MAX, so a
 #: C int and a Python int hold the same value, and a saved word passes the range check of every value.

@@ -7,6 +7,10 @@ compiles the .pyx on install). Any other rules file, or a shipped one edited sin
 it was compiled, is emitted into a cache folder on first use and its extension built
 there; without a C compiler the twin serves.
 Modules are matched to rules by the digest of the rules' source text.
+
+A module built into the cache is flushed to the disk before it is moved into place, with its size
+and sha256 recorded beside it (``engine....so.sha256``); one that is empty, does not match its
+record or cannot be imported (a crash during a build, a full disk) is built again, once.
 """
 
 from __future__ import annotations
@@ -133,6 +137,48 @@ def _extension(folder: Path) -> Path | None:
     return None
 
 
+def _record_of(module: Path) -> Path:
+    return module.with_name(module.name + ".sha256")
+
+
+def _measure(module: Path) -> str:
+    """A built module's size and sha256, as its record holds them."""
+    data = module.read_bytes()
+    return f"{len(data)} {hashlib.sha256(data).hexdigest()}\n"
+
+
+def _intact(module: Path) -> bool:
+    """Whether a module in the cache is whole: not empty, and as its record says when it has one (a
+    module built by an older spbc has none; a failing import shows it broken, see load_engine)."""
+    try:
+        if module.stat().st_size == 0:
+            return False
+        recorded = _record_of(module).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return module.is_file()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return recorded == _measure(module)
+
+
+def _discard(module: Path) -> None:
+    """Remove a broken module from the cache (and its record), so the next build replaces it."""
+    for path in (module, _record_of(module)):
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _sync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
 def _module_name(model: RulesModel, kind: str) -> str:
     return f"spbc.generated.{model.name}_{model.digest[:12]}.{kind}"
 
@@ -190,8 +236,10 @@ def build_extension(folder: Path, label: str = "") -> Path:
     ``label`` names the rules for whoever shows the build (see :func:`builds_shown_by`).
     """
     existing = _extension(folder)
-    if existing is not None:
+    if existing is not None and _intact(existing):
         return existing
+    if existing is not None:
+        _discard(existing)  # left empty or cut short by a crash: built again below
     compiler, found = _compiler()
     if not found:
         raise NoCompilerError(f"no C compiler ({compiler}) was found to build the engine in {folder}")
@@ -210,7 +258,10 @@ def build_extension(folder: Path, label: str = "") -> Path:
         if done.returncode != 0 or built is None:
             tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-5:])
             raise BackendError(f"could not compile the engine in {folder}:\n{tail}")
+        _sync(built)  # the module's bytes on the disk before its name is, so a crash leaves no empty module
+        write_text_atomic(_record_of(folder / built.name), _measure(built))
         os.replace(built, folder / built.name)
+        _sync(folder)
         _note_build_time(time.monotonic() - started)
     return folder / built.name
 
@@ -230,9 +281,16 @@ def load_engine(model: RulesModel, backend: str = "auto") -> tuple[EngineModule,
     folder = shipped or _cache_folder(model)
     if backend == "python":
         return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
+    label = PurePath(model.files[0]).name if model.files else model.name
     try:
-        extension = (shipped and _extension(shipped)) or build_extension(
-            _cache_folder(model), PurePath(model.files[0]).name if model.files else model.name)
+        extension = (shipped and _extension(shipped)) or build_extension(_cache_folder(model), label)
+        try:
+            return _load(_module_name(model, "engine"), extension), "compiled"
+        except ImportError:
+            if shipped is not None and extension.parent == shipped:
+                raise
+            _discard(extension)  # a cached module that does not import (cut short by a crash): built once more
+            return _load(_module_name(model, "engine"), build_extension(_cache_folder(model), label)), "compiled"
     except BackendError as error:
         if backend == "compiled":
             raise
@@ -246,5 +304,3 @@ def load_engine(model: RulesModel, backend: str = "auto") -> tuple[EngineModule,
             stacklevel=3,
         )
         return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
-    return _load(_module_name(model, "engine"), extension), "compiled"
-

@@ -16,7 +16,7 @@ from __future__ import annotations
 from spbc.source.version import VERSION
 from spbc.contract.abi import (
     CARD_MASK, CARD_SHIFT, KIND_MASK, MASK_BITS, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
-    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, VALUE_MAX,
+    ROUND_MAX, ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, VALUE_MAX,
 )
 from spbc.contract.capi import C_FUNCTIONS
 from spbc.contract.rng import generator_doc, python_source
@@ -237,7 +237,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
         ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
         ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
-        ("VALUE_MAX", VALUE_MAX),
+        ("VALUE_MAX", VALUE_MAX), ("ROUND_MAX", ROUND_MAX),
         ("MASK_BITS", MASK_BITS), ("MASK_WORDS", ir.mask_words),
         ("MASK_CARDS", min(len(ir.cards), ir.mask_words * MASK_BITS)),
         # turn_context(): the rubles, the reduction per colour, the owned mask less what may not be displaced

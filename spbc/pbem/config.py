@@ -90,8 +90,8 @@ class LimitsPart(_Part):
 
 
 class DefaultsPart(_Part):
-    deadline_hours: Annotated[float, Field(ge=0)] = 72.0
-    remind_hours: Annotated[float, Field(ge=0)] = 24.0
+    deadline_hours: Annotated[float, Field(ge=0, le=8760, allow_inf_nan=False)] = 72.0  # a year at most
+    remind_hours: Annotated[float, Field(ge=0, le=8760, allow_inf_nan=False)] = 24.0
     policy: str = "wait"
     mail: Literal["move", "phase"] = "move"
     hints: bool = False

@@ -11,6 +11,8 @@ store is always at one whole version: a crash during an upgrade leaves it as it 
   tried next and why it failed last, and a state ``failed`` for a mail set aside; a per-store salt
   that makes outbox names and Message-IDs unique across stores; mails handled keyed by sender and
   Message-ID together.
+- Version 3: for each game, the reason it could not be loaded that its administrator was told
+  (``unloadable``; '' once it loads), so that they are told once, not for every mail.
 
 A store written by a newer spbc (a version above :data:`VERSION`) is refused, never changed.
 """
@@ -78,10 +80,15 @@ def _v2(db: sqlite3.Connection) -> None:
     db.execute("INSERT INTO meta VALUES ('salt', ?)", (secrets.token_hex(8),))
 
 
+def _v3(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN unloadable TEXT NOT NULL DEFAULT ''")
+
+
 #: Each step brings a store from the version before it to its number.
 MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (1, _v1),
     (2, _v2),
+    (3, _v3),
 ]
 VERSION = MIGRATIONS[-1][0]
 

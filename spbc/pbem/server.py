@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
-from spbc.play.game import Game, Ruleset, load_rules
+from spbc.play.game import Game, Ruleset
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import format_move, parse_move
 from spbc.play.observe import observe
@@ -38,6 +38,8 @@ from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.address import AddressError, parse_address
 from spbc.pbem.mailin import Mail, clean_header, read_mail
+from spbc.pbem.rules import GameLoader, RulesFileError, Unloadable, keep_rules
+from spbc.pbem.settings import address_problem, hours_problem, name_problem
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -132,33 +134,31 @@ class Server:
         self.clock = clock
         self.store = Store(config.store_path, config.server.synchronous, config.server.busy_seconds)
         self.transport = transport or make_transport(config)
-        self._rules: dict[str, Ruleset] = {}
-        self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
+        self.loader = GameLoader()  # each ruleset and the last state of each game, loaded once
 
     def close(self) -> None:
         self.transport.close()
         self.store.close()
 
-    def ruleset(self, name: str) -> Ruleset:
-        if name not in self._rules:
-            self._rules[name] = load_rules(name)
-        return self._rules[name]
-
-    def _game(self, row: GameRow) -> Game:
-        """The game of a stored row; a state this process stored or loaded last is not read again."""
-        cached = self._games.get(row.id)
-        if cached is not None and cached[0] == row.state:
-            return cached[1].clone()
-        game = self.ruleset(row.rules).game_from_json(row.state)
-        self._games[row.id] = (row.state, game.clone())
-        return game
+    def _loaded(self, row: GameRow) -> Game | None:
+        """The game of a row in a transaction; None (told once) when it cannot be loaded now."""
+        return self.loader.loaded(self.store, row, self.clock())
 
     # --- new games -----------------------------------------------------------------------------
 
     def new_game(self, spec: NewGame) -> Created:
         """Create a game and queue a welcome for each person (their secret, the rules, how to play)."""
         defaults = self.config.defaults
-        ruleset = self.ruleset(spec.rules)
+        for problem in (hours_problem("a deadline", spec.deadline), hours_problem("a reminder", spec.remind),
+                        spec.admin and address_problem(spec.admin, self.config.server.address),
+                        *(name_problem(seat.name) for seat in spec.seats)):
+            if problem:
+                raise PbemError(problem)
+        kept = keep_rules(spec.rules)  # RulesFileError
+        try:
+            ruleset = self.loader.ruleset(kept)
+        except Unloadable as problem:
+            raise RulesFileError(f"the rules {spec.rules!r} cannot be loaded: {problem.detail}") from None
         names = [seat.name for seat in spec.seats]
         try:
             parsed = parse_seats(",".join(names))
@@ -191,10 +191,11 @@ class Server:
         now = self.clock()
         admin = chosen_admin or (addresses[0] if addresses else self.config.server.address)
         admin_secret = new_secret()
-        row = GameRow(game_id, spec.rules, game.to_json(), "active", now, secrets.randbits(62), admin,
+        row = GameRow(game_id, kept.rules, game.to_json(), "active", now, secrets.randbits(62), admin,
                       secret_digest(admin_secret), spec.deadline if spec.deadline is not None else defaults.deadline_hours,
                       spec.remind if spec.remind is not None else defaults.remind_hours, policy,
-                      spec.hints if spec.hints is not None else defaults.hints, now, False, False)
+                      spec.hints if spec.hints is not None else defaults.hints, now, False, False,
+                      kept.text, kept.digest)
         made: dict[str, str] = {}
         with self.store.transaction():
             if self.store.game(game_id) is not None:
@@ -283,7 +284,10 @@ class Server:
             what = "has no secret line" if request.secret is None else "has a wrong secret"
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
                                 "mail on a line of its own; nothing was changed")
-        game = self._game(row)
+        game = self._loaded(row)
+        if game is None:
+            return self._refuse(mail, row.id, f"game {row.id} cannot be loaded now: {row.unloadable}; "
+                                "the administrator has been told")
         context = _Context(row, seats, game, self.store.move_count(row.id))
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
@@ -647,7 +651,7 @@ class Server:
     def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
         self.store.save_game(context.row)
-        self._games[context.row.id] = (context.row.state, context.game.clone())
+        self.loader.remember(context.row.id, context.row.state, context.game)
         for seat in context.seats:
             self.store.save_seat(context.row.id, seat)
 
@@ -712,7 +716,9 @@ class Server:
             return []
         now = self.clock()
         seats = self.store.seats(game_id)
-        game = self._game(row)
+        game = self._loaded(row)
+        if game is None:
+            return [f"{row.id}: cannot be loaded now: {row.unloadable}"]
         context = _Context(row, seats, game, self.store.move_count(game_id))
         seat = seats[game.current_player]
         if game.is_over or seat.address is None:
@@ -779,10 +785,10 @@ class Server:
             return self._status_line(context)
         if action in ("address", "replace") and len(words) == 3:
             seat = self._seat(context, words[1])
-            try:
-                address = parse_address(words[2])
-            except AddressError as error:
-                raise PbemError(str(error)) from None
+            problem = address_problem(words[2], self.config.server.address)
+            if problem:
+                raise PbemError(problem)
+            address = parse_address(words[2])
             if any(s.address == address for s in context.seats if s.seat != seat.seat):
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
@@ -816,7 +822,10 @@ class Server:
         row = self.store.game(game_id)
         if row is None:
             raise PbemError(f"there is no game {game_id}; spb pbem games lists them")
-        game = self._game(row)
+        try:
+            game = self.loader.game(row)
+        except Unloadable as problem:
+            raise PbemError(f"game {game_id} cannot be loaded now: {problem.reason} ({problem.detail})") from None
         return _Context(row, self.store.seats(game_id), game, self.store.move_count(game_id))
 
     def admin(self, game_id: str, words: list[str]) -> str:
@@ -831,7 +840,13 @@ class Server:
         return result
 
     def games(self) -> list[str]:
-        return [self._status_line(self._context(game_id)) for game_id in self.store.game_ids()]
+        return [self._game_line(game_id) for game_id in self.store.game_ids()]
+
+    def _game_line(self, game_id: str) -> str:
+        try:
+            return self._status_line(self._context(game_id))
+        except PbemError as error:  # a game that cannot be loaded is its line, not the list's end
+            return str(error)
 
     def status(self, game_id: str) -> str:
         """The operator's view: the state of play as a spectator sees it, and the seats' addresses."""

@@ -63,6 +63,7 @@ class GameRow:
     late: bool
     rules_text: str = ""  # the rules file's text when the game is of a file, not a shipped ruleset
     rules_digest: str = ""  # the digest of the rules the game was made with
+    unloadable: str = ""  # why the game could not be loaded, as its administrator was told ('': it loads)
 
 
 class Store:
@@ -96,27 +97,36 @@ class Store:
     def game(self, game_id: str) -> GameRow | None:
         row = self.db.execute(
             "SELECT id, rules, state, status, created, agent_seed, admin, admin_hash, deadline, remind, policy,"
-            " hints, turn_since, reminded, late, rules_text, rules_digest FROM games WHERE id = ?", (game_id,)).fetchone()
+            " hints, turn_since, reminded, late, rules_text, rules_digest, unloadable FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         return GameRow(id=row[0], rules=row[1], state=row[2], status=row[3], created=row[4], agent_seed=row[5],
                        admin=row[6], admin_hash=row[7], deadline=row[8], remind=row[9], policy=row[10],
                        hints=bool(row[11]), turn_since=row[12], reminded=bool(row[13]), late=bool(row[14]),
-                       rules_text=row[15], rules_digest=row[16])
+                       rules_text=row[15], rules_digest=row[16], unloadable=row[17])
 
     def game_ids(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT id FROM games ORDER BY created, id")]
 
     def add_game(self, game: GameRow) -> None:
-        self.db.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+        self.db.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
             game.id, game.rules, game.state, game.status, game.created, game.agent_seed, game.admin,
             game.admin_hash, game.deadline, game.remind, game.policy, int(game.hints), game.turn_since,
-            int(game.reminded), int(game.late), game.rules_text, game.rules_digest))
+            int(game.reminded), int(game.late), game.rules_text, game.rules_digest, game.unloadable))
 
     def save_game(self, game: GameRow) -> None:
         self.db.execute(
             "UPDATE games SET state = ?, status = ?, admin = ?, turn_since = ?, reminded = ?, late = ? WHERE id = ?",
             (game.state, game.status, game.admin, game.turn_since, int(game.reminded), int(game.late), game.id))
+
+    def keep_rules(self, game_id: str, rules: str, text: str, digest: str) -> None:
+        """Keep a game's rules (spbc.pbem.rules) for a game stored before they were kept."""
+        self.db.execute("UPDATE games SET rules = ?, rules_text = ?, rules_digest = ? WHERE id = ?",
+                        (rules, text, digest, game_id))
+
+    def note_unloadable(self, game_id: str, reason: str) -> None:
+        """Record why a game cannot be loaded, as its administrator was told ('': it loads again)."""
+        self.db.execute("UPDATE games SET unloadable = ? WHERE id = ?", (reason, game_id))
 
     # --- seats -----------------------------------------------------------------------------
 

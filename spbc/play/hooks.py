@@ -11,6 +11,8 @@ name                   what it is
 ``MIDDLE``             the Move field those moves' middle bits hold: ``"deck"``, ``"amount"`` or None
 ``STAGE``              the stage it owns (``"drawn"``), if any
 ``RETIRED_FIELDS``     names of state fields it no longer keeps, which a saved game may still hold
+``FIELD_DEFAULTS``     {field: value} of state fields it keeps that a game saved before it kept them
+                       lacks: each value of such a field loads as this
 ``format_move``        (move, verb) -> the move's canonical text
 ``format_move_named``  (move, verb, names by card id) -> the canonical text of a move that names a card
                        (preferred to ``format_move`` when a mechanic has it)
@@ -27,10 +29,12 @@ name                   what it is
                        ``name``, in a language (``model`` has the ruleset's names in it); every reader
                        of the position sees it, so it says only what everyone may know
 ``drawn_prompt``       (game, model, view, name, language) -> the same for a stage another mechanic owns,
-                       which its own last move led into (a card taken from the discard pile), or None
+                       while its own move's card waits there (a card taken from the discard pile, as the
+                       state says, so a loaded game says it too), or None
 ``SHOWS_DISCARD``      True: its moves take from the discard pile, so the screen lists what lies there
-``DRAWN_HOW``          how a card its move brought into another mechanic's drawn stage came to the player,
-                       in that stage's refusals ("took from the discard pile"; else "drew")
+``drawn_how``          (game) -> how the card waiting in another mechanic's drawn stage came to the
+                       player when its move brought it, as the state says ("took from the discard pile"),
+                       for that stage's refusals; None: not by its move (then "drew")
 ``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
 ``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
 ``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)

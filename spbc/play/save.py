@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from spbc.contract.abi import MASK_BITS, STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
@@ -148,6 +148,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
     # a field a mechanic keeps, or kept once, that these rules' engine has not: ignored
     kept = {name for m in mechanics.mechanics() for part in [m.part("present")]
             for name in getattr(part, "FIELD_NAMES", ())}
+    defaults = {name: value for m in mechanics.mechanics()
+                for name, value in getattr(m.part("present"), "FIELD_DEFAULTS", {}).items()}
     unknown = sorted(set(state) - {name for name, _, _ in fields} - kept)
     if unknown:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
@@ -157,6 +159,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
             state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))  # saved before it
         if name == "price" and name not in state:
             state = dict(state, price=[0] * size)  # saved before it: the engine's load computes it
+        if name in defaults and name not in state:  # a mechanic's field a game saved before it lacks
+            state = dict(state, **{name: [defaults[name]] * size})
         if name not in state:
             raise GameFileError(f"state field {name!r} is missing")
         if len(state[name]) != size:
@@ -196,10 +200,11 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     bounds = [
         ("players", players, model.game.min_players, model.game.max_players),
         ("players", players, names, names),
-        ("round", one["round"], 1, 10_000),
+        ("round", one["round"], 1, ROUND_MAX),
         ("phase", one["phase"], 0, len(model.phases) - 1),
         ("current", one["current"], 0, players - 1),
-        ("passes", one["passes"], 0, players),
+        # once every player passed in a row the phase is over: a turn of it is no more
+        ("passes", one["passes"], 0, players - 1 if one["stage"] == STAGES.index("actions") else players),
         ("last_round", one["last_round"], 0, 1),
         ("stage", one["stage"], 0, len(STAGES) - 1),
         *abilities,  # the mechanics' fields, in the order of the state

@@ -115,20 +115,17 @@ LANGUAGES = ("en", "de", "zh")
 
 def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None:
     """The line that says what the stage waits for, in a language, with the ruleset's names in it; None in
-    a normal turn. The mechanic of the last move's card says it first (``drawn_prompt``: a card taken from
-    the discard pile waits in another mechanic's stage), else the mechanic that owns the stage (``prompt``).
-    Every reader of the position is shown the same line, so it says only what everyone sees."""
+    a normal turn. A mechanic whose move's card waits in another mechanic's stage says it first, as the
+    state tells (``drawn_prompt``: a card taken from the discard pile), else the mechanic that owns the
+    stage (``prompt``). Every reader of the position is shown the same line, so it says only what everyone
+    sees, and a game loaded from a save says what the game that was saved said."""
     model = game.ruleset.model
     local = model.in_language(language) if language in model.languages else model
     name = view.players[view.current_player].name
-    last = game.last_move()
-    if last is not None and last.card is not None and last.card in {card.id for card in model.cards}:
-        for effect in model.card(last.card).abilities:
-            drawn_prompt = getattr(mechanics.mechanic(effect.kind).part("present"), "drawn_prompt", None)
-            if drawn_prompt is not None:
-                said: str | None = drawn_prompt(game, local, view, name, language)
-                if said is not None:
-                    return said
+    for drawn_prompt in hooks.offering(model, "drawn_prompt"):
+        said: str | None = drawn_prompt(game, local, view, name, language)
+        if said is not None:
+            return said
     owner = hooks.stage_owner(model, view.stage)
     prompt = getattr(owner, "prompt", None)
     if prompt is None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
-from spbc.play.hooks import GameLike, Known, Reader, ability, either
+from spbc.play.hooks import GameLike, Known, Reader, either, offering
 from spbc.play.moves import Move, MoveKind
 from spbc.play.view import GameView
 
@@ -57,13 +57,13 @@ def refuse_use(game: GameLike, move: Move, effect: DrawAction) -> str:
 
 
 def _how(game: GameLike) -> str:
-    """How the waiting card came to its owner: "drew", or as the mechanic of the move that brought it says
-    (its ``DRAWN_HOW``: "took from the discard pile"); a loaded game does not know its last move."""
-    last = game.last_move()
-    if last is None or last.kind is not MoveKind.USE or last.card is None or last.target != game.drawn_card():
-        return "drew"
-    found = ability(game.ruleset.model, last.card, MoveKind.USE)
-    return str(getattr(found[1], "DRAWN_HOW", "drew")) if found is not None else "drew"
+    """How the waiting card came to its owner: "drew", or as the mechanic whose move brought it says from
+    the state (its ``drawn_how``: "took from the discard pile"), so a loaded game says it too."""
+    for how in offering(game.ruleset.model, "drawn_how"):
+        said = how(game)
+        if said is not None:
+            return str(said)
+    return "drew"
 
 
 def refuse_in_stage(game: GameLike, move: Move, known: Known) -> str | None:

@@ -5,7 +5,8 @@ one copy off the discard pile (O_DISCARD) into O_DRAWN and marks one copy of the
 round (O_USED, which the core resets when the round ends), or, for a special card played from the hand
 (from_hand), moves that card from the hand to the discard pile; the stage is then ``drawn``, which the
 draw_action mechanic keeps (its check makes sure the ruleset has it): buy the card, take it into the
-hand, or discard it again.
+hand, or discard it again. O_TAKEN is 1 while the card it took waits there (the decision clears it), so
+that the state itself says where the waiting card came from.
 
 Its share of the move buffer: in a normal turn 1 use per ability and card it may take. Its tables:
 PICK_START (per ability, where its cards begin in PICK_CARDS) and PICK_CARDS, the cards each ability
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from spbc.engine.lower import Lowering, MechanicIR, StateField
 from spbc.mechanics.take_discard.effect import TakeDiscard
 
 
@@ -49,6 +50,7 @@ def lower(lowering: Lowering) -> MechanicIR:
     copies = sum(lowering.cards[card].copies for card in dict.fromkeys(row.card for row in rows))
     return MechanicIR(
         TakeDiscard.kind, rows, tables=tables, uses=tuple(dict.fromkeys(row.card for row in rows)),
+        fields=(StateField("taken", 1, "stage"),), problems=1,
         moves=(("actions", sum(len(row.cards) for row in rows)),),
         actions_per_round=3 * copies,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
@@ -16,7 +17,10 @@ from spbc.play.view import GameView
 MOVE_KINDS = (MoveKind.USE,)
 MIDDLE = None  # the card taken travels as the move's target
 SHOWS_DISCARD = True  # its moves take from the discard pile: the screen lists what lies there
-DRAWN_HOW = "took from the discard pile"  # the drawn stage's refusals: "first decide on the Market you ..."
+#: The state field it keeps: 1 while the card waiting in the drawn stage is one it took (saved games
+#: from before it kept it load with 0: "drew").
+FIELD_NAMES = ("taken",)
+FIELD_DEFAULTS = {"taken": 0}
 
 #: The screen's line while the card taken waits in the drawn stage, per language (the card's name is the
 #: ruleset's in it).
@@ -94,12 +98,32 @@ def refuse_play(game: GameLike, move: Move, effect: TakeDiscard, known: Known) -
     return f"{card} cannot be played now"
 
 
+def _waiting(game: GameLike) -> bool:
+    """Whether the card waiting in the drawn stage is one taken from the discard pile (the state says)."""
+    return game.stage == "drawn" and game.state_field("taken")[0] == 1
+
+
 def drawn_prompt(game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
-    """While the card the last move took from the discard pile waits: where it came from."""
-    last = game.last_move()
-    if view.drawn is None or last is None or last.kind is not MoveKind.USE or last.target != view.drawn:
+    """While the card taken from the discard pile waits: where it came from."""
+    if view.drawn is None or not _waiting(game):
         return None
     return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
+
+
+def drawn_how(game: GameLike) -> str | None:
+    """The drawn stage's refusals: "first decide on the Market you took from the discard pile"."""
+    return "took from the discard pile" if _waiting(game) else None
+
+
+def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
+                 one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
+    return [("taken", one["taken"], 0, 1)]
+
+
+def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
+    if one["taken"] and one["stage"] != STAGES.index("drawn"):
+        return "a card is marked taken from the discard pile outside the drawn stage"
+    return None
 
 
 def summary(model: RulesModel, effect: TakeDiscard) -> str:
