@@ -22,7 +22,7 @@ from spbc.play.record import read_record
 from spbc.source import locate
 from spbc.table.completion import complete
 from spbc.table.seats import seats_of
-from spbc.table.session import Finished, MoveList, Note, Played, Problem, Session, Stopped, help_text
+from spbc.table.session import COMMANDS, Finished, MoveList, Note, Played, Problem, Session, Stopped, help_text
 from test_play import new_session, run_session
 
 runner = CliRunner()
@@ -47,7 +47,8 @@ def test_help_names_the_short_verbs_german_names_and_the_command_beginnings():
     text = help_text(new_session())
     assert "Short verbs: b (buy), t (take), pl (play), d (discard), - (pass)" in text
     assert "German and Chinese names work too" in text
-    assert "Commands, or their beginnings: h (help), hi (hint), m (moves), u (undo), s (save), q (quit), ? (help)" in text
+    assert ("Commands, or their beginnings: h (help), hi (hint), m (moves), bo (board), l (log), u (undo), s (save), "
+            "q (quit), ? (help)") in text
 
 
 def test_enter_alone_passes_only_when_passing_is_the_one_move(ruleset):
@@ -79,7 +80,7 @@ def test_completion_gives_legal_moves_in_the_players_words():
     assert "pass" in every and "take upper Shepherd" in every and "save" in every
     # everything completed reads as the move it names
     for line in every:
-        if line not in ("help", "hint", "moves", "undo", "save", "quit"):
+        if line not in (*COMMANDS, "quit"):
             assert parse_move(line, session.game) in session.game.legal_moves()
 
 

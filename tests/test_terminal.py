@@ -24,6 +24,8 @@ from scenario import Scenario  # noqa: E402
 from spbc.play.record import read_record  # noqa: E402
 
 ROWS, COLUMNS = 24, 120
+#: A terminal tall enough for the full screen (board and phases as tables, a block per player).
+TALL = 50
 #: Every wait is for what the screen shows; this bound only ends a game that hangs. It is far above what
 #: the slowest screen takes on a busy machine (a 60 s bound failed the run under load: the Ctrl-C test took 4-45 s alone).
 HANG_SECONDS = 900
@@ -32,12 +34,13 @@ HANG_SECONDS = 900
 class Terminal:
     """spb play on a pseudo-terminal, and what its screen and scrollback hold."""
 
-    def __init__(self, *args: str) -> None:
-        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(ROWS))
+    def __init__(self, *args: str, rows: int = ROWS, columns: int = COLUMNS, cwd: str | None = None) -> None:
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(columns), LINES=str(rows))
         env.pop("NO_COLOR", None)
+        self.columns = columns
         self.child = pexpect.spawn(sys.executable, ["-P", "-m", "spbc.frontends.cli", "play", *args], env=env,
-                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=HANG_SECONDS)
-        self.screen = pyte.HistoryScreen(COLUMNS, ROWS, history=100_000)
+                                   dimensions=(rows, columns), encoding="utf-8", timeout=HANG_SECONDS, cwd=cwd)
+        self.screen = pyte.HistoryScreen(columns, rows, history=100_000)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
 
@@ -56,7 +59,7 @@ class Terminal:
 
     def visible(self) -> str:
         """Every line a player could look at now: the scrollback, then the screen."""
-        history = ["".join(line[x].data for x in range(COLUMNS)) for line in self.screen.history.top]
+        history = ["".join(line[x].data for x in range(self.columns)) for line in self.screen.history.top]
         return "\n".join(line.rstrip() for line in history + list(self.screen.display))
 
     def finish(self) -> int:
@@ -139,7 +142,7 @@ ENGLISH_WORDS = ("Your hand", "Board: prices", "Phases", "to move", "rubles", "p
 
 
 def test_the_screen_in_german_shows_german_words_and_none_of_the_english_ones():
-    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de")
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de", rows=TALL)
     term.wait("me> ")
     shown = term.visible()
     assert "Deine Hand (0/3): leer" in shown and "Spielbrett: Preise für me" in shown and "Phasen" in shown
@@ -183,7 +186,7 @@ def test_the_discard_pile_and_a_card_taken_from_it_at_the_terminal(tmp_path):
     scenario.saved["players"] = ["me", "ai:random"]
     path = tmp_path / "prison.json"
     path.write_text(scenario.build().to_json(), encoding="utf-8")
-    term = Terminal("--load", str(path), "--lang", "de")
+    term = Terminal("--load", str(path), "--lang", "de", rows=TALL)
     term.wait("me> ")
     assert "Ablagestapel (3 Karten): Schäfer, Markt x2" in term.visible()
     term.send("prison markt\r", "me> ")

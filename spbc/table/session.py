@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import Agent, make_agent
-from spbc.ai.analyze import hint, hint_text
+from spbc.ai.analyze import Hint, hint
 from spbc.source.files import FileReadError, write_text_atomic
 from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
@@ -32,10 +32,12 @@ from spbc.play.scoring import final_scores
 from spbc.play.words import vocabulary_of
 from spbc.reference.forms import describe_notation
 from spbc.table.events import (  # re-exported: the session's events are part of its interface
+    BoardShown,
     Event,
     Finished,
     Handover,
     LastRound,
+    LogShown,
     MoveList,
     NewPhase,
     Note,
@@ -54,7 +56,7 @@ from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
 __all__ = [
-    "COMMANDS", "Event", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
+    "COMMANDS", "BoardShown", "Event", "LogShown", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
     "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started", "Stopped", "Turn",
     "help_text", "resume_record",
 ]
@@ -73,6 +75,9 @@ SESSION_WORDS: dict[str, str] = {
     "undo_none": "there is no move of yours to undo yet",
     "took_back": "took back: {moves}",
     "no_hint": "no hint: {error}",
+    "hint_head": "ai:{level} would play (win chance estimated from {deals} deals and playouts in {seconds} s):",
+    "hint_line": "  {move}  win chance {win}  (searched {visits} times)",
+    "context": "{name}, round {round}, {phase}",
     "save_args": "save takes one file name at most: save [FILE]",
     "saved_record": " and the record so far to {record}",
     "saved_secret": " (it holds every hand and the order of the decks: keep it closed until the game ends)",
@@ -88,6 +93,8 @@ SESSION_WORDS: dict[str, str] = {
     "help_table": "  help          this text\n"
                   "  hint          what ai:hard would play here, its top three moves with their win chances\n"
                   "  moves         your legal moves and what each costs\n"
+                  "  board         the whole board, the phases and every player's cards and income\n"
+                  "  log           the moves and scorings so far (what everyone saw)\n"
                   "  undo          take back your last move (only against computers, and not past\n"
                   "                a refill or an ability that drew cards from a deck)\n"
                   "  save [FILE]   write the game to FILE; spb play --load FILE continues it\n"
@@ -105,6 +112,7 @@ class _Snapshot:
     game: Game
     agents: dict[int, Agent]
     moves: int
+    logged: int  # the length of the session's log then
 
 
 @dataclass
@@ -162,6 +170,7 @@ class Session:
         self._undo: list[_Snapshot] = []
         self._barrier: str | None = None  # why undo cannot go further back, once it cannot
         self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
+        self.log: list[Event] = []  # what the whole table saw happen here, for the log command
 
     @property
     def shared(self) -> bool:
@@ -230,11 +239,16 @@ class Session:
         emit(Finished(tuple(self.game.standings()), record, self.game.seed, final_scores(self.game)))
         return True
 
-    def stop(self, reason: str) -> tuple[Stopped, str | None]:
+    def stop(self, reason: str, save: bool = False) -> tuple[Stopped, str | None]:
         """The game is left unfinished for ``reason``: write the record so far (if there is a record
-        file) and give the event to show, with why the record could not be written, if it could not."""
+        file) and, with ``save``, the game to continue (:meth:`save_to_continue`); give the event to
+        show, with why the record or the save could not be written, if one could not."""
         record, problem = self._record_now()
-        return Stopped(reason, self.game.context(), record), problem
+        saved = None
+        if save:
+            saved, not_saved = self.save_to_continue()
+            problem = "; ".join(p for p in (problem, not_saved) if p) or None
+        return Stopped(reason, self.context(), record, saved, self.shared), problem
 
     def _stopped(self, reason: str, emit: Callable[[Event], None]) -> bool:
         event, problem = self.stop(reason)
@@ -289,13 +303,13 @@ class Session:
         try:
             move = parse_move(text, self.game)
         except MoveError as error:
-            emit(Problem(str(error)))
+            emit(Problem(self._refusal(error)))
             return False
-        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves))
+        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves), len(self.log))
         try:
             self.game.play(move)
         except MoveError as error:
-            emit(Problem(str(error)))
+            emit(Problem(self._refusal(error)))
             return False
         self._undo.append(snapshot)
         self._after(seat, move, snapshot.game, emit)
@@ -313,18 +327,51 @@ class Session:
         text = format_move(move, self.game.ruleset)
         self.history.moves.append((seat, move, text))
         self.history.last_seen[seat] = len(self.history.moves)
-        emit(Played(seat, self.seats[seat].name, text, self.seats[seat].computer))
+        played = Played(seat, self.seats[seat].name, text, self.seats[seat].computer)
+        self.log.append(played)
+        emit(played)
         drawn = _cards_drawn(before, self.game)
         if drawn:
             self._undo.clear()
             what = "barrier_drawn" if move.kind is MoveKind.USE else "barrier_refill"
             self._barrier = self._say(what, move=text, drawn=drawn)
         for event in table_events(before, self.game, seat, move):
+            self.log.append(event)
             emit(event)
 
     def _say(self, key: str, **values: object) -> str:
         """One of the session's phrases in its language, filled in (English when it lacks the phrase)."""
         return self.words.get(key, SESSION_WORDS[key]).format(**values)
+
+    def context(self) -> str:
+        """Who is to move and when, in the session's language: "Anna, Runde 3, Bauphase"."""
+        model = self.game.ruleset.model
+        local = model.in_language(self.language) if self.language in model.languages else model
+        phase = next(p.name for p in local.phases if p.id == self.game.phase)
+        return self._say("context", name=self.game.players[self.game.current_player], round=self.game.round,
+                         phase=phase)
+
+    def _refusal(self, error: MoveError) -> str:
+        """Why a move was refused, with who and when in the session's language (the reason itself
+        is the notation's, English)."""
+        message = str(error)
+        if error.context and message.endswith(f" ({error.context})"):
+            message = message[:-len(f" ({error.context})")] + f" ({self.context()})"
+        return message
+
+    def _hint_text(self, found: Hint) -> str:
+        """The hint in the session's language: each of the top moves with its estimated win chance."""
+        decision = found.decision
+        group = "." if self.language == "de" else ","
+        deals, seconds = f"{decision.iterations:,}".replace(",", group), f"{decision.seconds:.1f}"
+        if self.language == "de":
+            seconds = seconds.replace(".", ",")
+        lines = [self._say("hint_head", level=found.level, deals=deals, seconds=seconds)]
+        width = max(len(text) for text, _ in found.moves)
+        for text, choice in found.moves:
+            lines.append(self._say("hint_line", move=f"{text:<{width}}", win=f"{choice.win:4.0%}",
+                                   visits=f"{choice.visits:,}".replace(",", group)))
+        return "\n".join(lines)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -341,6 +388,7 @@ class Session:
         taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
         self.game, self.agents = snapshot.game, snapshot.agents
         self.history.truncate(snapshot.moves)
+        del self.log[snapshot.logged:]
         emit(Note(self._say("took_back", moves="; ".join(taken))))
         return True
 
@@ -356,7 +404,17 @@ class Session:
         except RuntimeError as error:  # the twin: no search
             emit(Problem(self._say("no_hint", error=error)))
             return False
-        emit(Note(hint_text(found)))
+        emit(Note(self._hint_text(found)))
+        return False
+
+    def board(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """The screen of the seat on turn in full: board, phases, every player's cards and income."""
+        emit(BoardShown(self.screen(self.game.current_player)))
+        return False
+
+    def show_log(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """What the whole table saw happen since the game started (or was loaded) here."""
+        emit(LogShown(tuple(self.log)))
         return False
 
     def moves(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -371,19 +429,13 @@ class Session:
         if len(args) > 1:
             emit(Problem(self._say("save_args")))
             return False
-        # not named after the seed: the seed would tell the order of the decks
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
-        for again in range(2, 1000):  # a second save within the same second gets a name of its own
-            if args or not path.exists():
-                break
-            path = self.save_dir / f"spb-{stamp}-{again}.json"
+        path = Path(args[0]).expanduser() if args else self.new_save_path()
         taken = self._taken(path)
         if taken is not None:
             emit(Problem(taken))
             return False
         try:
-            write_game_file(self.game, path)
+            write_game_file(self.game, path, self.language)
         except OSError as error:
             emit(Problem(f"could not save to {path}: {error.strerror or error}"))
             return False
@@ -394,6 +446,29 @@ class Session:
         secret = self._say("saved_secret") if self.shared else ""
         emit(Note(self._say("saved", path=path, extra=extra, secret=secret)))
         return False
+
+    def new_save_path(self) -> Path:
+        """A file name for a save that no file has yet: spb-YYYYMMDD-HHMMSS.json in the save folder."""
+        # not named after the seed: the seed would tell the order of the decks
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = self.save_dir / f"spb-{stamp}.json"
+        for again in range(2, 1000):  # a second save within the same second gets a name of its own
+            if not path.exists() and not path.is_symlink():
+                break
+            path = self.save_dir / f"spb-{stamp}-{again}.json"
+        return path
+
+    def save_to_continue(self) -> tuple[Path | None, str | None]:
+        """Save the game under a new name (:meth:`new_save_path`) for spb play --load: where it went,
+        or why it could not be saved."""
+        path = self.new_save_path()
+        if path.exists() or path.is_symlink():  # a thousand saves in one second: never over one of them
+            return None, f"could not save the game: {path} exists"
+        try:
+            write_game_file(self.game, path, self.language)
+        except OSError as error:
+            return None, f"could not save the game to {path}: {error.strerror or error}"
+        return path, None
 
     def _taken(self, path: Path) -> str | None:
         """Why the save must not be written to path (it holds something other than this game), or None."""
@@ -458,6 +533,8 @@ COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool
     "help": Session.help,
     "hint": Session.hint,
     "moves": Session.moves,
+    "board": Session.board,
+    "log": Session.show_log,
     "undo": Session.undo,
     "save": Session.save,
 }
