@@ -61,7 +61,7 @@ def building(rules: str) -> Iterator[None]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from spbc.engine.backend import BUILD_SECONDS
+    from spbc.engine.backend import build_estimate
 
     console = Console(stderr=True)
     if not console.is_terminal:
@@ -69,7 +69,7 @@ def building(rules: str) -> Iterator[None]:
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
-        progress.add_task(f"building the engine for {rules}, about {BUILD_SECONDS} s", total=None)
+        progress.add_task(f"building the engine for {rules}, {build_estimate()}", total=None)
         yield
 
 

@@ -10,18 +10,20 @@ from typing import Annotated, Any, Optional
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
+from spbc.frontends.options import complete_rules, integer, integers, number
 
 
 def sim(
     seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
         "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s or hard@5000it), "
         "rotated over the seats game by game."))] = "random,random",
-    games: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="How many games.")] = 10,
-    seed: Annotated[int, typer.Option(metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
-    rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
+    games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
+    rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,
+                                       help="Shipped ruleset name or rules file.")] = "base",
     backend: Annotated[str, typer.Option(metavar="[auto|compiled|python]", help="auto, compiled or python.")] = "auto",
     records: Annotated[Optional[Path], typer.Option(metavar="DIR", help="Write a game record of each game into this folder.")] = None,
-    jobs: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
+    jobs: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Processes to play on; the results do not depend on it.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results (on --jobs processes; the results do not
@@ -33,14 +35,18 @@ def sim(
     levels = [s.strip() for s in seats.split(",")]
     if not all(levels):
         fail(f"bad seat list {seats!r}: give computer levels separated by commas, e.g. random,random", code=2)
-    model = ruleset.model.game
-    if not model.min_players <= len(levels) <= model.max_players:
-        fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}", code=2)
     try:
         for level in levels:
             make_agent(level, 0)
     except ValueError as error:
-        fail(str(error), code=2)
+        fail(f"--seats {seats}: {error}", code=2)
+    model = ruleset.model.game
+    if len(levels) < 2:
+        fail(f"--seats {seats} is one seat: a game of {ruleset.name} needs {model.min_players} to "
+             f"{model.max_players}, one level each, e.g. --seats {levels[0]},random", code=2)
+    if not model.min_players <= len(levels) <= model.max_players:
+        fail(f"--seats {seats} is {len(levels)} seats: {ruleset.name} is for {model.min_players} to "
+             f"{model.max_players} players", code=2)
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -62,24 +68,36 @@ def sim(
         return
     typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}, "
                "the levels rotated over the seats game by game")
+    for line in sim_table(summaries):
+        typer.echo(line)
+
+
+def sim_table(summaries: list[Any]) -> list[str]:
+    """The results of spb sim as lines of at most 100 columns (with level names of up to 12 characters)."""
     width = max(len("level"), *(len(summary.level) for summary in summaries))
-    typer.echo(f"  {'level':<{width}}  seats  win share   95% interval    even  mean points  mean margin"
-               "  s/decision median    max  iterations/decision")
-    for summary in summaries:
-        typer.echo(f"  {summary.level:<{width}}  {summary.seats:>5}  {summary.win_share:>8.1%}  "
-                   f"[{summary.low:>6.1%},{summary.high:>7.1%}]  {summary.even_share:>4.0%}  "
-                   f"{summary.mean_points:>11.1f}  {summary.mean_margin:>+11.1f}  "
-                   f"{summary.median_seconds:>17.4f}  {summary.max_seconds:>5.3f}  {summary.mean_iterations:>19,.0f}")
+    lines = [f"  {'level':<{width}}  seats    wins  {'95% interval':^16}  even  points  margin  median s   max s"
+             "  iterations"]
+    for s in summaries:
+        lines.append(f"  {s.level:<{width}}  {s.seats:>5}  {s.win_share:>6.1%}  [{s.low:>6.1%},{s.high:>7.1%}]"
+                     f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.median_seconds:>8.4f}"
+                     f"  {s.max_seconds:>6.3f}  {s.mean_iterations:>10,.0f}")
+    lines.append("  wins: ties shared; points, margin (over the best other seat): means per game;")
+    lines.append("  median s, max s (the longest), iterations (the mean): per decision")
+    if len(summaries) == 1:
+        lines.append(f"  note: every seat played {summaries[0].level}: nothing to compare "
+                     "(give two levels, e.g. --seats hard,medium)")
+    return lines
 
 
 def bench(
-    rules: Annotated[str, typer.Option(metavar="RULES", help="Shipped ruleset name or rules file.")] = "base",
-    players: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Players per game.")] = 2,
-    seconds: Annotated[float, typer.Option(metavar="NUMBER", help="Seconds per sample.")] = 1.0,
-    repeats: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Samples per figure; the median is reported.")] = 5,
+    rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,
+                                       help="Shipped ruleset name or rules file.")] = "base",
+    players: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Players per game.")] = 2,
+    seconds: Annotated[float, typer.Option(parser=number(), metavar="NUMBER", help="Seconds per sample.")] = 1.0,
+    repeats: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Samples per figure; the median is reported.")] = 5,
     reference: Annotated[Optional[Path], typer.Option(
         metavar="FILE", help="A C engine to compare with, run as FILE PLAYERS GAMES SEED (prints games_per_s).")] = None,
-    states: Annotated[int, typer.Option(min=0, metavar="INTEGER",
+    states: Annotated[int, typer.Option(**integers(0), metavar="INTEGER",
                                         help="Mid-game states for the playout figures (0: none).")] = 1000,
     instructions: Annotated[bool, typer.Option(
         "--instructions", help="Also count instructions per game under valgrind's callgrind.")] = False,

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from spbc.frontends.options import complete_rules, integer
+
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
     from rich.console import Console
 
@@ -36,12 +38,12 @@ class ScreenLanguage(str, enum.Enum):
 
 def play(
     rules: Optional[str] = typer.Option(
-        None, "--rules", metavar="RULES",
+        None, "--rules", metavar="RULES", autocompletion=complete_rules,
         help="A shipped ruleset by name, or the path of a rules file (default: base, or the rules a saved game names)."),
     players: Optional[str] = typer.Option(
         None, "--players", metavar="SEATS", help="Comma list of seats: names of people, ai:LEVEL for computers "
         "(default: you,ai:random)."),
-    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER",
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER", parser=integer(),
                                        help="Seed of the deal (default: a random one, told at the end)."),
     record: Optional[Path] = typer.Option(
         None, "--record", metavar="FILE",
@@ -219,8 +221,8 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="Print the standings and the number of moves as JSON."),
     lenient: bool = typer.Option(False, "--lenient", help="Report every problem, skip bad moves, replay the rest."),
     rules: Optional[str] = typer.Option(
-        None, "--rules", metavar="RULES", help="A shipped ruleset by name, or the path of a rules file "
-        "[default: the rules the record names]."),
+        None, "--rules", metavar="RULES", autocompletion=complete_rules,
+        help="A shipped ruleset by name, or the path of a rules file [default: the rules the record names]."),
 ) -> None:
     """Replay a game record, check every move and the result, and print the standings.
 
@@ -287,42 +289,62 @@ def replay(
 # --- analyze -----------------------------------------------------------------------------
 
 
+def _margin(value: object) -> float:
+    """--margin as a share (0.10) or in percentage points (10pp), above 0 and at most 1 (100 pp)."""
+    text = str(value).strip()
+    points = text.lower().endswith("pp")
+    try:
+        margin = float(text[:-2] if points else text) / (100 if points else 1)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a valid float (or a number of percentage points, 10pp).") from None
+    if not 0 < margin <= 1:
+        raise typer.BadParameter(f"{text}: a difference of win chances above 0 and at most 1 "
+                                 "(0.10 or 10pp is 10 percentage points)")
+    return margin
+
+
 def analyze(
     file: Path = typer.Argument(..., metavar="RECORD", help="A finished game record (.spbr)."),
     seat: Optional[str] = typer.Option(None, "--seat", metavar="NAME",
                                        help="The player whose moves to analyse [default: every player]."),
     level: str = typer.Option("hard", "--level", metavar="LEVEL",
                               help="The search that judges, with its budget: hard, hard@2s, hard@3000it."),
-    margin: float = typer.Option(0.10, "--margin", metavar="NUMBER",
-                                 help="Mark a move when the best one's win chance is this much higher."),
-    seed: int = typer.Option(0, "--seed", metavar="INTEGER", help="The search's own seed."),
-    as_json: bool = typer.Option(False, "--json", help="Print the marked moves as JSON."),
+    margin: float = typer.Option(0.10, "--margin", metavar="NUMBER", parser=_margin,
+                                 help="Mark a move when the best one's win chance is this much higher, in "
+                                      "percentage points: 0.10 or 10pp."),
+    seed: int = typer.Option(0, "--seed", metavar="INTEGER", parser=integer(), help="The search's own seed."),
+    rules: Optional[str] = typer.Option(
+        None, "--rules", metavar="RULES", autocompletion=complete_rules,
+        help="A shipped ruleset by name, or the path of a rules file [default: the rules the record names]."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", metavar="FILE",
+        help="Write the record with a comment on each marked move (the better move, both win chances)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary and the marked moves as JSON."),
 ) -> None:
     """Replay a game record and mark each move where ai:hard prefers another by a clear margin.
 
     Each move is judged from what its player could know at that moment (their view of the game,
-    never the others' hands, the deck order or secret rubles). A move made without a choice is not judged.
+    never the others' hands, the deck order or secret rubles). A forced move (the only legal one) is
+    counted but not judged. Under one --seed and a budget in iterations (hard@3000it) the analysis is
+    the same on every run.
     """
-    import json
-
     from spbc.ai.agents import level_problem
-    from spbc.ai.analyze import analyze as marks_of
-    from spbc.frontends.common import fail, progress_bar
+    from spbc.ai.analyze import judge, marks as marks_of, summarize
+    from spbc.frontends.common import fail, load_ruleset, progress_bar
     from spbc.play.record import RecordError, read_record, read_record_text
     from spbc.source.files import FileReadError
 
     problem = level_problem(level)
     if problem is not None or level.removeprefix("ai:").split("@")[0] not in ("medium", "hard"):
         fail(problem or f"--level {level}: the judge is a search level, hard or medium (hard@2s)", code=2)
-    if not 0 < margin <= 1:
-        fail(f"--margin {margin}: a difference of win chances, above 0 and at most 1 (0.10 is 10 points)", code=2)
     try:
         text = read_record_text(file)
     except FileReadError as error:
         fail(str(error))
     path = str(file)
+    ruleset = load_ruleset(rules) if rules else None
     try:
-        replay = read_record(text, path=path)
+        replay = read_record(text, ruleset, path=path)
     except RecordError as error:
         for found in [*error.problems, error.problem]:
             typer.echo(found.describe(path), err=True)
@@ -335,16 +357,47 @@ def analyze(
     seats = {players.index(seat)} if seat is not None else set(range(len(players)))
     start = replay.game.ruleset.new_game(players, replay.game.seed)
     with progress_bar(f"{len(replay.moves)} moves", len(replay.moves)) as advance:
-        marks = list(marks_of(start, replay.moves, seats, level, seed, margin, progress=advance))
+        judgements = list(judge(start, replay.moves, seats, level, seed, progress=advance))
+    marks, summaries = marks_of(judgements, margin), summarize(judgements, players, seats, margin)
+    if output is not None:
+        _write_annotated(output, text, replay.lines, marks, summaries, players, _heading(level, seed, margin))
+    _print_analysis(path, level, seed, margin, marks, summaries, as_json)
+
+
+def _heading(level: str, seed: int, margin: float) -> str:
+    return (f"judged by ai:{level.removeprefix('ai:')} (seed {seed}); a move is marked when the best move's "
+            f"win chance is at least {margin * 100:g} percentage points higher")
+
+
+def _write_annotated(output: Path, text: str, lines: list[int], marks: list[Any], summaries: list[Any],
+                     players: list[str], heading: str) -> None:
+    from spbc.ai.analyze import annotated_record, summary_line
+    from spbc.frontends.common import fail
+    from spbc.source.files import write_text_atomic
+
+    annotated = annotated_record(text, lines, marks, [heading, *map(summary_line, summaries)], players)
+    try:
+        write_text_atomic(output, annotated)
+    except OSError as error:
+        fail(f"cannot write the annotated record to {output}: {error.strerror or error}")
+
+
+def _print_analysis(path: str, level: str, seed: int, margin: float, marks: list[Any], summaries: list[Any],
+                    as_json: bool) -> None:
+    import json
+
+    from spbc.ai.analyze import pp, summary_line
+
     if as_json:
-        typer.echo(json.dumps({"file": path, "level": level, "margin": margin,
-                               "seats": sorted(players[s] for s in seats),
+        typer.echo(json.dumps({"file": path, "level": level, "seed": seed, "margin": margin,
+                               "seats": [summary.name for summary in summaries],
+                               "players": [dataclasses.asdict(summary) for summary in summaries],
                                "marks": [dataclasses.asdict(mark) for mark in marks]}, indent=1, ensure_ascii=False))
         return
-    who = seat if seat is not None else "every player"
-    typer.echo(f"{path}: {len(replay.moves)} moves of {who}, judged by ai:{level}; "
-               f"{len(marks)} marked (the best move wins at least {margin:.0%} more often)")
+    typer.echo(f"{path}: {_heading(level, seed, margin)}")
+    for summary in summaries:
+        typer.echo(f"  {summary_line(summary)}")
     for mark in marks:
-        typer.echo(f"  move {mark.number:>3}  {mark.context}")
+        typer.echo(f"  move {mark.number:>3}  {mark.context}: {mark.size}, {pp(mark.best_win - mark.played_win)} lost")
         typer.echo(f"           played  {mark.played:<40} win chance {mark.played_win:4.0%}")
         typer.echo(f"           better  {mark.best:<40} win chance {mark.best_win:4.0%}")

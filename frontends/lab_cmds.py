@@ -12,22 +12,23 @@ from typing import Annotated, Optional
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
+from spbc.frontends.options import complete_rules, integers
 
 #: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
 LAB_MODULES = ("matplotlib", "dask", "distributed")
 
 
 def balance(
-    rules: Annotated[Path, typer.Argument(metavar="RULES", help="Shipped ruleset name (base) or rules file.")],
+    rules: Annotated[Path, typer.Argument(metavar="RULES", autocompletion=complete_rules, help="Shipped ruleset name (base) or rules file.")],
     against: Annotated[Optional[str], typer.Option(
-        metavar="RULES", help="A second ruleset, played with the same seats and seeds and compared figure by figure.")] = None,
+        metavar="RULES", autocompletion=complete_rules, help="A second ruleset, played with the same seats and seeds and compared figure by figure.")] = None,
     seats: Annotated[str, typer.Option(
         metavar="LEVELS", help="Comma list of computer seats, rotated from game to game; all random: the C loop.")] = "random,random",
-    games: Annotated[int, typer.Option(min=1, metavar="INTEGER", help="Games per ruleset.")] = 1000,
-    seed: Annotated[int, typer.Option(min=0, max=2**62, metavar="INTEGER",
+    games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Games per ruleset.")] = 1000,
+    seed: Annotated[int, typer.Option(**integers(0, 2**62), metavar="INTEGER",
                                       help="Seed of the first game; game i uses seed + i.")] = 1,
     jobs: Annotated[Optional[int], typer.Option(
-        min=1, metavar="INTEGER", help="Local processes (default: every core); the results do not depend on it.")] = None,
+        **integers(1), metavar="INTEGER", help="Local processes (default: every core); the results do not depend on it.")] = None,
     cluster: Annotated[Optional[str], typer.Option(
         metavar="ADDRESS", help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")] = None,
     out: Annotated[Path, typer.Option(metavar="DIR", help="Folder for report.html, report.txt, report.json.")] = Path("balance"),

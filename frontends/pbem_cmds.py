@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from spbc.frontends.common import fail
+from spbc.frontends.options import complete_rules, integer, number
 
 if TYPE_CHECKING:
     from spbc.pbem.server import Server
@@ -35,6 +36,7 @@ def register(app: typer.Typer) -> None:
 
 def _server(config: Path, now: float | None = None) -> Server:
     import logging
+    import sqlite3
 
     from spbc.pbem.config import Config, ConfigError, load_config
     from spbc.pbem.server import Server
@@ -56,6 +58,9 @@ def _server(config: Path, now: float | None = None) -> Server:
     logger.propagate = False
     try:
         return Server(loaded, clock=(lambda: now) if now is not None else __import__("time").time)
+    except sqlite3.OperationalError as error:  # locked for longer than busy_seconds, or the disk failing
+        fail(f"the store {loaded.store_path} cannot be opened now ({error}); nothing was changed, try again "
+             "later", code=EX_TEMPFAIL)
     except OSError as error:
         fail(f"cannot open the store {loaded.store_path}: {error}")
     except Exception as error:  # sqlite3.Error: a file that is no database
@@ -67,12 +72,12 @@ def new(
     players: Annotated[str, typer.Option(
         metavar="SEATS", help="Comma list of seats: NAME=ADDRESS for a person, ai:LEVEL for a computer.")],
     config: ConfigOption = DEFAULT_CONFIG,
-    rules: Annotated[str, typer.Option(metavar="RULES", help="A shipped ruleset or a rules file.")] = "base",
-    seed: Annotated[Optional[int], typer.Option(metavar="INTEGER", help="Seed of the deal (default: a random one).")] = None,
+    rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules, help="A shipped ruleset or a rules file.")] = "base",
+    seed: Annotated[Optional[int], typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the deal (default: a random one).")] = None,
     game_id: Annotated[Optional[str], typer.Option("--id", metavar="ID", help="The game's id (default: a random one).")] = None,
     admin: Annotated[Optional[str], typer.Option(metavar="ADDRESS", help="The administrator's address (default: the first player's).")] = None,
-    deadline: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours a player has for a turn; 0: none.")] = None,
-    remind: Annotated[Optional[float], typer.Option(metavar="HOURS", help="Hours before the deadline of the reminder.")] = None,
+    deadline: Annotated[Optional[float], typer.Option(parser=number(), metavar="HOURS", help="Hours a player has for a turn; 0: none.")] = None,
+    remind: Annotated[Optional[float], typer.Option(parser=number(), metavar="HOURS", help="Hours before the deadline of the reminder.")] = None,
     policy: Annotated[Optional[str], typer.Option(metavar="POLICY", help="At a deadline: wait, pass, or ai:LEVEL plays the turn.")] = None,
     mail: Annotated[Optional[str], typer.Option(metavar="[move|phase]", help="A mail per move, or a digest per phase.")] = None,
     hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,
@@ -107,7 +112,7 @@ def receive(
     """
     import sqlite3
 
-    from spbc.pbem.server import receive_maildir
+    from spbc.pbem.inbox import StoreBusy, receive_maildir, receive_stdin
 
     server = _server(config)
     try:
@@ -118,8 +123,8 @@ def receive(
             typer.echo(f"{len(outcomes)} mails handled")
         else:
             data = sys.stdin.buffer.read(server.config.limits.max_bytes + 1)
-            server.receive(data)
-    except sqlite3.OperationalError as error:  # the store stayed locked, or the disk is full: try later
+            receive_stdin(server, data)
+    except (StoreBusy, sqlite3.OperationalError) as error:  # the store stayed locked, or the disk failed
         fail(f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was "
              "changed, deliver it again later", code=EX_TEMPFAIL)
     finally:

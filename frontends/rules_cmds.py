@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from spbc.frontends.options import complete_rules
 from spbc.lang.model import RulesModel
 
 
@@ -98,7 +99,7 @@ def _load(rules: str) -> RulesModel:
 
 
 def cards(
-    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP),
+    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP, autocompletion=complete_rules),
     as_json: bool = typer.Option(False, "--json", help="Print the cards as a JSON list."),
 ) -> None:
     """List every card of a ruleset: deck, colour, cost, copies, income, symbol, abilities."""
@@ -174,7 +175,7 @@ class DocLanguage(str, enum.Enum):
 
 
 def docs(
-    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP),
+    rules: str = typer.Option("base", "--rules", metavar="RULES", help=RULES_HELP, autocompletion=complete_rules),
     doc_format: DocFormat = typer.Option(DocFormat.md, "--format", metavar="[md|html]",
                                          help="Markdown or a self-contained HTML page (printable)."),
     language: DocLanguage = typer.Option(DocLanguage.en, "--lang", metavar="[en|de|zh]",

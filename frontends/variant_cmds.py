@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from spbc.frontends.common import fail
+from spbc.frontends.options import complete_rules
 from spbc.lang.model import RulesModel
 
 
@@ -44,8 +45,8 @@ def variants() -> None:
 
 
 def diff(
-    old: Path = typer.Argument(..., metavar="A", help="A shipped ruleset by name, or the path of a rules file."),
-    new: Path = typer.Argument(..., metavar="B", help="The ruleset to compare with A, the same way."),
+    old: Path = typer.Argument(..., metavar="A", autocompletion=complete_rules, help="A shipped ruleset by name, or the path of a rules file."),
+    new: Path = typer.Argument(..., metavar="B", autocompletion=complete_rules, help="The ruleset to compare with A, the same way."),
     as_json: bool = typer.Option(False, "--json", help="Print the differences as JSON."),
 ) -> None:
     """Print what differs between two rulesets: settings, cards added, removed and changed, abilities."""
@@ -64,7 +65,7 @@ def diff(
 
 def new_variant(
     name_given: Path = typer.Argument(..., metavar="NAME", help="The variant's name; writes NAME.spb here (or the path NAME.spb)."),
-    base: str = typer.Option("base", "--from", metavar="RULES",
+    base: str = typer.Option("base", "--from", metavar="RULES", autocompletion=complete_rules,
                              help="The ruleset it extends: a shipped name or the path of a rules file."),
 ) -> None:
     """Write a starter rules file that extends a ruleset, with comments on what can be changed."""

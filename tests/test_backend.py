@@ -32,6 +32,7 @@ def variant(folder: Path, old: str, new: str) -> Path:
     return main
 
 
+@pytest.mark.slow  # a Cython build of a variant
 def test_a_variant_is_compiled_into_the_cache_and_plays_by_its_rules(tmp_path, monkeypatch):
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("SPBC_BACKEND", raising=False)
@@ -48,6 +49,7 @@ def test_a_variant_is_compiled_into_the_cache_and_plays_by_its_rules(tmp_path, m
     assert rules.model.digest != spbc.load_rules("base", backend="python").model.digest
 
 
+@pytest.mark.slow  # a real process and a failed build
 def test_without_a_c_compiler_auto_falls_back_to_the_twin_with_a_warning(tmp_path, monkeypatch):
     monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CC", "/bin/false")

@@ -217,6 +217,7 @@ _VALUES = ["0", "-1", "99", '"x"', '""', "worker", "green", "nosuch", "any", "ye
            "[]", "[worker]", "[1, 0]", "[wood, wood]", "trading", "orange"]
 
 
+@pytest.mark.slow  # 60 damaged rules files
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(_RULE_FILES), st.integers(0, 10_000), st.sampled_from([None, *_VALUES]))
 def test_damaged_values_never_crash_the_checker(path: Path, line: int, value: str | None) -> None:
@@ -307,6 +308,7 @@ def test_real_spb_check_process() -> None:
     assert (done.returncode, done.stdout) == (0, f"rules/base.spb: {SUMMARY}\n")
 
 
+@pytest.mark.slow  # several real processes
 def test_dumps_are_identical_across_processes_and_hash_seeds(base) -> None:
     first = _spb("check", "--dump", "model", seed="1")
     second = _spb("check", "--dump", "model", seed="4242")

@@ -53,6 +53,7 @@ def test_check_passes_on_the_repository():
     assert "up to date" in result.stdout
 
 
+@pytest.mark.slow  # compiles a whole checkout twice
 def test_check_fails_after_a_rules_edit_and_compile_repairs_it(checkout, monkeypatch):
     monkeypatch.chdir(checkout)
     _edit(checkout / "rules" / "base" / "buildings.spb", "cost    = 5", "cost    = 6")  # the Market
@@ -67,6 +68,7 @@ def test_check_fails_after_a_rules_edit_and_compile_repairs_it(checkout, monkeyp
     assert runner.invoke(app, ["compile", "--check"]).exit_code == 0
 
 
+@pytest.mark.slow  # compiles a whole checkout twice
 def test_check_names_a_missing_or_edited_engine_pxd_and_compile_restores_it(checkout, monkeypatch):
     monkeypatch.chdir(checkout)
     pxd = checkout / "generated" / "base" / "engine.pxd"
@@ -135,6 +137,7 @@ def test_write_generated_refuses_paths_outside_a_ruleset_folder(tmp_path, key):
         write_generated(tmp_path, {key: "x"})
 
 
+@pytest.mark.slow  # compiles every ruleset
 def test_compile_rules_dir_is_the_union_of_its_rulesets():
     files = compile_rules_dir(ROOT / "rules")
     union: dict[str, str] = {}
@@ -156,6 +159,7 @@ def test_docs_command_prints_or_writes_the_reference(tmp_path):
     assert runner.invoke(app, ["docs", "--format", "pdf"]).exit_code == 2
 
 
+@pytest.mark.slow  # compiles a checkout in a real process
 def test_compile_check_in_a_real_process(checkout):
     command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "compile", "--check"]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, timeout=120)

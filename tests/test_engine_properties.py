@@ -95,6 +95,7 @@ def test_random_play_keeps_every_invariant(compiled, players, seed, choices):
     check_end(game)
 
 
+@pytest.mark.slow  # random games on the twin
 @settings(max_examples=25, deadline=None)
 @given(players=players_st, seed=seed_st, choices=seed_st)
 def test_random_play_keeps_every_invariant_on_the_twin(twin, players, seed, choices):
@@ -102,7 +103,7 @@ def test_random_play_keeps_every_invariant_on_the_twin(twin, players, seed, choi
     check_end(game)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
 def test_seeded_games_end_and_keep_the_invariants(compiled, players):
     rounds = set()
     for seed in range(40):
@@ -206,6 +207,7 @@ def hide_differently(ruleset, game, seat: int, rng: random.Random):
     return ruleset.game_from_json(json.dumps(saved))
 
 
+@pytest.mark.slow  # 30 random games; the seeded games stay
 @settings(max_examples=30, deadline=None)
 @given(players=players_st, seed=seed_st, choices=seed_st)
 def test_views_never_show_hidden_information(compiled, players, seed, choices):

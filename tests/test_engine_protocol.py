@@ -68,6 +68,7 @@ more: More = twin  # the one error: mypy really compares the module with a proto
 '''
 
 
+@pytest.mark.slow  # runs mypy
 def test_mypy_accepts_the_twin_as_an_engine_module_and_refuses_a_member_it_lacks(tmp_path: Path):
     pytest.importorskip("mypy")
     (tmp_path / "checked.py").write_text(CHECKED, encoding="utf-8")

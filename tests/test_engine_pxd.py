@@ -199,6 +199,7 @@ def test_the_pxd_is_shipped_beside_the_engine_and_declares_the_contract():
     assert "\n    cdef " not in engine_class  # the state array is the pxd's
 
 
+@pytest.mark.slow  # a Cython build
 def test_the_constants_seen_from_cython_are_the_engine_s(caller, compiled):
     engine = compiled.engine
     fields = _fields(compiled)

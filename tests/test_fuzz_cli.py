@@ -51,6 +51,7 @@ _COMMANDS = [
 ]
 
 
+@pytest.mark.slow  # a command per odd file
 @fuzz_settings(default=80)
 @given(command=st.integers(0, len(_COMMANDS) - 1),
        kind=st.sampled_from(["folder", "empty", "binary", "latin1", "sparse", "pipe", "loop", "dangling",
@@ -65,6 +66,7 @@ def test_the_command_line_refuses_odd_paths_with_a_message(odd_files, command, k
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow  # a whole game per example
 @fuzz_settings(default=20, most=300)
 @given(names=st.lists(hostile_text(), min_size=1, max_size=3), record=st.booleans())
 def test_hostile_player_names_are_refused_or_played_and_recorded(tmp_path_factory, names, record):

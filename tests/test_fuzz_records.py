@@ -7,6 +7,7 @@ import random
 import time
 
 from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings, mutate_lines
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -58,6 +59,7 @@ def test_a_mutated_record_replays_or_is_refused_with_a_place(compiled, twin, pla
     assert outcomes[0] == outcomes[1], "the twin and the compiled engine read the record differently"
 
 
+@pytest.mark.slow  # a rules file checked per example
 @fuzz_settings(default=40)
 @given(seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 250), steps=st.integers(1, 4),
        rng_seed=st.integers(0, 2**32))

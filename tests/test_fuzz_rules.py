@@ -78,6 +78,7 @@ def _play_twin(source: str, players: int) -> None:
         assert moves < 20_000, "a game of the mutated rules did not end within 20,000 moves"
 
 
+@pytest.mark.slow  # 60 rules files checked and emitted
 @fuzz_settings(default=60)
 @given(file=st.sampled_from(FILES), steps=st.integers(1, 4), rng_seed=st.integers(0, 2**32),
        values_only=st.booleans())

@@ -254,7 +254,8 @@ def assert_only_data(files: dict[str, str], plain: dict[str, str], values: list[
         assert any(value in text for text in texts), value[:80]
 
 
-@pytest.mark.parametrize("name", sorted(ACCEPTED))
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name == "long" else name
+                                  for name in sorted(ACCEPTED)])  # the long value is a whole emit of its own
 def test_a_hostile_value_in_every_string_is_only_data(name: str, plain: dict[str, str], tmp_path: Path) -> None:
     strings = Strings(ACCEPTED[name])
     files = _generated(write_rules(tmp_path, strings))
@@ -295,6 +296,7 @@ class _Cycle(Strings):
         return f"{values[index % len(values)]} {index}"
 
 
+@pytest.mark.slow  # a Cython build
 def test_cython_reads_an_engine_full_of_hostile_comments(tmp_path: Path) -> None:
     main = write_rules(tmp_path / "rules", _Cycle(None))
     engine = tmp_path / "engine.pyx"

@@ -150,6 +150,7 @@ def _report_text(rulesets, plans, **where):
     return make_report(rulesets, outcomes).text()
 
 
+@pytest.mark.slow  # pools of 1, 2 and 4 processes
 @pytest.mark.parametrize("fast", [True, False], ids=["c-loop", "game-api"])
 def test_the_same_seed_gives_the_same_report_on_1_2_and_4_local_processes(compiled, rich_start, fast):
     rich = spbc.load_rules(rich_start, "compiled")
@@ -188,6 +189,7 @@ def test_an_interrupted_run_keeps_the_batches_that_finished(compiled):
     assert "base: 50 games (interrupted: 50 of 100)" in text
 
 
+@pytest.mark.slow  # 6,000 games and the figures
 def test_spb_balance_against_a_variant_writes_the_report_and_names_the_differences(rich_start, tmp_path):
     result = runner.invoke(app, ["balance", "base", "--against", str(rich_start), "--games", "3000",
                                  "--jobs", "2", "--out", str(tmp_path / "out")])

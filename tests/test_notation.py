@@ -59,6 +59,7 @@ def test_every_legal_move_of_1000_random_games_round_trips(compiled):
     assert sum(checked.values()) > 300_000
 
 
+@pytest.mark.slow  # 30 whole games
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=2**40), players=st.integers(min_value=2, max_value=4))
 def test_round_trip_holds_for_any_seed(compiled, seed, players):

@@ -385,8 +385,9 @@ def test_the_readme_configuration_file_is_read_as_written(tmp_path):
     assert config.server.address == "spb@example.org" and config.mail.starttls and config.mail.smtp_port == 587
     assert config.store_path == tmp_path / "pbem.sqlite" and config.defaults.hint_level == "easy"
     path.write_text('[server]\naddress = "nobody"\n[mail]\ntransport = "pigeon"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"pbem.toml: server.address: Value error, an e-mail address such as "
-                                          r"spb@example.org; mail.transport: Input should be 'maildir' or 'smtp'"):
+    with pytest.raises(ConfigError, match=r"pbem.toml: server.address: Value error, 'nobody' is not an e-mail "
+                                          r"address: it has no local part and @ \(name@example.org\); "
+                                          r"mail.transport: Input should be 'maildir' or 'smtp'"):
         load_config(path)
 
 

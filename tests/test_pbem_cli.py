@@ -81,6 +81,6 @@ def test_a_store_that_stays_locked_asks_the_mta_to_try_again(tmp_path, monkeypat
     def locked(self, data):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(Server, "receive", locked)
+    monkeypatch.setattr(Server, "handle", locked)
     done = spb(tmp_path, "receive", data=mail("anna@a.test", ["game t", "status"]))
     assert done.exit_code == 75 and "cannot take the mail now (database is locked)" in done.output

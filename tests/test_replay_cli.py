@@ -142,9 +142,11 @@ def test_another_rules_digest_is_refused(recorded, tmp_path):
         assert result.stdout == ""
 
 
-def test_a_record_of_your_own_rules_file_replays_under_any_file_name_and_without_it_says_to_give_it(tmp_path):
+def test_a_record_of_your_own_rules_file_replays_under_any_file_name_and_without_it_says_to_give_it(tmp_path,
+                                                                                                    monkeypatch):
     """The digest depended on the file's name: the same rules copied under another name refused the record.
     Without --rules, a variant's record said 'cannot read rules file' instead of how to replay it."""
+    monkeypatch.setenv("SPBC_BACKEND", "python")  # the twin: no Cython build of the file
     mine = tmp_path / "mine.spb"
     mine.write_text('extends "base"\nruleset mine { title = "Mine" }\noverride game { starting_rubles = 30 }\n',
                     encoding="utf-8")

@@ -261,7 +261,8 @@ def test_replay_of_a_record_naming_unknown_rules_points_at_its_header(tmp_path, 
     path.write_text(text.replace('[Ruleset "base"]', '[Ruleset "basic"]'), encoding="utf-8")
     result = spb("replay", str(path))
     assert result.exit_code == 1
-    assert result.output.startswith(f"{path}:1:10: error: cannot load the rules 'basic'")
+    assert result.output.startswith(f"{path}:1:10: error: the record was played with the rules 'basic', which are "
+                                    "not shipped with spbc (did you mean 'base'?)")
 
 
 # --- rules files -------------------------------------------------------------------------

@@ -38,6 +38,7 @@ def random_games(ruleset, count: int):
             yield before, move, game
 
 
+@pytest.mark.slow  # over a thousand scorings on each engine
 def test_the_income_of_every_phase_end_is_the_forecast_and_what_was_paid(ruleset):
     scorings = 0
     for before, move, after in random_games(ruleset, 200):
@@ -63,6 +64,7 @@ def test_the_income_of_every_phase_end_is_the_forecast_and_what_was_paid(ruleset
     assert scorings > 1000
 
 
+@pytest.mark.slow  # many whole games on each engine
 def test_the_final_breakdown_adds_up_to_the_final_score_for_every_seat(ruleset):
     games = 0
     for _, _, after in random_games(ruleset, 200):

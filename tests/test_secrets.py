@@ -52,6 +52,7 @@ def display(engine, fields: dict[str, tuple[int, int]]) -> tuple[int, ...]:
     return tuple(get(upper + i) for i in range(size)) + tuple(get(markers + i) for i in range(phases))
 
 
+@pytest.mark.slow  # many unseeded games
 def test_the_seed_of_an_unseeded_game_is_not_in_the_old_space_of_seeds(compiled, monkeypatch):
     games = unseeded_games(monkeypatch, 3)
     assert all(len(game.players) == 2 for game in games)

@@ -53,13 +53,15 @@ def test_spb_sim_prints_each_levels_figures():
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert "the levels rotated over the seats" in lines[0]
-    assert lines[1].split()[:4] == ["level", "seats", "win", "share"]
-    assert [line.split()[0] for line in lines[2:]] == ["easy", "random"]
+    assert lines[1].split()[:4] == ["level", "seats", "wins", "95%"]
+    assert [line.split()[0] for line in lines[2:4]] == ["easy", "random"]
 
 
 def test_spb_sim_refuses_bad_seats_before_playing():
     result = runner.invoke(app, ["sim", "--seats", "random", "--games", "3"])
-    assert result.exit_code == 2 and "for 2 to 4 players, not 1" in result.output
+    assert result.exit_code == 2 and "--seats random is one seat: a game of base needs 2 to 4" in result.output
+    result = runner.invoke(app, ["sim", "--seats", "random,random,random,random,random", "--games", "3"])
+    assert result.exit_code == 2 and "is 5 seats: base is for 2 to 4 players" in result.output
     result = runner.invoke(app, ["sim", "--seats", "random,genius", "--games", "3"])
     assert result.exit_code == 2 and "unknown computer level 'genius'" in result.output
     result = runner.invoke(app, ["sim", "--seats", "random,hard@fast", "--games", "3"])

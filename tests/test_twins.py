@@ -98,6 +98,7 @@ def test_illegal_codes_are_refused_by_both(compiled, twin):
     assert fast.state() == slow.state()
 
 
+@pytest.mark.slow  # a tournament on each engine
 def test_sim_gives_the_same_results_on_both_backends():
     from typer.testing import CliRunner
 

@@ -12,7 +12,9 @@
     admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS   (the administrator)
 
 A line is a command when its first word (``Secret:`` as well as ``secret``) is one of the words
-above; any other line is a move. Blank lines are skipped.
+above; any other line is a move. Blank lines are skipped. Of the lines ``game``, ``secret`` and
+``move`` the first counts (below it may be a pasted mail of the server's, which says ``secret
+YOUR-SECRET``: a placeholder, never a secret); a line of the mail counts before its subject.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ _SUBJECT_GAME = re.compile(r"\[\s*spb\s+([A-Za-z0-9][A-Za-z0-9_-]{0,31})\s*\]", 
 _SUBJECT_MOVE = re.compile(r"\bmove\s+#?([0-9]{1,6})\b", re.I)
 #: Characters of a line a reply quotes back (a mail's line may be a hundred kilobytes long).
 SHOWN = 80
+#: What the server's own mails write in place of a secret ("secret YOUR-SECRET"): never a secret.
+PLACEHOLDERS = frozenset({"your-secret", "admin-secret", "secret", "your_secret", "<secret>", "..."})
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 
@@ -61,6 +65,7 @@ def read_request(subject: str, lines: tuple[str, ...], max_lines: int) -> Reques
     if number:
         request.number = int(number.group(1))
     used = 0
+    said_game = said_move = False
     for index, text in enumerate(lines, 1):
         if not text:
             continue
@@ -74,11 +79,14 @@ def read_request(subject: str, lines: tuple[str, ...], max_lines: int) -> Reques
         word = first.lower().rstrip(":")
         rest = rest.strip()
         if word == "game" and GAME_ID.fullmatch(rest):
-            request.game = rest
+            if not said_game:  # the first wins: a later one is a pasted or quoted mail of the server
+                request.game, said_game = rest, True
         elif word == "secret" and rest:
-            request.secret = rest
+            if request.secret is None and rest.split()[0].lower() not in PLACEHOLDERS:
+                request.secret = rest
         elif word == "move" and re.fullmatch(r"#?[0-9]{1,6}", rest):
-            request.number = int(rest.lstrip("#"))
+            if not said_move:
+                request.number, said_move = int(rest.lstrip("#")), True
         elif word in COMMAND_WORDS and word not in ("game", "secret", "move"):
             request.lines.append(Line(index, word, rest, shown))
         else:

@@ -8,6 +8,9 @@
     log = "pbem.log"                # one line per mail handled (optional; default: standard error)
     synchronous = "FULL"            # FULL: each commit and outbox mail on the disk before it counts;
                                     # NORMAL: safe when the process is killed, not at a power cut; faster
+    busy_seconds = 60               # how long a mail waits for a store another process holds; then
+                                    # receive exits 75 (EX_TEMPFAIL) and the MTA delivers it again later
+    quarantine = "quarantine"       # a mail from standard input the server failed on is kept here
 
     [mail]
     transport = "maildir"           # or "smtp"
@@ -41,6 +44,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from spbc.pbem.address import parse_address
 from spbc.source.files import read_text
 
 
@@ -57,13 +61,13 @@ class ServerPart(_Part):
     store: str = "pbem.sqlite"
     log: str | None = None
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    busy_seconds: Annotated[float, Field(gt=0, le=3600)] = 60.0  # how long a mail waits for a locked store
+    quarantine: str = "quarantine"  # where a mail from standard input that the server failed on is kept
 
     @field_validator("address")
     @classmethod
     def _address(cls, value: str) -> str:
-        if "@" not in value or any(c in value for c in " <>,\r\n"):
-            raise ValueError("an e-mail address such as spb@example.org")
-        return value.lower()
+        return parse_address(value)  # AddressError is a ValueError: it says what is wrong
 
 
 class MailPart(_Part):

@@ -4,20 +4,27 @@
 sets, binary parts, headers with control characters all come out as a :class:`Mail` (with
 ``problem`` set when there is no text to read). The text is the player's own: the first text part
 (``text/plain``, else ``text/html`` turned into lines), less quoted lines, the signature, the quoted
-part of a reply ("On ... wrote:") and anything forwarded; attached messages are never read.
+part of a reply (see :mod:`spbc.pbem.reply`) and anything forwarded; attached messages are never
+read. A mail of more than :data:`MAX_PARTS` parts, or nested more than :data:`MAX_DEPTH` deep, is
+refused unread, its header read on its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import email.header
+import email.parser
 import email.policy
 import email.utils
 import hashlib
-import html
 import re
 from dataclasses import dataclass
 from email.message import Message
+
+from spbc.pbem.address import is_address
+from spbc.pbem.markup import html_text
+from spbc.pbem.reply import own_lines
 
 #: Headers and header values by which a machine (a vacation reply, a bounce, a list) marks its mail.
 _AUTO_HEADERS = ("x-autoreply", "x-autorespond", "x-auto-response-suppress", "x-failed-recipients")
@@ -25,15 +32,15 @@ _AUTO_SENDERS = re.compile(r"^(mailer-daemon|postmaster|noreply|no-reply|do-not-
 _AUTO_SUBJECTS = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response)|out of (the )?office|abwesenheit|vacation|undeliver|"
     r"delivery status notification|mail delivery (failed|system)|returned mail|failure notice)", re.I)
-#: Where the quoted part of a reply or a forwarded message begins: nothing from there on is read.
-_CUT = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message|weitergeleitete nachricht|ursprüngliche nachricht)"
-    r"\s*-{2,}|begin forwarded message:|on .{0,200} wrote:\s*$|am .{0,200} schrieb .{0,200}:\s*$|"
-    r"_{10,}\s*$)", re.I)
-#: An address as the server takes one: the plain ASCII forms of RFC 5322 (no comments, no quoted parts).
-ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9]([a-z0-9-]*[a-z0-9])?"
-                     r"(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+#: Parts of one mail at most, and how deep they may nest: the stdlib's parser recurses once a level, and a
+#: mail of a thousand nested parts would end the run with a RecursionError.
+MAX_PARTS = 200
+MAX_DEPTH = 20
+#: A header line that opens a part of parts (counted in the raw bytes before parsing).
+_CONTAINERS = re.compile(rb"content-type[ \t]*:[ \t\r\n]*(multipart|message)/", re.I)
+#: Bytes of a mail read for its header when its body is not read.
+_HEAD = 65536
 #: Headers shorter than this are kept whole; longer ones are cut (a name is not a novel).
 _HEADER_CHARS = 300
 
@@ -72,10 +79,7 @@ def sender_address(message: Message) -> str:
     addresses = email.utils.getaddresses([raw])
     if len(addresses) != 1:
         return ""
-    address = addresses[0][1].strip().lower()
-    if not ADDRESS.fullmatch(address):
-        return ""
-    return address
+    return addresses[0][1].strip().lower() if is_address(addresses[0][1]) else ""
 
 
 def auto_reason(message: Message, sender: str, subject: str) -> str | None:
@@ -120,25 +124,10 @@ def _decode(part: Message) -> str:
     return payload.decode("latin-1")
 
 
-class _Text:
-    """Lines from HTML: tags dropped, block ends as line ends, entities decoded."""
-
-    _BLOCK = re.compile(r"<\s*(br|/p|/div|/li|/tr|/h[1-6]|p|div|li|tr)\b[^>]*>", re.I)
-    _QUOTE = re.compile(r"<\s*blockquote\b.*?<\s*/\s*blockquote\s*>", re.I | re.S)
-    _DROP = re.compile(r"<\s*(script|style|head)\b.*?<\s*/\s*\1\s*>", re.I | re.S)
-
-    @classmethod
-    def of(cls, markup: str) -> str:
-        text = cls._DROP.sub("", markup)
-        text = cls._QUOTE.sub("\n", text)  # a quoted earlier mail in HTML
-        text = cls._BLOCK.sub("\n", text)
-        text = re.sub(r"<[^>]*>", "", text)
-        return html.unescape(text)
-
-
-def body_text(message: Message) -> str | None:
+def body_text(message: Message, limit: int) -> str | None:
     """The text of the first text/plain part that is not an attachment, else of the first text/html
-    part as plain lines; attached messages (forwarded mail) are not read. None when there is none."""
+    part as plain lines (of its first limit characters); attached messages (forwarded mail) are not
+    read. None when there is none."""
     plain: Message | None = None
     markup: Message | None = None
     stack = [message]
@@ -162,49 +151,79 @@ def body_text(message: Message) -> str | None:
     if plain is not None:
         return _decode(plain)
     if markup is not None:
-        return _Text.of(_decode(markup))
+        return html_text(_decode(markup), limit)
     return None
 
 
-def own_lines(text: str) -> list[str]:
-    """The sender's own lines: up to a signature ("-- "), a quoted reply's header or a forwarded
-    part; quoted lines (">") dropped; control characters removed; blank lines kept as ""."""
-    lines = []
-    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if raw.rstrip("\n") in ("-- ", "--", "\u2014 "):
-            break
-        if _CUT.match(raw):
-            break
-        if raw.lstrip().startswith(">"):
-            continue
-        lines.append(" ".join(_CONTROL.sub(" ", raw.replace("\u00a0", " ")).split()))
-    return lines
-
-
 def read_mail(data: bytes, max_bytes: int) -> Mail:
-    """One message as the server uses it; never raises for what the bytes hold."""
+    """One message as the server uses it; never raises for what the bytes hold: a mail that cannot be
+    read (too large, nested too deep, of too many parts, or one the parser fails on) comes back with
+    ``problem`` set, its sender and subject read from its header alone where they can be."""
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
-    head = data[: min(len(data), 65536)]
-    message = email.message_from_bytes(data if len(data) <= max_bytes else head, policy=email.policy.compat32)
+    try:
+        return _read(data, max_bytes, digest)
+    except Exception as error:  # RecursionError, MemoryError, a parser's own bug: the mail's problem
+        return _unread(data, digest, f"the mail cannot be read ({type(error).__name__}); send the moves as "
+                       "plain text without attachments")
+
+
+def _read(data: bytes, max_bytes: int, digest: str) -> Mail:
+    if len(data) > max_bytes:
+        return _unread(data, digest, f"the mail is {len(data)} bytes, more than the {max_bytes} this server "
+                       "reads; send the moves as plain text without attachments")
+    containers = len(_CONTAINERS.findall(data))
+    if containers > MAX_PARTS:
+        return _unread(data, digest, f"the mail has {containers} multipart or attached parts, more than the "
+                       f"{MAX_PARTS} this server reads; send the moves as plain text")
+    message = email.message_from_bytes(data, policy=email.policy.compat32)
+    shape = _shape(message)
+    if shape is not None:
+        return _unread(data, digest, shape)
+    mail = _mail(message, digest, ())
+    try:
+        text = body_text(message, max_bytes)
+    except Exception:  # a structure the parser could not make sense of
+        text = None
+    if text is None:
+        return dataclasses.replace(mail, problem="the mail has no text part; write the moves as plain text in "
+                                   "the body")
+    return dataclasses.replace(mail, lines=tuple(own_lines(text)))
+
+
+def _shape(message: Message) -> str | None:
+    """Why the parts of a parsed message are too many or nested too deep to read, or None."""
+    parts, stack = 0, [(message, 0)]
+    while stack:
+        part, depth = stack.pop()
+        parts += 1
+        if depth > MAX_DEPTH:
+            return f"the mail's parts are nested more than {MAX_DEPTH} deep; send the moves as plain text"
+        if parts > MAX_PARTS:
+            return f"the mail has more than {MAX_PARTS} parts; send the moves as plain text"
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack += [(p, depth + 1) for p in payload if isinstance(p, Message)]
+    return None
+
+
+def _mail(message: Message, digest: str, lines: tuple[str, ...], problem: str | None = None) -> Mail:
+    """A Mail of message's header (and the given lines)."""
     message_id = _header(message, "Message-ID")
     # printable ASCII only: it is written back into the headers of the reply (In-Reply-To)
     message_id = message_id if re.fullmatch(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>", message_id) else ""
     sender = sender_address(message)
     subject = _subject(message)
-    key = message_id or digest
-    auto = auto_reason(message, sender, subject)
-    if len(data) > max_bytes:
-        return Mail(key, sender, subject, message_id, auto, (),
-                    f"the mail is {len(data)} bytes, more than the {max_bytes} this server reads; "
-                    "send the moves as plain text without attachments")
+    return Mail(message_id or digest, sender, subject, message_id, auto_reason(message, sender, subject), lines,
+                problem)
+
+
+def _unread(data: bytes, digest: str, problem: str) -> Mail:
+    """A mail whose text is not read: what its header says (parsed on its own, which cannot recurse)."""
     try:
-        text = body_text(message)
-    except Exception:  # a structure the parser could not make sense of
-        text = None
-    if text is None:
-        return Mail(key, sender, subject, message_id, auto, (),
-                    "the mail has no text part; write the moves as plain text in the body")
-    return Mail(key, sender, subject, message_id, auto, tuple(own_lines(text)))
+        header = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(data[:_HEAD])
+        return _mail(header, digest, (), problem)
+    except Exception:  # not even a header that can be read
+        return Mail(digest, "", "", "", None, (), problem)
 
 
 def _subject(message: Message) -> str:

@@ -36,7 +36,8 @@ from spbc.play.words import vocabulary_of
 from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
-from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
+from spbc.pbem.address import AddressError, parse_address
+from spbc.pbem.mailin import Mail, clean_header, read_mail
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -129,7 +130,7 @@ class Server:
                  transport: Transport | None = None) -> None:
         self.config = config
         self.clock = clock
-        self.store = Store(config.store_path, config.server.synchronous)
+        self.store = Store(config.store_path, config.server.synchronous, config.server.busy_seconds)
         self.transport = transport or make_transport(config)
         self._rules: dict[str, Ruleset] = {}
         self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
@@ -168,10 +169,11 @@ class Server:
                 raise PbemError(f"{seat.name} needs an e-mail address: NAME=ADDRESS")
             if seat.level is not None and given.address:
                 raise PbemError(f"{seat.name} is a computer seat and takes no address")
-        addresses = [given.address.lower() for given in spec.seats if given.address]
-        for address in addresses:
-            if not ADDRESS.fullmatch(address):
-                raise PbemError(f"{address!r} is not an e-mail address")
+        try:
+            addresses = [parse_address(given.address) for given in spec.seats if given.address]
+            chosen_admin = parse_address(spec.admin) if spec.admin is not None else None
+        except AddressError as error:
+            raise PbemError(str(error)) from None
         if len(set(addresses)) != len(addresses):
             raise PbemError("each person needs an address of their own: the sender tells whose mail it is")
         if self.config.server.address in addresses:
@@ -187,7 +189,7 @@ class Server:
         except ValueError as error:
             raise PbemError(str(error)) from None
         now = self.clock()
-        admin = (spec.admin or (addresses[0] if addresses else self.config.server.address)).lower()
+        admin = chosen_admin or (addresses[0] if addresses else self.config.server.address)
         admin_secret = new_secret()
         row = GameRow(game_id, spec.rules, game.to_json(), "active", now, secrets.randbits(62), admin,
                       secret_digest(admin_secret), spec.deadline if spec.deadline is not None else defaults.deadline_hours,
@@ -203,7 +205,7 @@ class Server:
                 secret = new_secret() if seat.level is None else ""
                 if secret:
                     made[seat.name] = secret
-                entry = SeatRow(index, seat.name, given.address.lower() if given.address else None, seat.level,
+                entry = SeatRow(index, seat.name, parse_address(given.address) if given.address else None, seat.level,
                                 secret_digest(secret) if secret else "", spec.mail or defaults.mail)
                 self.store.add_seat(game_id, entry)
                 seats.append(entry)
@@ -777,9 +779,10 @@ class Server:
             return self._status_line(context)
         if action in ("address", "replace") and len(words) == 3:
             seat = self._seat(context, words[1])
-            address = words[2].lower()
-            if not ADDRESS.fullmatch(address):
-                raise PbemError(f"{address!r} is not an e-mail address")
+            try:
+                address = parse_address(words[2])
+            except AddressError as error:
+                raise PbemError(str(error)) from None
             if any(s.address == address for s in context.seats if s.seat != seat.seat):
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
@@ -853,23 +856,3 @@ class Server:
             writer.add(parse_move(text, writer.game, spectator=True))
         return writer.text(withhold_seed=not with_seed)
 
-
-def receive_maildir(server: Server, folder: Path) -> list[Outcome]:
-    """Handle every message in folder/new (oldest name first), moving each to cur/ once handled."""
-    outcomes = []
-    new, cur = folder / "new", folder / "cur"
-    cur.mkdir(parents=True, exist_ok=True)
-    for name in sorted(entry.name for entry in new.iterdir() if not entry.name.startswith(".")):
-        path = new / name
-        try:
-            with open(path, "rb") as stream:
-                data = stream.read(server.config.limits.max_bytes + 1)
-        except (FileNotFoundError, IsADirectoryError):
-            continue  # another process took it
-        outcomes.append(server.handle(data))
-        try:
-            path.rename(cur / (name + ":2,S"))
-        except FileNotFoundError:
-            pass
-    server.flush()
-    return outcomes

@@ -68,10 +68,10 @@ class GameRow:
 class Store:
     """The SQLite file of a server. Every change goes through :meth:`transaction`."""
 
-    def __init__(self, path: Path, synchronous: str = "FULL") -> None:
+    def __init__(self, path: Path, synchronous: str = "FULL", busy_seconds: float = 60.0) -> None:
         self.path = path
-        self.db = sqlite3.connect(str(path), timeout=60, isolation_level=None)
-        self.db.execute("PRAGMA busy_timeout = 60000")
+        self.db = sqlite3.connect(str(path), timeout=busy_seconds, isolation_level=None)
+        self.db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute(f"PRAGMA synchronous = {'NORMAL' if synchronous == 'NORMAL' else 'FULL'}")
         migrate(self.db)

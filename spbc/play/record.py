@@ -17,7 +17,8 @@
 Headers come first, one per line, with ``\\"`` and ``\\\\`` escaping a quote and a
 backslash. Each move line names the player and gives the move in the notation of
 :mod:`spbc.play.notation`; lines starting with ``#`` (the round and phase markers the
-writer puts in) and blank lines are comments. ``Result`` lists the final points in
+writer puts in) and blank lines are comments, and a move line may end in one
+(``Anna: pass  # a comment``: spb analyze --output writes its notes so). ``Result`` lists the final points in
 seat order and is written once the game is over; a reader checks it against the
 replay. The seed and the moves give back the whole game, deck order included.
 
@@ -35,7 +36,7 @@ from pathlib import Path
 
 from spbc.lang.load import shipped_names
 from spbc.play.game import Game, Ruleset, load_rules
-from spbc.source.diagnostics import RulesError
+from spbc.source.diagnostics import RulesError, did_you_mean
 from spbc.source.files import read_text
 from spbc.play.moves import MalformedMoveError, Move, MoveError
 from spbc.play.names import names_problem
@@ -88,6 +89,7 @@ class Replay:
     game: Game
     headers: dict[str, str]
     moves: list[Move] = field(default_factory=list)  # the moves replayed, in order
+    lines: list[int] = field(default_factory=list)  # the line of each of them in the record, from 1
     problems: list[RecordProblem] = field(default_factory=list)
 
 
@@ -188,6 +190,7 @@ class _Reader:
         self.header_lines: dict[str, int] = {}
         self.first_move = len(self.lines)  # index of the first line after the headers
         self.out_of_step = False  # a move was left out, so later lines do not fit the game
+        self.move_lines: list[int] = []  # the line of each move played
 
     def problem(self, line: int, column: int, message: str) -> None:
         """A problem the reader can step over in lenient mode."""
@@ -284,10 +287,12 @@ class _Reader:
 
         if name is None:
             raise self.fatal(1, 1, "no Ruleset header: the record does not say which rules it used")
-        if name.replace("-", "_") not in {shipped.replace("-", "_") for shipped in shipped_names()}:
+        shipped = shipped_names()
+        if name.replace("-", "_") not in {known.replace("-", "_") for known in shipped}:
+            close = did_you_mean(name, shipped)
             raise self.fatal(*self.where("Ruleset"), f"the record was played with the rules {name!r}, which are not "
-                             "shipped with spbc: a record of a rules file of your own names its ruleset, not the "
-                             "file; give the file (spb replay --rules FILE)")
+                             f"shipped with spbc{f' ({close})' if close else ''}: a record of a rules file of your "
+                             "own names its ruleset, not the file; give the file (spb replay --rules FILE)")
         try:
             return load_rules(name)
         except (RulesError, OSError) as error:
@@ -348,6 +353,7 @@ class _Reader:
             column = indent + len(name) + 1 + len(body) - len(body.lstrip())
             fault = self.play_line(game, name, body.split("#", 1)[0].strip(), moves)
             if fault is None:
+                self.move_lines.append(number)
                 continue
             message, malformed = fault
             found = RecordProblem(number, indent if message.startswith("it is") else column, message)
@@ -412,6 +418,7 @@ def read_record(text: str, ruleset: Ruleset | None = None, lenient: bool = False
     replay = Replay(game, reader.headers)
     reader.replay(game, replay.moves)
     reader.check_result(game)
+    replay.lines = reader.move_lines
     replay.problems = sorted(reader.problems, key=lambda p: (p.line, p.column))
     return replay
 

@@ -1,0 +1,160 @@
+"""Mail in: one message from standard input, or every new message of a Maildir, each on its own.
+
+One mail never stops the handling of another. What can happen to a mail:
+
+- it is handled (:meth:`spbc.pbem.server.Server.handle`): applied, answered, refused or dropped;
+- the store cannot take it now (locked for longer than ``[server] busy_seconds``, a disk I/O error,
+  a store that cannot be opened): :class:`StoreBusy`. On standard input that is exit 75, so the MTA
+  delivers the mail again later; in a Maildir the run stops and the mail stays in ``new/``;
+- anything else goes wrong while it is handled (a fault of the server's that this mail brings
+  out): the mail is quarantined: its handling is rolled back, the reason is logged, it is noted in
+  the store as handled (so a second delivery is a repeat) and kept aside for the operator, in the
+  Maildir's ``quarantine/`` folder or, from standard input, in the folder ``[server] quarantine``;
+- an entry of a Maildir's ``new/`` that is no regular file (a FIFO, a folder, a link, a device) is
+  never opened (a FIFO would block the run for ever): it is moved to ``quarantine/`` with a log line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import stat
+import time
+import traceback
+from pathlib import Path
+
+from spbc.pbem.mailin import clean_header, read_mail
+from spbc.pbem.server import Outcome, Server
+
+log = logging.getLogger("spbc.pbem")
+QUARANTINED = "quarantined: "
+
+
+class StoreBusy(Exception):
+    """The store cannot take a mail now (locked, or the disk failing): deliver it again later."""
+
+
+def store_busy(error: BaseException) -> bool:
+    """Whether an error of SQLite means the store cannot take a mail now, rather than that the mail is bad:
+    locked or busy, a disk I/O error, a full disk, a store that cannot be opened or is no database."""
+    return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
+
+
+def take(server: Server, data: bytes) -> Outcome:
+    """Handle one mail; a failure that is not the store's (StoreBusy) quarantines it and is its outcome."""
+    try:
+        return server.handle(data)
+    except sqlite3.Error as error:
+        if store_busy(error):
+            raise StoreBusy(str(error)) from error
+        reason = _describe(error)
+    except Exception as error:  # noqa: BLE001 - whatever one mail brings out is that mail's problem
+        reason = _describe(error)
+    return _note(server, data, reason)
+
+
+def receive_stdin(server: Server, data: bytes) -> Outcome:
+    """Handle one mail from standard input and send the replies; a quarantined mail is written to the
+    folder ``[server] quarantine``. StoreBusy when the store cannot take it now."""
+    outcome = take(server, data)
+    if outcome.result.startswith(QUARANTINED):
+        folder = server.config.path(server.config.server.quarantine)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            name = f"{int(time.time())}.{os.getpid()}.{hashlib.sha256(data).hexdigest()[:16]}"
+            (folder / name).write_bytes(data)
+            log.error("mail kept in %s", folder / name)
+        except OSError as error:
+            log.error("the quarantined mail could not be kept in %s: %s", folder, error)
+    server.flush()
+    return outcome
+
+
+def receive_maildir(server: Server, folder: Path) -> list[Outcome]:
+    """Handle every message in folder/new (oldest name first): each is moved to cur/ once handled, or to
+    quarantine/ when it cannot be (see the module's docstring); then the replies are sent. StoreBusy
+    stops the run with the mail that met it still in new/."""
+    outcomes = []
+    new, cur, aside = folder / "new", folder / "cur", folder / "quarantine"
+    cur.mkdir(parents=True, exist_ok=True)
+    for name in sorted(entry.name for entry in os.scandir(new) if not entry.name.startswith(".")):
+        path = new / name
+        data = _read_regular(path, server.config.limits.max_bytes + 1)
+        if data is None:
+            continue  # another process took it
+        if isinstance(data, str):
+            log.error("%s: %s; moved to %s", path, data, aside)
+            outcome = Outcome(name, None, QUARANTINED + data)
+        else:
+            outcome = take(server, data)
+        outcomes.append(outcome)
+        if outcome.result.startswith(QUARANTINED):
+            aside.mkdir(exist_ok=True)
+            _move(path, aside / name)
+        else:
+            _move(path, cur / (name + ":2,S"))
+    server.flush()
+    return outcomes
+
+
+def _read_regular(path: Path, limit: int) -> bytes | str | None:
+    """The first limit bytes of a regular file; why not (a str) when it is none; None when it is gone."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return f"it is no regular file ({_kind(info.st_mode)}), and is not read"
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as error:  # a link put in its place since, or no permission
+        return f"it cannot be opened ({error.strerror})"
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return "it is no regular file, and is not read"
+        return stream.read(limit)
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return kind
+    return "of an unknown kind"
+
+
+def _move(path: Path, to: Path) -> None:
+    """Move a mail (or what stands in new/) to its folder, beside one of the same name if there is one."""
+    target, number = to, 0
+    while target.exists() or target.is_symlink():
+        number += 1
+        target = to.with_name(f"{to.name}.{number}")
+    try:
+        path.rename(target)
+    except FileNotFoundError:
+        pass  # another process took it
+    except OSError as error:  # it stays in new/; noted as handled, it is a repeat next time
+        log.error("%s could not be moved to %s: %s", path, target.parent, error.strerror)
+
+
+def _describe(error: BaseException) -> str:
+    """The error's type and where it was raised: no message, which could hold what a seat may not see."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"the server failed on it ({type(error).__name__}{where})"
+
+
+def _note(server: Server, data: bytes, reason: str) -> Outcome:
+    """Log a quarantined mail and note it in the store as handled (when the store can)."""
+    mail = read_mail(data, server.config.limits.max_bytes)
+    log.error("mail %s from %s: %s%s", clean_header(mail.key)[:80], mail.sender or "?", QUARANTINED, reason)
+    try:
+        with server.store.transaction():
+            if server.store.handled(mail.sender, mail.key) is None:
+                server.store.note_handled(mail.key, None, mail.sender, server.clock(), QUARANTINED + reason)
+    except sqlite3.Error as error:
+        if store_busy(error):
+            raise StoreBusy(str(error)) from error
+        log.error("the quarantined mail could not be noted in the store: %s", _describe(error))
+    return Outcome(mail.key, None, QUARANTINED + reason)
