@@ -45,6 +45,7 @@ from spbc.table.session import (
     Session,
     Started,
     Stopped,
+    TookBack,
     Turn,
 )
 
@@ -156,6 +157,8 @@ class Terminal:
                 render_line(event, self.console, self.words)
                 self.lasting.append(event)
             case Problem() | Note() | BoardShown() | LogShown():
+                if isinstance(event, TookBack):  # the position changed: what was said of the other one goes
+                    self.answers.clear()
                 render_line(event, self.console, self.words)
                 self.answers.append(event)
             case _:

@@ -259,6 +259,11 @@ def test_a_hint_is_not_drawn_again_once_a_move_is_made():
     shown = term.visible()
     assert "Your hand (1/3): Lumberjack" in shown
     assert "would play" not in shown and "win chance" not in shown and "Academy" not in shown
+    term.send("hint\r", "would play")
+    term.wait("me> ")
+    term.send("undo\r", "me> ")  # undo changes the position too: the hint goes, what undo took back stays
+    shown = term.visible()
+    assert "took back: take upper Lumberjack" in shown and "would play" not in shown
     term.send("quit\r", r"\[y/N\] ")
     term.send("y\r", "not finished")
     assert term.finish() == 0

@@ -121,6 +121,11 @@ class Note:
 
 
 @dataclass(frozen=True)
+class TookBack(Note):
+    """``undo`` took moves back (the text says which): the position changed, as after a move."""
+
+
+@dataclass(frozen=True)
 class MoveList:
     """The legal moves of the seat on turn with their costs, for the ``moves`` command."""
 

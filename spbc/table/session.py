@@ -48,6 +48,7 @@ from spbc.table.events import (  # re-exported: the session's events are part of
     RoundEnded,
     Started,
     Stopped,
+    TookBack,
     Turn,
     phase_name,
     table_events,
@@ -56,9 +57,9 @@ from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
 __all__ = [
-    "COMMANDS", "BoardShown", "Event", "LogShown", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
-    "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started", "Stopped", "Turn",
-    "help_text", "resume_record",
+    "COMMANDS", "BoardShown", "Event", "Finished", "Handover", "LastRound", "LogShown", "MoveList", "NewPhase",
+    "Note", "PhaseScored", "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started",
+    "Stopped", "TookBack", "Turn", "help_text", "resume_record",
 ]
 
 
@@ -389,7 +390,7 @@ class Session:
         self.game, self.agents = snapshot.game, snapshot.agents
         self.history.truncate(snapshot.moves)
         del self.log[snapshot.logged:]
-        emit(Note(self._say("took_back", moves="; ".join(taken))))
+        emit(TookBack(self._say("took_back", moves="; ".join(taken))))
         return True
 
     def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
