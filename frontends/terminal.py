@@ -2,8 +2,11 @@
 
 When standard input and output are a terminal, ``spb play`` runs in the terminal's alternate
 screen. Every turn clears it and draws the screen of the player on turn, after what the table
-saw happen since the last screen (scorings, the end of a round); moves, errors and answers to
-commands then appear under it until the next screen.
+saw happen since the last screen (scorings, the end of a round): the full screen where it fits
+the terminal's height, else the compact one (frontends/compact.py), with as much of what the
+table saw as fits above it. Moves, errors and answers to commands then appear under it; an
+answer is drawn again under the same player's next screen only until a move (anyone's, or an
+undo) changes the position it spoke of.
 
 Several people at one terminal must not see each other's rubles or hands, on the screen or
 in its scrollback: every handover, and the final standings, clear both (ESC[3J clears the
