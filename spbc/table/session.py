@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import Agent, make_agent
-from spbc.ai.analyze import Hint, hint
-from spbc.source.files import FileReadError, write_text_atomic
+from spbc.ai.analyze import hint
+from spbc.source.files import write_text_atomic
 from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import VERBS, format_move, parse_move
 from spbc.play.observe import observe
 from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
-from spbc.play.save import GameFileError, read_game_file, write_game_file
+from spbc.play.save import write_game_file
 from spbc.play.scoring import final_scores
 from spbc.play.words import vocabulary_of
 from spbc.reference.forms import describe_notation
@@ -53,6 +53,8 @@ from spbc.table.events import (  # re-exported: the session's events are part of
     phase_name,
     table_events,
 )
+from spbc.table.phrases import SESSION_WORDS, hint_text
+from spbc.table.saving import new_save_path, taken_by_another
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
@@ -61,46 +63,6 @@ __all__ = [
     "Note", "PhaseScored", "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started",
     "Stopped", "TookBack", "Turn", "help_text", "resume_record",
 ]
-
-
-#: The session's phrases in English, by key; Session(words=...) gives them in another language
-#: (spbc.frontends.words), falling back to these for a key it lacks.
-SESSION_WORDS: dict[str, str] = {
-    "press_enter": "{name}, press Enter to see your screen ",
-    "leave": "Leave the game unfinished ({kept})? [y/N] ",
-    "kept_record": "the record so far is written",
-    "kept_nothing": "nothing is saved unless you typed save",
-    "barrier_drawn": "cannot undo past the card drawn with {move}: it showed cards from a deck ({drawn} drawn)",
-    "barrier_refill": "cannot undo past the refilled board: it showed cards from a deck ({drawn} drawn)",
-    "undo_others": "undo is only possible against computers; {names} also plays here",
-    "undo_none": "there is no move of yours to undo yet",
-    "took_back": "took back: {moves}",
-    "no_hint": "no hint: {error}",
-    "hint_head": "ai:{level} would play (win chance estimated from {deals} deals and playouts in {seconds} s):",
-    "hint_line": "  {move}  win chance {win}  (searched {visits} times)",
-    "context": "{name}, round {round}, {phase}",
-    "save_args": "save takes one file name at most: save [FILE]",
-    "saved_record": " and the record so far to {record}",
-    "saved_secret": " (it holds every hand and the order of the decks: keep it closed until the game ends)",
-    "saved": "saved the game to {path}{extra}; continue it with spb play --load {path}{secret}",
-    "help_moves": "Moves (card names may be shortened to any unique beginning, in any case; "
-                  "German and Chinese names work too):",
-    "help_eg": "e.g.",
-    "help_short": "Short verbs: {short}; any beginning of one verb works too.",
-    "help_legal": "Legal now, for example: {examples}",
-    "help_keys": "At a terminal Tab completes moves and commands, and Up and Down go through what you typed;\n"
-                 "Enter alone passes when passing is all you can do.",
-    "help_commands": "Commands, or their beginnings: {prefixes}, ? (help)",
-    "help_table": "  help          this text\n"
-                  "  hint          what ai:hard would play here, its top three moves with their win chances\n"
-                  "  moves         your legal moves and what each costs\n"
-                  "  board         the whole board, the phases and every player's cards and income\n"
-                  "  log           the moves and scorings so far (what everyone saw)\n"
-                  "  undo          take back your last move (only against computers, and not past\n"
-                  "                a refill or an ability that drew cards from a deck)\n"
-                  "  save [FILE]   write the game to FILE; spb play --load FILE continues it\n"
-                  "  quit          leave the game unfinished",
-}
 
 
 # --- the session -------------------------------------------------------------------------
@@ -360,20 +322,6 @@ class Session:
             message = message[:-len(f" ({error.context})")] + f" ({self.context()})"
         return message
 
-    def _hint_text(self, found: Hint) -> str:
-        """The hint in the session's language: each of the top moves with its estimated win chance."""
-        decision = found.decision
-        group = "." if self.language == "de" else ","
-        deals, seconds = f"{decision.iterations:,}".replace(",", group), f"{decision.seconds:.1f}"
-        if self.language == "de":
-            seconds = seconds.replace(".", ",")
-        lines = [self._say("hint_head", level=found.level, deals=deals, seconds=seconds)]
-        width = max(len(text) for text, _ in found.moves)
-        for text, choice in found.moves:
-            lines.append(self._say("hint_line", move=f"{text:<{width}}", win=f"{choice.win:4.0%}",
-                                   visits=f"{choice.visits:,}".replace(",", group)))
-        return "\n".join(lines)
-
     # --- commands ------------------------------------------------------------------------
 
     def undo(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -405,7 +353,7 @@ class Session:
         except RuntimeError as error:  # the twin: no search
             emit(Problem(self._say("no_hint", error=error)))
             return False
-        emit(Note(self._hint_text(found)))
+        emit(Note(hint_text(found, self._say, self.language)))
         return False
 
     def board(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -430,8 +378,8 @@ class Session:
         if len(args) > 1:
             emit(Problem(self._say("save_args")))
             return False
-        path = Path(args[0]).expanduser() if args else self.new_save_path()
-        taken = self._taken(path)
+        path = Path(args[0]).expanduser() if args else new_save_path(self.save_dir)
+        taken = taken_by_another(self.game, path)
         if taken is not None:
             emit(Problem(taken))
             return False
@@ -448,21 +396,10 @@ class Session:
         emit(Note(self._say("saved", path=path, extra=extra, secret=secret)))
         return False
 
-    def new_save_path(self) -> Path:
-        """A file name for a save that no file has yet: spb-YYYYMMDD-HHMMSS.json in the save folder."""
-        # not named after the seed: the seed would tell the order of the decks
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.save_dir / f"spb-{stamp}.json"
-        for again in range(2, 1000):  # a second save within the same second gets a name of its own
-            if not path.exists() and not path.is_symlink():
-                break
-            path = self.save_dir / f"spb-{stamp}-{again}.json"
-        return path
-
     def save_to_continue(self) -> tuple[Path | None, str | None]:
-        """Save the game under a new name (:meth:`new_save_path`) for spb play --load: where it went,
+        """Save the game under a new name (:func:`new_save_path`) for spb play --load: where it went,
         or why it could not be saved."""
-        path = self.new_save_path()
+        path = new_save_path(self.save_dir)
         if path.exists() or path.is_symlink():  # a thousand saves in one second: never over one of them
             return None, f"could not save the game: {path} exists"
         try:
@@ -470,20 +407,6 @@ class Session:
         except OSError as error:
             return None, f"could not save the game to {path}: {error.strerror or error}"
         return path, None
-
-    def _taken(self, path: Path) -> str | None:
-        """Why the save must not be written to path (it holds something other than this game), or None."""
-        if not path.exists() and not path.is_symlink():
-            return None
-        if not path.is_file():
-            return f"cannot save to {path}: it is not a regular file"
-        try:
-            other = read_game_file(self.game.ruleset, path)
-        except (FileReadError, GameFileError):
-            return f"{path} already exists and is not a save of this game; save to another name"
-        if other.players != self.game.players or other.seed != self.game.seed:
-            return f"{path} holds another game ({', '.join(other.players)}); save to another name"
-        return None
 
     def _record_now(self) -> tuple[Path | None, str | None]:
         """Write the record (if there is a record file): where it went, and why not if it could not be."""
