@@ -330,3 +330,21 @@ def test_hint_refusals_stopped_line_and_completion_speak_the_screens_language(la
     assert context in shown and stopped in shown
     for english in ENGLISH_CONTEXT:
         assert english not in term.raw, english
+
+
+@pytest.mark.parametrize("lang, parts", [("de", ("oben: ", "unten: ", "Phasen: ", "me [du, am Zug]", "Deine Hand")),
+                                         ("zh", ("上排: ", "下排: ", "階段: ", "me [你, 輪到]", "你的手牌"))])
+def test_the_compact_screen_speaks_the_screens_language(lang, parts):
+    """Issue 22 findings 8 and 13: the compact screen at 80x24 is in the screen's language too."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", lang, rows=24, columns=80)
+    term.wait("me> ")
+    shown = term.visible()
+    assert all(part in shown for part in parts), shown
+    assert not term.screen.history.top
+    term.send("log\r", "me> ")
+    term.send("board\r", "me> ")
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "quit")
+    assert term.finish() == 0
+    for english in (*ENGLISH_WORDS, "upper:", "lower:", "The game so far"):
+        assert english not in term.raw, english
