@@ -50,10 +50,10 @@ def play(
         help="Write the game record to this file whenever the game stops (with --load: the record to continue)."),
     load: Optional[Path] = typer.Option(None, "--load", metavar="FILE",
                                         help="Continue a game written by the save command."),
-    lang: ScreenLanguage = typer.Option(
-        ScreenLanguage.en, "--lang", metavar="[en|de|zh]",
+    lang: Optional[ScreenLanguage] = typer.Option(
+        None, "--lang", metavar="[en|de|zh]",
         help="The language of the screen's words and names: English, German or Chinese (the move notation stays "
-             "English; card names work in every language)."),
+             "English; card names work in every language) [default: en, or the language of a loaded game]."),
 ) -> None:
     """Play a game in the terminal against computer players or with people at the same keyboard."""
     import sys
@@ -94,10 +94,11 @@ def play(
         fail(f"cannot write the record to {record}: not a regular file")
     console = make_console()
     at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    words = LANGUAGES[lang.value].for_model(game.ruleset.model)
+    language = lang.value if lang is not None else _saved_language(load)
+    words = LANGUAGES[language].for_model(game.ruleset.model)
     session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
-                      record=record, resumed=load is not None, earlier=earlier,
-                      words=words.session, language=words.language)
+                      record=record, save_dir=record.parent if record is not None else None,
+                      resumed=load is not None, earlier=earlier, words=words.session, language=words.language)
     if at_terminal:
         _play_at_terminal(console, session, words)
         return
@@ -134,11 +135,27 @@ def _play_at_terminal(console: Console, session: Session, words: Words) -> None:
         raise typer.Exit(130) from None
 
 
+def _saved_language(load: Path | None) -> str:
+    """The screen language a loaded game was saved in, when it is one of the screen's; else English."""
+    from spbc.frontends.words import LANGUAGES
+    from spbc.play.save import MAX_SAVE_BYTES, saved_language
+    from spbc.source.files import FileReadError, read_text
+
+    if load is None:
+        return "en"
+    try:
+        language = saved_language(read_text(load, MAX_SAVE_BYTES, "saved game"))
+    except FileReadError:  # read once already by _load_game: gone since, the game is loaded all the same
+        return "en"
+    return language if language in LANGUAGES else "en"
+
+
 def _interrupted(session: Session, emit: Callable[[Any], None], exit: bool = True) -> None:
-    """Ctrl-C: the record so far is written, the game is reported interrupted; exit 130."""
+    """Ctrl-C: the record so far and a save to continue from are written, the game is reported
+    interrupted (with where the save went); exit 130."""
     from spbc.table.session import Problem
 
-    event, problem = session.stop("interrupted")
+    event, problem = session.stop("interrupted", save=True)
     if problem is not None:
         emit(Problem(problem))
     emit(event)

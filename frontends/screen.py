@@ -23,10 +23,12 @@ from spbc.lang.model import Card, RulesModel
 from spbc.play.scoring import EndBonus, Income, IncomePart
 from spbc.table.screen import Offer, Screen, describe_card
 from spbc.table.session import (
+    BoardShown,
     Event,
     Finished,
     Handover,
     LastRound,
+    LogShown,
     MoveList,
     NewPhase,
     Note,
@@ -71,20 +73,9 @@ def render_screen(screen: Screen, console: Console, *, phase_header: bool = True
     which every phase already has its own header line (see :func:`render_event`). ``words``
     are the fixed words' language (spbc.frontends.words); the names are the ruleset's in it.
     """
-    view = screen.view
     model = words.localize(screen.model)
-    names = {phase.id: phase.name for phase in model.phases}
-    on_turn = view.players[view.current_player].name
-    phase = next(names.get(line.id, line.name) for line in screen.phases if line.current)
-    last = words("last_round") if view.last_round else ""
-    where = words("round", round=view.round, last=last, phase=phase) if phase_header else ""
-    console.print(Rule(Text(where + words("to_move", name=on_turn)), style="bold"))
-    console.print(_board(screen, model, words))
-    if screen.discard_shown:
-        console.print(Text(discard_line(view.discard, model, words)))
-    console.print(_phases(screen, model, words))
-    for player in view.players:
-        console.print(_player(screen, player, model, words))
+    console.print(Rule(Text(title_text(screen, model, words, phase_header)), style="bold"))
+    render_board(screen, console, words)
     me = screen.me
     hand = ", ".join(model.card(card).name for card in me.hand or []) or words("empty")
     console.print(Text(words("hand", size=me.hand_size, limit=me.hand_limit, hand=hand)))
@@ -99,6 +90,28 @@ def render_screen(screen: Screen, console: Console, *, phase_header: bool = True
     if screen.only_pass:
         console.print(Text(words("only_pass"), style="bold"))
     console.print(Text(words("type"), style="dim"))
+
+
+def title_text(screen: Screen, model: RulesModel, words: Words, phase_header: bool = True) -> str:
+    """ "Round 1, Worker phase: Anna to move" (without the round and phase: "Anna to move")."""
+    view = screen.view
+    names = {phase.id: phase.name for phase in model.phases}
+    phase = next(names.get(line.id, line.name) for line in screen.phases if line.current)
+    last = words("last_round") if view.last_round else ""
+    where = words("round", round=view.round, last=last, phase=phase) if phase_header else ""
+    return where + words("to_move", name=view.players[view.current_player].name)
+
+
+def render_board(screen: Screen, console: Console, words: Words = ENGLISH) -> None:
+    """The board with its prices, the discard pile where the rules show it, the phases and every
+    player's block: the screen's top half (the ``board`` command draws it alone)."""
+    model = words.localize(screen.model)
+    console.print(_board(screen, model, words))
+    if screen.discard_shown:
+        console.print(Text(discard_line(screen.view.discard, model, words)))
+    console.print(_phases(screen, model, words))
+    for player in screen.view.players:
+        console.print(_player(screen, player, model, words))
 
 
 def _board(screen: Screen, model: RulesModel, words: Words) -> Table:
@@ -302,8 +315,19 @@ def render_line(event: Event, console: Console, words: Words = ENGLISH) -> None:
         case Stopped():
             reason = words.reasons.get(event.reason, event.reason)
             console.print(Text(words("stopped", reason=reason, context=event.context)))
+            if event.saved is not None:
+                secret = words("saved_secret") if event.secret else ""
+                console.print(Text(words("saved_to_continue", path=event.saved, secret=secret)))
             if event.record is not None:
                 console.print(Text(words("record_so_far", record=event.record)))
+        case BoardShown():
+            render_board(event.screen, console, words)
+        case LogShown():
+            console.print(Rule(Text(words("log_title")), style="dim"))
+            for logged in event.events:
+                render_line(logged, console, words)
+            if not event.events:
+                console.print(Text(words("log_empty")))
 
 
 def _part(part: IncomePart, words: Words = ENGLISH) -> str:

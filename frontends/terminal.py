@@ -2,8 +2,11 @@
 
 When standard input and output are a terminal, ``spb play`` runs in the terminal's alternate
 screen. Every turn clears it and draws the screen of the player on turn, after what the table
-saw happen since the last screen (scorings, the end of a round); moves, errors and answers to
-commands then appear under it until the next screen.
+saw happen since the last screen (scorings, the end of a round): the full screen where it fits
+the terminal's height, else the compact one (frontends/compact.py), with as much of what the
+table saw as fits above it. Moves, errors and answers to commands then appear under it; an
+answer is drawn again under the same player's next screen only until a move (anyone's, or an
+undo) changes the position it spoke of.
 
 Several people at one terminal must not see each other's rubles or hands, on the screen or
 in its scrollback: every handover, and the final standings, clear both (ESC[3J clears the
@@ -18,18 +21,23 @@ import readline  # line editing and history for input(); the completer is set pe
 from collections.abc import Callable
 from types import TracebackType
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from spbc.frontends.compact import render_compact
 from spbc.frontends.screen import render_line, render_screen, render_standings, started_line
 from spbc.frontends.words import ENGLISH, Words
 from spbc.table.completion import complete
+from spbc.table.screen import Screen
 from spbc.table.session import (
+    BoardShown,
     Event,
     Finished,
     Handover,
     LastRound,
+    LogShown,
     NewPhase,
     Note,
     PhaseScored,
@@ -40,6 +48,7 @@ from spbc.table.session import (
     Session,
     Started,
     Stopped,
+    TookBack,
     Turn,
 )
 
@@ -47,6 +56,8 @@ from spbc.table.session import (
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 #: Events every player may see, kept to be shown again on the next screen.
 PUBLIC = (Played, PhaseScored, PointsBought, RoundEnded, NewPhase, LastRound)
+#: Lines kept free under a screen: the prompt, and a line of answer.
+BELOW = 2
 
 
 class Terminal:
@@ -127,8 +138,7 @@ class Terminal:
             case Turn():
                 self._history_of(event.screen.me.name)
                 self.clear()
-                self._replay_log()  # above the screen: if the terminal is too short, the log scrolls away first
-                render_screen(event.screen, self.console, words=self.words)
+                self._draw_screen(event.screen)
                 if event.screen.seat == self.seat:  # the same player's screen again (after undo): keep the answer
                     for answer in self.answers:
                         render_line(answer, self.console, self.words)
@@ -149,16 +159,50 @@ class Terminal:
             case Stopped():
                 render_line(event, self.console, self.words)
                 self.lasting.append(event)
-            case Problem() | Note():
+            case Problem() | Note() | BoardShown() | LogShown():
+                if isinstance(event, TookBack):  # the position changed: what was said of the other one goes
+                    self.answers.clear()
                 render_line(event, self.console, self.words)
                 self.answers.append(event)
             case _:
+                if isinstance(event, Played):  # the position changed: hints and refusals speak of the old one
+                    self.answers.clear()
                 render_line(event, self.console, self.words)
                 if isinstance(event, PUBLIC):
                     self.log.append(event)
 
     def _title(self, event: Started) -> None:
         self.console.print(Text(started_line(event, self.words)))
+
+    def _draw_screen(self, screen: Screen) -> None:
+        """What the table saw since the last screen, then the screen itself, laid out for the terminal's
+        height: the full screen where it fits, else the compact one, with only as much of what the table
+        saw above it as fits (the log command shows it all)."""
+        seen = self._captured(self._replay_log)
+        full = self._captured(lambda: render_screen(screen, self.console, words=self.words))
+        height, width = self.console.height, self.console.width
+        if _lines(seen, width) + _lines(full, width) + BELOW <= height:
+            self._write(seen + full)
+            return
+        compact = self._captured(lambda: render_compact(screen, self.console, self.words))
+        room = height - _lines(compact, width) - BELOW
+        lines = seen.splitlines(keepends=True)
+        cut = self._captured(lambda: self.console.print(Text(self.words("log_cut"), style="dim")))
+        kept, dropped = lines, 0
+        while kept and _lines("".join(kept), width) > room:  # the latest of what the table saw stays
+            dropped += 1
+            kept = [cut, *lines[dropped + 1:]] if dropped + 1 < len(lines) else []
+        self._write("".join(kept) + compact)
+
+    def _captured(self, draw: Callable[[], None]) -> str:
+        """What draw prints on the console, as text with the console's escapes, not yet written."""
+        with self.console.capture() as capture:
+            draw()
+        return capture.get()
+
+    def _write(self, text: str) -> None:
+        self.console.file.write(text)
+        self.console.file.flush()
 
     def _replay_log(self) -> None:
         """What the table saw since the last screen, above the new one (the moves and the phase are
@@ -173,6 +217,11 @@ class Terminal:
             render_standings(event, self.console, self.words)
         else:
             render_line(event, self.console, self.words)
+
+
+def _lines(text: str, width: int) -> int:
+    """How many lines of a terminal width a captured drawing takes (a line longer than the width wraps)."""
+    return sum(max(1, -(-cell_len(Text.from_ansi(line).plain) // width)) for line in text.splitlines())
 
 
 def play_at_terminal(console: Console, session: Session, on_interrupt: Callable[[Terminal], None],

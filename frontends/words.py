@@ -78,7 +78,7 @@ ENGLISH = Words(
         "round": "Round {round}{last}, {phase}: ", "last_round": " (last round)", "to_move": "{name} to move",
         "hand": "Your hand ({size}/{limit}): {hand}", "empty": "empty", "since": "Since your last turn: {moves}",
         "your_moves": "Your moves: ", "only_pass": "You can only pass: press Enter to pass.",
-        "type": "Type a move, or help, moves, undo, save, quit.",
+        "type": "Type a move, or help, hint, moves, board, log, undo, save, quit.",
         "board": "Board: prices for {name}", "col_row": "row", "col_card": "card", "col_colour": "colour",
         "col_price": "price", "col_income": "income", "col_note": "note", "board_empty": "(the board is empty)", "discard_pile": "Discard pile ({cards}): {names}",
         "needs": "needs {what}", "over": "over {card}", "a_card_of": "{colour} card", "or": "or",
@@ -100,6 +100,9 @@ ENGLISH = Words(
         "legal_moves": "Legal moves of {name}", "col_move": "move", "col_cost": "cost",
         "stopped": "Stopped ({reason}): the game was not finished ({context}).",
         "record_so_far": "Record of the moves so far written to {record} (the seed is left out until a game is over)",
+        "saved_to_continue": "Saved the game to {path}; spb play --load {path} continues it{secret}",
+        "saved_secret": " (it holds every hand and the order of the decks: keep it closed until the game ends)",
+        "log_title": "The game so far", "log_cut": "… (earlier: type log)", "log_empty": "(no moves yet)",
         "standings": "Final standings", "st_rank": "rank", "st_player": "player", "st_points": "points",
         "st_nobles": "nobles", "st_rubles": "rubles", "st_hand": "hand", "st_total": "total",
         "st_left": "rubles left", "st_ties": ", which break ties",
@@ -117,7 +120,7 @@ GERMAN = Words(
         "round": "Runde {round}{last}, {phase}: ", "last_round": " (letzte Runde)", "to_move": "{name} ist am Zug",
         "hand": "Deine Hand ({size}/{limit}): {hand}", "empty": "leer", "since": "Seit deinem letzten Zug: {moves}",
         "your_moves": "Deine Züge: ", "only_pass": "Du kannst nur passen: Enter passt.",
-        "type": "Gib einen Zug ein, oder help, moves, undo, save, quit.",
+        "type": "Gib einen Zug ein, oder help, hint, moves, board, log, undo, save, quit.",
         "board": "Spielbrett: Preise für {name}", "col_row": "Reihe", "col_card": "Karte", "col_colour": "Farbe",
         "col_price": "Preis", "col_income": "Ertrag", "col_note": "Hinweis",
         "board_empty": "(das Spielbrett ist leer)", "discard_pile": "Ablagestapel ({cards}): {names}", "needs": "braucht {what}", "over": "überbaut {card}",
@@ -143,6 +146,9 @@ GERMAN = Words(
         "legal_moves": "Erlaubte Züge von {name}", "col_move": "Zug", "col_cost": "Kosten",
         "stopped": "Beendet ({reason}): das Spiel wurde nicht zu Ende gespielt ({context}).",
         "record_so_far": "Die Züge bis jetzt stehen in {record} (ohne den Seed, bis ein Spiel zu Ende ist)",
+        "saved_to_continue": "Spiel gespeichert nach {path}; spb play --load {path} setzt es fort{secret}",
+        "saved_secret": " (sie enthält jede Hand und die Reihenfolge der Stapel: bis zum Spielende geschlossen halten)",
+        "log_title": "Das Spiel bis jetzt", "log_cut": "… (davor: log zeigt alles)", "log_empty": "(noch keine Züge)",
         "standings": "Endstand", "st_rank": "Platz", "st_player": "Spieler", "st_points": "Punkte",
         "st_nobles": "Adelige", "st_rubles": "Rubel", "st_hand": "Hand", "st_total": "Summe",
         "st_left": "Rubel übrig", "st_ties": ", die bei Gleichstand entscheiden",
@@ -169,6 +175,10 @@ GERMAN = Words(
         "undo_none": "du hast noch keinen Zug, den undo zurücknehmen könnte",
         "took_back": "zurückgenommen: {moves}",
         "no_hint": "kein Tipp: {error}",
+        "hint_head": "ai:{level} würde spielen (Gewinnchance geschätzt aus {deals} Verteilungen und Partien in "
+                     "{seconds} s):",
+        "hint_line": "  {move}  Gewinnchance {win}  ({visits}-mal durchsucht)",
+        "context": "{name}, Runde {round}, {phase}",
         "save_args": "save nimmt höchstens einen Dateinamen: save [DATEI]",
         "saved_record": " und die Züge bis jetzt nach {record}",
         "saved_secret": " (sie enthält jede Hand und die Reihenfolge der Stapel: bis zum Spielende geschlossen "
@@ -186,6 +196,8 @@ GERMAN = Words(
                       "  hint          was ai:hard hier spielen würde, seine besten drei Züge mit ihren "
                       "Gewinnchancen\n"
                       "  moves         deine erlaubten Züge und was jeder kostet\n"
+                      "  board         das ganze Spielbrett, die Phasen und Karten und Erträge aller Spieler\n"
+                      "  log           die Züge und Wertungen bis jetzt (was alle gesehen haben)\n"
                       "  undo          deinen letzten Zug zurücknehmen (nur gegen Computer, und nicht hinter\n"
                       "                ein Auffüllen oder eine Fähigkeit zurück, die Karten von einem Stapel zog)\n"
                       "  save [DATEI]  das Spiel in DATEI schreiben; spb play --load DATEI setzt es fort\n"
@@ -200,7 +212,7 @@ CHINESE = Words(
         "round": "第{round}輪{last}，{phase}：", "last_round": "（最後一輪）", "to_move": "輪到{name}",
         "hand": "你的手牌（{size}/{limit}）：{hand}", "empty": "無", "since": "你上一步之後：{moves}",
         "your_moves": "你的走法：", "only_pass": "你只能跳過：按 Enter 跳過。",
-        "type": "輸入走法，或 help、moves、undo、save、quit。",
+        "type": "輸入走法，或 help、hint、moves、board、log、undo、save、quit。",
         "board": "牌面：{name}的價格", "col_row": "列", "col_card": "卡牌", "col_colour": "顏色",
         "col_price": "價格", "col_income": "收入", "col_note": "備註", "board_empty": "（牌面是空的）", "discard_pile": "棄牌堆（{cards}）：{names}",
         "needs": "需要{what}", "over": "取代{card}", "a_card_of": "一張{colour}卡", "or": "或",
@@ -221,6 +233,9 @@ CHINESE = Words(
         "legal_moves": "{name}的合法走法", "col_move": "走法", "col_cost": "費用",
         "stopped": "已停止（{reason}）：遊戲未完成（{context}）。",
         "record_so_far": "目前的走法已寫入 {record}（遊戲結束前不含種子）",
+        "saved_to_continue": "遊戲已保存到 {path}；用 spb play --load {path} 繼續{secret}",
+        "saved_secret": "（檔案含有每人的手牌與牌庫順序：遊戲結束前不要打開）",
+        "log_title": "目前為止的遊戲", "log_cut": "……（更早的：輸入 log）", "log_empty": "（還沒有走法）",
         "standings": "最終排名", "st_rank": "名次", "st_player": "玩家", "st_points": "分數",
         "st_nobles": "貴族", "st_rubles": "盧布", "st_hand": "手牌", "st_total": "總分",
         "st_left": "剩餘盧布", "st_ties": "，用於決定平手",
@@ -243,6 +258,9 @@ CHINESE = Words(
         "undo_none": "你還沒有可以 undo 的走法",
         "took_back": "已收回：{moves}",
         "no_hint": "沒有提示：{error}",
+        "hint_head": "ai:{level} 會這樣走（勝率由 {deals} 次發牌與模擬對局估計，用時 {seconds} 秒）：",
+        "hint_line": "  {move}  勝率 {win}  （搜尋 {visits} 次）",
+        "context": "{name}，第{round}輪，{phase}",
         "save_args": "save 最多接受一個檔名：save [檔案]",
         "saved_record": "，目前的走法寫入 {record}",
         "saved_secret": "（檔案含有每人的手牌與牌庫順序：遊戲結束前不要打開）",
@@ -257,6 +275,8 @@ CHINESE = Words(
         "help_table": "  help          本說明\n"
                       "  hint          ai:hard 在這裡會怎麼走：它最好的三個走法與各自的勝率\n"
                       "  moves         你的合法走法與各自的費用\n"
+                      "  board         整個牌面、各階段與每位玩家的卡牌和收入\n"
+                      "  log           目前為止的走法與計分（大家都看到的）\n"
                       "  undo          收回你上一步（只限對電腦，且不能退回到補牌\n"
                       "                或從牌庫抽卡的能力之前）\n"
                       "  save [檔案]   把遊戲寫入檔案；spb play --load 檔案 可繼續\n"

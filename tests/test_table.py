@@ -22,7 +22,7 @@ from spbc.play.record import read_record
 from spbc.source import locate
 from spbc.table.completion import complete
 from spbc.table.seats import seats_of
-from spbc.table.session import Finished, MoveList, Note, Played, Problem, Session, Stopped, help_text
+from spbc.table.session import COMMANDS, Finished, MoveList, Note, Played, Problem, Session, Stopped, help_text
 from test_play import new_session, run_session
 
 runner = CliRunner()
@@ -47,7 +47,8 @@ def test_help_names_the_short_verbs_german_names_and_the_command_beginnings():
     text = help_text(new_session())
     assert "Short verbs: b (buy), t (take), pl (play), d (discard), - (pass)" in text
     assert "German and Chinese names work too" in text
-    assert "Commands, or their beginnings: h (help), hi (hint), m (moves), u (undo), s (save), q (quit), ? (help)" in text
+    assert ("Commands, or their beginnings: h (help), hi (hint), m (moves), bo (board), l (log), u (undo), s (save), "
+            "q (quit), ? (help)") in text
 
 
 def test_enter_alone_passes_only_when_passing_is_the_one_move(ruleset):
@@ -79,8 +80,23 @@ def test_completion_gives_legal_moves_in_the_players_words():
     assert "pass" in every and "take upper Shepherd" in every and "save" in every
     # everything completed reads as the move it names
     for line in every:
-        if line not in ("help", "hint", "moves", "undo", "save", "quit"):
+        if line not in (*COMMANDS, "quit"):
             assert parse_move(line, session.game) in session.game.legal_moves()
+
+
+def test_completion_offers_the_screens_language_first_and_the_others_only_when_it_has_nothing():
+    """Issue 22 finding 13: Tab offered every card in all three languages at once."""
+    english = new_session()
+    every = complete(english, "t ")
+    assert "t Lumberjack" in every and not any("Holzfäller" in line or "伐木工" in line for line in every)
+    german = new_session()
+    german.language = "de"
+    every = complete(german, "t ")
+    assert "t Holzfäller" in every and not any("Lumberjack" in line or "伐木工" in line for line in every)
+    assert complete(german, "t lum") == ["t Lumberjack"]  # nothing German fits: the other languages do
+    chinese = new_session()
+    chinese.language = "zh"
+    assert "t 伐木工" in complete(chinese, "t ") and "t Lumberjack" not in complete(chinese, "t ")
 
 
 # --- records and saves ----------------------------------------------------------------------------
@@ -198,3 +214,22 @@ def test_german_names_and_their_beginnings_name_cards():
     assert parse_move("b HOLZFAELLER", game) == parse_move("b Holzfaller", game) == parse_move("b lumb", game)
     events = run_session(session, ["b holz"])
     assert Played(0, "me", "buy upper Lumberjack", False) in events
+
+
+def test_stopping_with_a_save_writes_a_new_file_that_loads_to_the_same_game_in_its_language(tmp_path):
+    """Issue 22 finding 10: an interrupted game is saved (under a name no file has), with its screen's
+    language, and the event says where."""
+    from spbc.frontends.words import GERMAN
+    from spbc.play.save import saved_language
+
+    session = new_session()
+    session.language, session.words, session.save_dir = "de", GERMAN.session, tmp_path
+    run_session(session, ["take upper Lumberjack"])
+    event, problem = session.stop("interrupted", save=True)
+    assert problem is None and event.saved is not None and event.saved.parent == tmp_path
+    assert event.context == "me, Runde 1, Handwerkerphase"
+    text = event.saved.read_text(encoding="utf-8")
+    assert saved_language(text) == "de"
+    assert session.game.ruleset.game_from_json(text).state_values() == session.game.state_values()
+    second, _ = session.stop("interrupted", save=True)
+    assert second.saved != event.saved and event.saved.read_text(encoding="utf-8") == text

@@ -24,6 +24,8 @@ from scenario import Scenario  # noqa: E402
 from spbc.play.record import read_record  # noqa: E402
 
 ROWS, COLUMNS = 24, 120
+#: A terminal tall enough for the full screen (board and phases as tables, a block per player).
+TALL = 50
 #: Every wait is for what the screen shows; this bound only ends a game that hangs. It is far above what
 #: the slowest screen takes on a busy machine (a 60 s bound failed the run under load: the Ctrl-C test took 4-45 s alone).
 HANG_SECONDS = 900
@@ -32,12 +34,13 @@ HANG_SECONDS = 900
 class Terminal:
     """spb play on a pseudo-terminal, and what its screen and scrollback hold."""
 
-    def __init__(self, *args: str) -> None:
-        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLUMNS), LINES=str(ROWS))
+    def __init__(self, *args: str, rows: int = ROWS, columns: int = COLUMNS, cwd: str | None = None) -> None:
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(columns), LINES=str(rows))
         env.pop("NO_COLOR", None)
+        self.columns = columns
         self.child = pexpect.spawn(sys.executable, ["-P", "-m", "spbc.frontends.cli", "play", *args], env=env,
-                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=HANG_SECONDS)
-        self.screen = pyte.HistoryScreen(COLUMNS, ROWS, history=100_000)
+                                   dimensions=(rows, columns), encoding="utf-8", timeout=HANG_SECONDS, cwd=cwd)
+        self.screen = pyte.HistoryScreen(columns, rows, history=100_000)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""
 
@@ -56,7 +59,7 @@ class Terminal:
 
     def visible(self) -> str:
         """Every line a player could look at now: the scrollback, then the screen."""
-        history = ["".join(line[x].data for x in range(COLUMNS)) for line in self.screen.history.top]
+        history = ["".join(line[x].data for x in range(self.columns)) for line in self.screen.history.top]
         return "\n".join(line.rstrip() for line in history + list(self.screen.display))
 
     def finish(self) -> int:
@@ -139,7 +142,7 @@ ENGLISH_WORDS = ("Your hand", "Board: prices", "Phases", "to move", "rubles", "p
 
 
 def test_the_screen_in_german_shows_german_words_and_none_of_the_english_ones():
-    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de")
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de", rows=TALL)
     term.wait("me> ")
     shown = term.visible()
     assert "Deine Hand (0/3): leer" in shown and "Spielbrett: Preise für me" in shown and "Phasen" in shown
@@ -183,7 +186,7 @@ def test_the_discard_pile_and_a_card_taken_from_it_at_the_terminal(tmp_path):
     scenario.saved["players"] = ["me", "ai:random"]
     path = tmp_path / "prison.json"
     path.write_text(scenario.build().to_json(), encoding="utf-8")
-    term = Terminal("--load", str(path), "--lang", "de")
+    term = Terminal("--load", str(path), "--lang", "de", rows=TALL)
     term.wait("me> ")
     assert "Ablagestapel (3 Karten): Schäfer, Markt x2" in term.visible()
     term.send("prison markt\r", "me> ")
@@ -193,3 +196,155 @@ def test_the_discard_pile_and_a_card_taken_from_it_at_the_terminal(tmp_path):
     term.send("quit\r", r"\[y/N\] ")
     term.send("y\r", "nicht zu Ende")
     assert term.finish() == 0
+
+
+# --- issue 22: a screen that fits, answers that do not outlive their position, Ctrl-C, languages ------------
+
+
+def on_screen(term: Terminal) -> list[str]:
+    """The lines of the screen itself, without the scrollback."""
+    return [line.rstrip() for line in term.screen.display]
+
+
+def test_at_80x24_the_whole_screen_fits_and_board_and_log_show_what_it_leaves_out():
+    """Issue 22 finding 8: at 80x24 the full screen's title, board and phases scrolled away (and the
+    scrollback is cleared each turn); the compact screen keeps every part on the terminal, turn after turn."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", rows=24, columns=80)
+    term.wait("me> ")
+    for move in ("take upper Lumberjack", "pass", "pass", "pass", "pass", "pass"):
+        lines = on_screen(term)
+        titles = [line for line in lines if "Round " in line and "me to move" in line]
+        assert len(titles) == 1, lines  # above it only what the table saw since the last screen (a scoring)
+        text = "\n".join(lines)
+        for part in ("upper: ", "lower: ", "Phases: ", "me [you, on turn]", "ai:random  ", "Your hand (",
+                     "Type a move"):
+            assert part in text, (part, text)
+        assert "me>" in text
+        assert not term.screen.history.top  # nothing of this screen scrolled away
+        term.send(move + "\r", "me> ")
+    assert "Building phase" in term.visible()  # the passes ended the worker phase: its scoring is on the screen
+    term.send("board\r", "me> ")
+    shown = term.visible()
+    assert "Board: prices for me" in shown and "cards left" in shown and "pays: " in shown
+    term.send("log\r", "me> ")
+    shown = term.visible()
+    assert "The game so far" in shown and "me: take upper Lumberjack" in shown and "ai:random: " in shown
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "not finished")
+    assert term.finish() == 0
+
+
+def test_at_120x50_the_full_screen_is_drawn():
+    """Issue 22 finding 8: where the full screen fits, it is the one drawn (board and phases as tables)."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", rows=50, columns=120)
+    term.wait("me> ")
+    text = "\n".join(on_screen(term))
+    assert "Board: prices for me" in text and "cards left" in text and "pays: " in text and "upper: " not in text
+    assert not term.screen.history.top
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "not finished")
+    assert term.finish() == 0
+
+
+def test_a_hint_is_not_drawn_again_once_a_move_is_made():
+    """Issue 22 finding 9: the hint (and a refusal) of the last turn was drawn under the next screen,
+    where it read as advice for a position it was not about."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", rows=TALL)
+    term.wait("me> ")
+    term.send("buy upper Academy\r", "me> ")
+    term.send("hint\r", "would play")
+    term.wait("me> ")
+    assert "win chance" in term.visible()
+    term.send("take upper Lumberjack\r", "me> ")
+    shown = term.visible()
+    assert "Your hand (1/3): Lumberjack" in shown
+    assert "would play" not in shown and "win chance" not in shown and "Academy" not in shown
+    term.send("hint\r", "would play")
+    term.wait("me> ")
+    term.send("undo\r", "me> ")  # undo changes the position too: the hint goes, what undo took back stays
+    shown = term.visible()
+    assert "took back: take upper Lumberjack" in shown and "would play" not in shown
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "not finished")
+    assert term.finish() == 0
+
+
+def test_ctrl_c_saves_the_game_and_load_continues_it_in_its_language(tmp_path):
+    """Issue 22 finding 10: Ctrl-C wrote the record but no save; now it saves beside the working folder,
+    says where, and spb play --load continues at the same position in the language it was played in."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", "de", cwd=str(tmp_path))
+    term.wait("me> ")
+    term.send("take upper Holzfäller\r", "me> ")
+    term.child.sendintr()
+    assert term.finish() == 130
+    shown = " ".join(term.visible().split())
+    saves = sorted(tmp_path.glob("spb-*.json"))
+    assert len(saves) == 1, saves
+    assert f"Spiel gespeichert nach {saves[0].name}; spb play --load {saves[0].name} setzt es fort" in shown
+    assert "Beendet (unterbrochen)" in shown
+    again = Terminal("--load", saves[0].name, cwd=str(tmp_path))
+    again.wait("me> ")
+    shown = again.visible()
+    assert "Fortgesetztes Spiel" in again.raw and "Deine Hand (1/3): Holzfäller" in shown
+    assert "Runde 1, Handwerkerphase: me ist am Zug" in shown
+    again.send("quit\r", r"\[y/N\] ")
+    again.send("y\r", "nicht zu Ende")
+    assert again.finish() == 0
+    english = Terminal("--load", saves[0].name, "--lang", "en", cwd=str(tmp_path))  # --lang wins over the save
+    english.wait("me> ")
+    assert "Your hand (1/3): Lumberjack" in english.visible()
+    english.send("quit\r", r"\[y/N\] ")
+    english.send("y\r", "not finished")
+    assert english.finish() == 0
+
+
+#: The Lumberjack's Chinese name.
+LUMBERJACK_ZH = "伐木工"
+#: What the English screen says in the hint, a refusal's context and the stopped line.
+ENGLISH_CONTEXT = ("would play", "win chance", "searched", "round 1", "Worker phase")
+
+
+@pytest.mark.parametrize("lang, hint, context, stopped, own, other", [
+    ("de", "würde spielen", "(me, Runde 1, Handwerkerphase)", "Beendet (quit)", "Holzfäller", LUMBERJACK_ZH),
+    ("zh", "會這樣走", "（me，第1輪，", "已停止（quit）", LUMBERJACK_ZH, "Holzfäller"),
+])
+def test_hint_refusals_stopped_line_and_completion_speak_the_screens_language(lang, hint, context, stopped, own,
+                                                                              other):
+    """Issue 22 finding 13: the German and Chinese screens showed the hint block, the "(round 1, Worker
+    phase)" context of a refusal and of the stopped line in English, and Tab offered every card in all
+    three languages."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", lang, rows=TALL)
+    term.wait("me> ")
+    term.send("hint\r", hint)
+    term.wait("me> ")
+    term.send("buy upper Academy\r", "me> ")
+    assert context.replace("（", "(")[:4] in term.visible().replace("（", "(")
+    before = len(term.raw)
+    term.send("take upper \t\t", "me> take upper ")  # Tab twice: the list of what fits
+    offered = term.raw[before:]
+    assert own in offered and "Lumberjack" not in offered and other not in offered, offered
+    term.send("\x15quit\r", r"\[y/N\] ")  # Ctrl-U clears the line
+    term.send("y\r", stopped.replace("(", r"\(").replace(")", r"\)"))
+    assert term.finish() == 0
+    shown = " ".join(term.visible().split())
+    assert context in shown and stopped in shown
+    for english in ENGLISH_CONTEXT:
+        assert english not in term.raw, english
+
+
+@pytest.mark.parametrize("lang, parts", [("de", ("oben: ", "unten: ", "Phasen: ", "me [du, am Zug]", "Deine Hand")),
+                                         ("zh", ("上排: ", "下排: ", "階段: ", "me [你, 輪到]", "你的手牌"))])
+def test_the_compact_screen_speaks_the_screens_language(lang, parts):
+    """Issue 22 findings 8 and 13: the compact screen at 80x24 is in the screen's language too."""
+    term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", lang, rows=24, columns=80)
+    term.wait("me> ")
+    shown = term.visible()
+    assert all(part in shown for part in parts), shown
+    assert not term.screen.history.top
+    term.send("log\r", "me> ")
+    term.send("board\r", "me> ")
+    term.send("quit\r", r"\[y/N\] ")
+    term.send("y\r", "quit")
+    assert term.finish() == 0
+    for english in (*ENGLISH_WORDS, "upper:", "lower:", "The game so far"):
+        assert english not in term.raw, english

@@ -45,6 +45,7 @@ class SavedGame(BaseModel):
     players: list[str]
     seed: int
     rules: str | None = None  # the rules file of a game not of a shipped ruleset, as an absolute path
+    language: str | None = None  # the language of the screen it was played on (spb play --lang), if saved there
     state: dict[str, list[int]]
 
 
@@ -69,17 +70,29 @@ def saved_rules(text: str) -> tuple[str, str | None] | None:
     return data["ruleset"], rules if isinstance(rules, str) else None
 
 
-def write_game(game: Game) -> str:
-    """The JSON text of a game (sorted keys, one line per state field)."""
+def saved_language(text: str) -> str | None:
+    """The screen language a saved game's JSON names (``spb play --lang``), or None when it names none."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    language = data.get("language") if isinstance(data, dict) else None
+    return language if isinstance(language, str) else None
+
+
+def write_game(game: Game, language: str | None = None) -> str:
+    """The JSON text of a game (sorted keys, one line per state field); ``language`` is the screen's
+    language to continue it in (left out when None)."""
     values = game.state_values()
     state = {
         name: values[offset:offset + size] for name, offset, size in game.ruleset.engine.FIELDS
     }
     saved = SavedGame(
         format=FORMAT, version=VERSION, ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
-        players=list(game.players), seed=game.seed, rules=rules_file(game.ruleset), state=state,
+        players=list(game.players), seed=game.seed, rules=rules_file(game.ruleset), language=language, state=state,
     )
-    head = saved.model_dump(exclude={"state"} | ({"rules"} if saved.rules is None else set()))
+    left_out = {name for name in ("rules", "language") if getattr(saved, name) is None}
+    head = saved.model_dump(exclude={"state"} | left_out)
     lines = [f"  {json.dumps(name)}: {json.dumps(state[name])}" for name in state]
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
     return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"
@@ -136,10 +149,10 @@ def read_game_file(ruleset: Ruleset, path: Path) -> Game:
     return ruleset.game_from_json(read_text(path, MAX_SAVE_BYTES, "saved game"))
 
 
-def write_game_file(game: Game, path: Path) -> None:
+def write_game_file(game: Game, path: Path, language: str | None = None) -> None:
     """Save a game to a file in one step (:func:`spbc.source.files.write_text_atomic`): the old file
     stays whole if writing fails. Raises :class:`spbc.source.files.FileWriteError`."""
-    write_text_atomic(path, write_game(game))
+    write_text_atomic(path, write_game(game, language))
 
 
 def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:

@@ -21,21 +21,24 @@ from spbc.play.words import normalize, vocabulary_of
 from spbc.table.session import COMMANDS, Session
 
 
-def _spellings(move: Move, session: Session) -> list[str]:
-    """The ways of writing a legal move a player might type: canonical, without the row, the names in
-    the ruleset's other languages."""
+def _spellings(move: Move, session: Session, languages: tuple[str, ...]) -> list[str]:
+    """The ways of writing a legal move a player might type with the card names of ``languages``:
+    canonical, and without the row where the card lies in one row only."""
     ruleset = session.game.ruleset
     canonical = format_move(move, ruleset)
-    spellings = [canonical]
+    english = [canonical]
     if move.row in ("upper", "lower") and len({row for row in ("upper", "lower")
                                                 if move.card in session.game.row(row)}) == 1:
-        spellings.append(canonical.replace(f" {move.row} ", " ", 1))
+        english.append(canonical.replace(f" {move.row} ", " ", 1))
     names = vocabulary_of(ruleset).names
-    for card_id in (move.card, move.target):
-        others = ruleset.model.card(card_id).names.others("en") if card_id else ()
-        english = list(spellings)
-        for _, name in others:
-            spellings += [text.replace(names[card_id or ""], name) for text in english]
+    spellings = []
+    for language in languages:
+        written = list(english)
+        for card_id in (move.card, move.target):
+            name = ruleset.model.card(card_id).names.get(language) if card_id else None
+            if card_id and name:
+                written = [text.replace(names[card_id], name) for text in written]
+        spellings += written
     return list(dict.fromkeys(spellings))
 
 
@@ -71,10 +74,26 @@ def complete(session: Session, line: str) -> list[str]:
 
     The first word is completed to a verb or a command; after it, each word typed must begin
     the matching word of a move (``b up lum``: ``b upper Lumberjack``), and the verb stays as typed.
+    Card names are the screen's language's (``session.language``); the ruleset's other languages are
+    offered only when nothing in it fits.
     """
+    languages = session.game.ruleset.model.languages
+    own = session.language if session.language in languages else "en"
+    found = _completed(session, line, (own,))
+    if not found or all(text in _commands() for text in found):
+        found = _completed(session, line, tuple(dict.fromkeys((own, *languages))))
+    return found
+
+
+def _commands() -> tuple[str, ...]:
+    return (*COMMANDS, "quit")
+
+
+def _completed(session: Session, line: str, languages: tuple[str, ...]) -> list[str]:
+    """The lines of :func:`complete` with the card names of languages."""
     words = line.split()
     open_end = bool(line) and not line[-1].isspace()
-    candidates = list(dict.fromkeys(_candidates(session)))
+    candidates = list(dict.fromkeys(_candidates(session, languages)))
     if not words:
         return candidates
     head, rest = words[0], words[1:]
@@ -92,7 +111,7 @@ def complete(session: Session, line: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _candidates(session: Session) -> Iterable[str]:
+def _candidates(session: Session, languages: tuple[str, ...]) -> Iterable[str]:
     for move in session.game.legal_moves():
-        yield from _spellings(move, session)
-    yield from (*COMMANDS, "quit")
+        yield from _spellings(move, session, languages)
+    yield from _commands()

@@ -4,8 +4,8 @@ A :class:`spbc.table.session.Session` reports everything through these; :func:`t
 derives, from the states before and after a move, what the whole table sees happen besides
 the move itself (a phase's scoring, points bought, the end of a round, the next phase, the
 call of the last round). Every event holds only what every player may see, except
-:class:`Turn` (one seat's screen), :class:`Problem`, :class:`Note` and :class:`MoveList`,
-which are for the player at the keyboard.
+:class:`Turn` and :class:`BoardShown` (one seat's screen), :class:`Problem`, :class:`Note` and
+:class:`MoveList`, which are for the player at the keyboard.
 """
 
 from __future__ import annotations
@@ -121,6 +121,11 @@ class Note:
 
 
 @dataclass(frozen=True)
+class TookBack(Note):
+    """``undo`` took moves back (the text says which): the position changed, as after a move."""
+
+
+@dataclass(frozen=True)
 class MoveList:
     """The legal moves of the seat on turn with their costs, for the ``moves`` command."""
 
@@ -153,10 +158,27 @@ class Stopped:
     reason: str
     context: str
     record: Path | None = None
+    saved: Path | None = None  # where the game was saved to be continued (spb play --load), if it was
+    secret: bool = False  # the save holds hands others at this terminal may not see
+
+
+@dataclass(frozen=True)
+class BoardShown:
+    """The ``board`` command: the full board, phase table and players of the screen of the seat on turn."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class LogShown:
+    """The ``log`` command: what the whole table saw happen since the game started here (moves,
+    scorings, rounds), in order; nothing any one seat alone may see."""
+
+    events: tuple[Event, ...]
 
 
 Event = (Started | NewPhase | PhaseScored | PointsBought | RoundEnded | LastRound | Handover | Turn | Played
-         | Problem | Note | MoveList | Finished | Stopped)
+         | Problem | Note | MoveList | Finished | Stopped | BoardShown | LogShown)
 
 
 def table_events(before: Game, after: Game, seat: int, move: Move) -> list[Event]:

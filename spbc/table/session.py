@@ -20,22 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import Agent, make_agent
-from spbc.ai.analyze import hint, hint_text
-from spbc.source.files import FileReadError, write_text_atomic
+from spbc.ai.analyze import hint
+from spbc.source.files import write_text_atomic
 from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import VERBS, format_move, parse_move
 from spbc.play.observe import observe
 from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
-from spbc.play.save import GameFileError, read_game_file, write_game_file
+from spbc.play.save import write_game_file
 from spbc.play.scoring import final_scores
 from spbc.play.words import vocabulary_of
 from spbc.reference.forms import describe_notation
 from spbc.table.events import (  # re-exported: the session's events are part of its interface
+    BoardShown,
     Event,
     Finished,
     Handover,
     LastRound,
+    LogShown,
     MoveList,
     NewPhase,
     Note,
@@ -46,53 +48,21 @@ from spbc.table.events import (  # re-exported: the session's events are part of
     RoundEnded,
     Started,
     Stopped,
+    TookBack,
     Turn,
     phase_name,
     table_events,
 )
+from spbc.table.phrases import SESSION_WORDS, hint_text
+from spbc.table.saving import new_save_path, taken_by_another
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
 
 __all__ = [
-    "COMMANDS", "Event", "Finished", "Handover", "LastRound", "MoveList", "NewPhase", "Note", "PhaseScored",
-    "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started", "Stopped", "Turn",
-    "help_text", "resume_record",
+    "COMMANDS", "BoardShown", "Event", "Finished", "Handover", "LastRound", "LogShown", "MoveList", "NewPhase",
+    "Note", "PhaseScored", "Played", "PointsBought", "Problem", "RoundEnded", "SESSION_WORDS", "Session", "Started",
+    "Stopped", "TookBack", "Turn", "help_text", "resume_record",
 ]
-
-
-#: The session's phrases in English, by key; Session(words=...) gives them in another language
-#: (spbc.frontends.words), falling back to these for a key it lacks.
-SESSION_WORDS: dict[str, str] = {
-    "press_enter": "{name}, press Enter to see your screen ",
-    "leave": "Leave the game unfinished ({kept})? [y/N] ",
-    "kept_record": "the record so far is written",
-    "kept_nothing": "nothing is saved unless you typed save",
-    "barrier_drawn": "cannot undo past the card drawn with {move}: it showed cards from a deck ({drawn} drawn)",
-    "barrier_refill": "cannot undo past the refilled board: it showed cards from a deck ({drawn} drawn)",
-    "undo_others": "undo is only possible against computers; {names} also plays here",
-    "undo_none": "there is no move of yours to undo yet",
-    "took_back": "took back: {moves}",
-    "no_hint": "no hint: {error}",
-    "save_args": "save takes one file name at most: save [FILE]",
-    "saved_record": " and the record so far to {record}",
-    "saved_secret": " (it holds every hand and the order of the decks: keep it closed until the game ends)",
-    "saved": "saved the game to {path}{extra}; continue it with spb play --load {path}{secret}",
-    "help_moves": "Moves (card names may be shortened to any unique beginning, in any case; "
-                  "German and Chinese names work too):",
-    "help_eg": "e.g.",
-    "help_short": "Short verbs: {short}; any beginning of one verb works too.",
-    "help_legal": "Legal now, for example: {examples}",
-    "help_keys": "At a terminal Tab completes moves and commands, and Up and Down go through what you typed;\n"
-                 "Enter alone passes when passing is all you can do.",
-    "help_commands": "Commands, or their beginnings: {prefixes}, ? (help)",
-    "help_table": "  help          this text\n"
-                  "  hint          what ai:hard would play here, its top three moves with their win chances\n"
-                  "  moves         your legal moves and what each costs\n"
-                  "  undo          take back your last move (only against computers, and not past\n"
-                  "                a refill or an ability that drew cards from a deck)\n"
-                  "  save [FILE]   write the game to FILE; spb play --load FILE continues it\n"
-                  "  quit          leave the game unfinished",
-}
 
 
 # --- the session -------------------------------------------------------------------------
@@ -105,6 +75,7 @@ class _Snapshot:
     game: Game
     agents: dict[int, Agent]
     moves: int
+    logged: int  # the length of the session's log then
 
 
 @dataclass
@@ -162,6 +133,7 @@ class Session:
         self._undo: list[_Snapshot] = []
         self._barrier: str | None = None  # why undo cannot go further back, once it cannot
         self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
+        self.log: list[Event] = []  # what the whole table saw happen here, for the log command
 
     @property
     def shared(self) -> bool:
@@ -230,11 +202,16 @@ class Session:
         emit(Finished(tuple(self.game.standings()), record, self.game.seed, final_scores(self.game)))
         return True
 
-    def stop(self, reason: str) -> tuple[Stopped, str | None]:
+    def stop(self, reason: str, save: bool = False) -> tuple[Stopped, str | None]:
         """The game is left unfinished for ``reason``: write the record so far (if there is a record
-        file) and give the event to show, with why the record could not be written, if it could not."""
+        file) and, with ``save``, the game to continue (:meth:`save_to_continue`); give the event to
+        show, with why the record or the save could not be written, if one could not."""
         record, problem = self._record_now()
-        return Stopped(reason, self.game.context(), record), problem
+        saved = None
+        if save:
+            saved, not_saved = self.save_to_continue()
+            problem = "; ".join(p for p in (problem, not_saved) if p) or None
+        return Stopped(reason, self.context(), record, saved, self.shared), problem
 
     def _stopped(self, reason: str, emit: Callable[[Event], None]) -> bool:
         event, problem = self.stop(reason)
@@ -289,13 +266,13 @@ class Session:
         try:
             move = parse_move(text, self.game)
         except MoveError as error:
-            emit(Problem(str(error)))
+            emit(Problem(self._refusal(error)))
             return False
-        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves))
+        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves), len(self.log))
         try:
             self.game.play(move)
         except MoveError as error:
-            emit(Problem(str(error)))
+            emit(Problem(self._refusal(error)))
             return False
         self._undo.append(snapshot)
         self._after(seat, move, snapshot.game, emit)
@@ -313,18 +290,37 @@ class Session:
         text = format_move(move, self.game.ruleset)
         self.history.moves.append((seat, move, text))
         self.history.last_seen[seat] = len(self.history.moves)
-        emit(Played(seat, self.seats[seat].name, text, self.seats[seat].computer))
+        played = Played(seat, self.seats[seat].name, text, self.seats[seat].computer)
+        self.log.append(played)
+        emit(played)
         drawn = _cards_drawn(before, self.game)
         if drawn:
             self._undo.clear()
             what = "barrier_drawn" if move.kind is MoveKind.USE else "barrier_refill"
             self._barrier = self._say(what, move=text, drawn=drawn)
         for event in table_events(before, self.game, seat, move):
+            self.log.append(event)
             emit(event)
 
     def _say(self, key: str, **values: object) -> str:
         """One of the session's phrases in its language, filled in (English when it lacks the phrase)."""
         return self.words.get(key, SESSION_WORDS[key]).format(**values)
+
+    def context(self) -> str:
+        """Who is to move and when, in the session's language: "Anna, Runde 3, Bauphase"."""
+        model = self.game.ruleset.model
+        local = model.in_language(self.language) if self.language in model.languages else model
+        phase = next(p.name for p in local.phases if p.id == self.game.phase)
+        return self._say("context", name=self.game.players[self.game.current_player], round=self.game.round,
+                         phase=phase)
+
+    def _refusal(self, error: MoveError) -> str:
+        """Why a move was refused, with who and when in the session's language (the reason itself
+        is the notation's, English)."""
+        message = str(error)
+        if error.context and message.endswith(f" ({error.context})"):
+            message = message[:-len(f" ({error.context})")] + f" ({self.context()})"
+        return message
 
     # --- commands ------------------------------------------------------------------------
 
@@ -341,7 +337,8 @@ class Session:
         taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
         self.game, self.agents = snapshot.game, snapshot.agents
         self.history.truncate(snapshot.moves)
-        emit(Note(self._say("took_back", moves="; ".join(taken))))
+        del self.log[snapshot.logged:]
+        emit(TookBack(self._say("took_back", moves="; ".join(taken))))
         return True
 
     def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -356,7 +353,17 @@ class Session:
         except RuntimeError as error:  # the twin: no search
             emit(Problem(self._say("no_hint", error=error)))
             return False
-        emit(Note(hint_text(found)))
+        emit(Note(hint_text(found, self._say, self.language)))
+        return False
+
+    def board(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """The screen of the seat on turn in full: board, phases, every player's cards and income."""
+        emit(BoardShown(self.screen(self.game.current_player)))
+        return False
+
+    def show_log(self, args: list[str], emit: Callable[[Event], None]) -> bool:
+        """What the whole table saw happen since the game started (or was loaded) here."""
+        emit(LogShown(tuple(self.log)))
         return False
 
     def moves(self, args: list[str], emit: Callable[[Event], None]) -> bool:
@@ -371,19 +378,13 @@ class Session:
         if len(args) > 1:
             emit(Problem(self._say("save_args")))
             return False
-        # not named after the seed: the seed would tell the order of the decks
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path(args[0]).expanduser() if args else self.save_dir / f"spb-{stamp}.json"
-        for again in range(2, 1000):  # a second save within the same second gets a name of its own
-            if args or not path.exists():
-                break
-            path = self.save_dir / f"spb-{stamp}-{again}.json"
-        taken = self._taken(path)
+        path = Path(args[0]).expanduser() if args else new_save_path(self.save_dir)
+        taken = taken_by_another(self.game, path)
         if taken is not None:
             emit(Problem(taken))
             return False
         try:
-            write_game_file(self.game, path)
+            write_game_file(self.game, path, self.language)
         except OSError as error:
             emit(Problem(f"could not save to {path}: {error.strerror or error}"))
             return False
@@ -395,19 +396,17 @@ class Session:
         emit(Note(self._say("saved", path=path, extra=extra, secret=secret)))
         return False
 
-    def _taken(self, path: Path) -> str | None:
-        """Why the save must not be written to path (it holds something other than this game), or None."""
-        if not path.exists() and not path.is_symlink():
-            return None
-        if not path.is_file():
-            return f"cannot save to {path}: it is not a regular file"
+    def save_to_continue(self) -> tuple[Path | None, str | None]:
+        """Save the game under a new name (:func:`new_save_path`) for spb play --load: where it went,
+        or why it could not be saved."""
+        path = new_save_path(self.save_dir)
+        if path.exists() or path.is_symlink():  # a thousand saves in one second: never over one of them
+            return None, f"could not save the game: {path} exists"
         try:
-            other = read_game_file(self.game.ruleset, path)
-        except (FileReadError, GameFileError):
-            return f"{path} already exists and is not a save of this game; save to another name"
-        if other.players != self.game.players or other.seed != self.game.seed:
-            return f"{path} holds another game ({', '.join(other.players)}); save to another name"
-        return None
+            write_game_file(self.game, path, self.language)
+        except OSError as error:
+            return None, f"could not save the game to {path}: {error.strerror or error}"
+        return path, None
 
     def _record_now(self) -> tuple[Path | None, str | None]:
         """Write the record (if there is a record file): where it went, and why not if it could not be."""
@@ -458,6 +457,8 @@ COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool
     "help": Session.help,
     "hint": Session.hint,
     "moves": Session.moves,
+    "board": Session.board,
+    "log": Session.show_log,
     "undo": Session.undo,
     "save": Session.save,
 }
