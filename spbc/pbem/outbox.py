@@ -41,7 +41,7 @@ log = logging.getLogger("spbc.pbem")
 
 BACKOFF_FIRST = 60.0  # seconds before the second try of a mail that failed for now
 BACKOFF_MAX = 4 * 3600.0  # the longest wait between two tries
-MAX_TRIES = 25
+MAX_TRIES = 30
 MAX_AGE = 3 * 86400.0  # a mail not sent after three days is set aside
 
 
