@@ -44,6 +44,8 @@ class Smarthost:
             return "550 5.1.1 <refused@x.test>: no such user"
         if address.startswith("busy@") and self.busy:
             return "451 4.7.1 try again later"
+        if address.startswith("drop@"):
+            return "421 4.3.2 closing the connection"  # smtplib closes its end
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -84,7 +86,8 @@ def queue(server, recipient: str, subject: str, body: str = "hello\n", kind: str
 def test_a_refused_mail_is_set_aside_and_every_other_mail_goes(tmp_path, smarthost, caplog):
     """Issue finding 1: a 550 at RCPT, a 554 at DATA, a line of 5,000 characters, a subject of 5,000, a
     recipient that cannot be written in ASCII (left by an older store): each is that mail's failure only;
-    a 451 is tried again on a later flush, after its backoff; flush never raises."""
+    a 451 is tried again on a later flush, after its backoff; a 421 that ends the connection is a
+    temporary failure and the next mail goes on a new connection; flush never raises."""
     caplog.set_level(logging.INFO, logger="spbc.pbem")
     handler, port = smarthost
     now = [1_000_000.0]
@@ -94,6 +97,7 @@ def test_a_refused_mail_is_set_aside_and_every_other_mail_goes(tmp_path, smartho
         "first": queue(server, "anna@a.test", "first"),
         "forbidden": queue(server, "boris@b.test", "[spb] not used: FORBIDDEN words"),
         "busy": queue(server, "busy@x.test", "busy"),
+        "dropped": queue(server, "drop@x.test", "dropped"),
         "long line": queue(server, "clara@c.test", "long line", "say: " + "x" * 5000 + "\nend\n"),
         "long subject": queue(server, "clara@c.test", "Élan " * 1000),
         "not ascii": queue(server, "x\u017f@example.org", "not ascii"),
@@ -109,6 +113,7 @@ def test_a_refused_mail_is_set_aside_and_every_other_mail_goes(tmp_path, smartho
     assert "no ASCII e-mail address" in state["not ascii"].error
     assert state["busy"].state is MailState.PENDING and state["busy"].attempts == 1
     assert state["busy"].next_try == now[0] + BACKOFF_FIRST and "451" in state["busy"].error
+    assert state["dropped"].state is MailState.PENDING and "421" in state["dropped"].error
     for _, data in handler.messages:  # within RFC 5321's line limit, and read back whole
         assert max(len(line) for line in data.split(b"\r\n")) <= LINE_LIMIT
     long_line = email.message_from_bytes(handler.messages[1][1], policy=email.policy.default)

@@ -124,6 +124,7 @@ class Sender:
             if self.timer() >= deadline:
                 stopped = True
                 break
+            crash.point("sending")
             try:
                 self.transport.send(mail)
             except MailError as error:
