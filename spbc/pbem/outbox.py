@@ -98,22 +98,20 @@ class Sender:
         """Send batches of due mails until none is left, the budget is spent or the transport fails:
         (mails sent, the newest looked at, whether the run must stop)."""
         sent = 0
-        looked = max(highest, 0)
-        first = True
+        after = 0  # the first batch is every mail due; the next ones only those queued since
         while self.timer() < deadline:
-            batch = self.store.pending(self.clock(), after=0 if first else looked)
-            first = False
+            batch = self.store.pending(self.clock(), after=after)
             if not batch:
-                return sent, looked, False
-            looked = max(looked, batch[-1].number)
+                return sent, max(highest, after), False
+            after = batch[-1].number
             done, stopped = self._send_batch(batch, deadline)
             sent += done
             if stopped:
-                return sent, looked, True
+                return sent, max(highest, after), True
         if self.store.pending(self.clock()):
             log.info("the sending time of this run (%g s) is spent; the mails left wait for the next run",
                      self.budget)
-        return sent, looked, True
+        return sent, max(highest, after), True
 
     def _send_batch(self, batch: list[Outgoing], deadline: float) -> tuple[int, bool]:
         """Hand each mail on; a mail's failure is recorded and the next one tried. (sent, stop)."""
