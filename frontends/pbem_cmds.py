@@ -1,4 +1,4 @@
-"""Commands: spb pbem (new, receive, tick, status, export, games, admin, flush): the play-by-email server."""
+"""Commands: spb pbem (new, receive, tick, status, export, games, admin, flush, outbox): the play-by-email server."""
 
 from __future__ import annotations
 
@@ -238,5 +238,33 @@ def flush(config: ConfigOption = DEFAULT_CONFIG) -> None:
     server = _server(config)
     try:
         typer.echo(f"{server.flush()} mails sent")
+    finally:
+        server.close()
+
+
+@pbem.command("outbox")
+def outbox(
+    config: ConfigOption = DEFAULT_CONFIG,
+    failed: Annotated[bool, typer.Option("--failed", help="Only the mails set aside (refused for good).")] = False,
+    retry: Annotated[Optional[int], typer.Option(parser=integer(), metavar="N", help="Put mail N back in line and send the outbox.")] = None,
+    drop: Annotated[Optional[int], typer.Option(parser=integer(), metavar="N", help="Give mail N up: it is never sent.")] = None,
+) -> None:
+    """The mails not yet sent and those set aside, with why; --retry N or --drop N acts on one."""
+    from spbc.pbem import outbox as mails
+
+    if retry is not None and drop is not None:
+        fail("--retry or --drop, not both", code=2)
+    server = _server(config)
+    try:
+        if retry is not None:
+            typer.echo(mails.retry(server.store, retry))
+            typer.echo(f"{server.flush()} mails sent")
+        elif drop is not None:
+            typer.echo(mails.drop(server.store, drop))
+        else:
+            for line in mails.listing(server.store, failed):
+                typer.echo(line)
+    except mails.OutboxError as error:
+        fail(str(error))
     finally:
         server.close()

@@ -372,7 +372,7 @@ def test_smtp_with_starttls_and_login(tmp_path, monkeypatch):
     assert _Smtp.calls[:5] == [("connect", "127.0.0.1", 2525), ("ehlo",), ("starttls",), ("ehlo",),
                                ("login", "spb", "hunter2")]
     assert [c for c in _Smtp.calls if c[0] == "send"] == [("send", "anna@a.test"), ("send", "anna@a.test")]
-    assert server.store.outbox("s")[-1][4] == "sent"
+    assert server.store.outbox("s")[-1].state == "sent"
 
 
 def test_the_readme_configuration_file_is_read_as_written(tmp_path):

@@ -178,10 +178,10 @@ def test_smtp_with_starttls_and_login_on_a_real_server(tmp_path):
         server = make_server(tmp_path, config)
         three_and_a_computer(server)
         assert len(catcher.messages) == 4 and logins and logins[0][1:] == (b"spb", b"hunter2")
-        assert all(state == "sent" for *_, state in server.store.outbox("g1"))
+        assert all(m.state == "sent" for m in server.store.outbox("g1"))
         os.environ["SPB_TEST_SMTP"] = "wrong"
         server.admin("g1", ["pause"])  # the three mails of a refused login stay queued
-        assert [state for *_, state in server.store.outbox("g1")].count("pending") == 3
+        assert [m.state for m in server.store.outbox("g1")].count("pending") == 3
         server.close()
     finally:
         os.environ.pop("SPB_TEST_SMTP", None)

@@ -21,6 +21,8 @@
     cafile = "ca.pem"               # optional: a CA to trust besides the system's
     username = "spb"
     password_env = "SPB_SMTP_PASSWORD"   # the password is read from this environment variable
+    timeout = 30                    # seconds an SMTP reply is waited for
+    send_seconds = 10               # a run sends for at most this long; the rest waits for the next run
 
     [limits]
     max_bytes = 262144              # larger mails are refused unread
@@ -81,6 +83,7 @@ class MailPart(_Part):
     password: str | None = None
     password_env: str | None = None
     timeout: Annotated[float, Field(gt=0)] = 30.0
+    send_seconds: Annotated[float, Field(gt=0)] = 10.0  # the sending time of one run; the rest waits
 
 
 class LimitsPart(_Part):

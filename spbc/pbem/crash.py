@@ -6,7 +6,9 @@ the point ``committed``. The points, in order: ``read`` (the mail is read, nothi
 transaction is committed, no reply sent), ``sent`` (the first reply is delivered, not yet marked
 sent; for a Maildir outbox: every reply is in new/, none is marked), ``marked`` (the replies are marked
 sent), ``done`` (the outbox is sent and its lock let go). ``receive --maildir`` moves each mail to cur/
-after its commit and sends the outbox once at the end.
+after its commit and sends the outbox once at the end. ``sending`` is reached before each mail is
+handed to the transport; by SMTP, ``sent`` and ``marked`` once a mail. ``NAME:N`` kills the process the
+N-th time it reaches NAME (``sent:3``: after the third mail sent by SMTP).
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ from __future__ import annotations
 import os
 import signal
 
-POINTS = ("read", "applied", "committed", "sent", "marked", "done")
+POINTS = ("read", "applied", "committed", "sending", "sent", "marked", "done")
 VARIABLE = "SPBC_PBEM_CRASH_AT"
+_reached: dict[str, int] = {}
 
 
 def point(name: str) -> None:
-    """Kill this process here when the environment names this point."""
-    if os.environ.get(VARIABLE) == name:
+    """Kill this process here when the environment names this point (the N-th time, for NAME:N)."""
+    wanted = os.environ.get(VARIABLE)
+    if not wanted:
+        return
+    target, _, count = wanted.partition(":")
+    if target != name:
+        return
+    _reached[name] = _reached.get(name, 0) + 1
+    if _reached[name] >= int(count or 1):
         os.kill(os.getpid(), signal.SIGKILL)

@@ -15,11 +15,11 @@ mail; after it, the game as after the mail and the replies still queued, sent by
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import hmac
 import logging
 import secrets
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,11 +38,12 @@ from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.address import AddressError, parse_address
 from spbc.pbem.mailin import Mail, clean_header, read_mail
+from spbc.pbem.outbox import Sender
 from spbc.pbem.rules import GameLoader, RulesFileError, Unloadable, keep_rules
 from spbc.pbem.settings import address_problem, hours_problem, name_problem
-from spbc.pbem.store import GameRow, SeatRow, Store
+from spbc.pbem.store import GameRow, MailState, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
-from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
+from spbc.pbem.transport import Transport, make_transport
 from spbc.table.events import table_events
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import AI_PREFIX, SeatError, parse_seats
@@ -133,7 +134,7 @@ class Server:
         self.config = config
         self.clock = clock
         self.store = Store(config.store_path, config.server.synchronous, config.server.busy_seconds)
-        self.transport = transport or make_transport(config)
+        self.transport = transport or make_transport(config, self.store.salt)
         self.loader = GameLoader()  # each ruleset and the last state of each game, loaded once
 
     def close(self) -> None:
@@ -406,7 +407,7 @@ class Server:
             code = agent.choose(observe(game, seat.seat, context.moves))
             return [f"hint: {format_move(game.ruleset.decode(code), game.ruleset)}"]
         if word == "say":
-            text = " ".join(args.split())[:MAX_SAY]
+            text = textwrap.fill(" ".join(args.split())[:MAX_SAY], 72)  # lines a mail can carry
             if not text:
                 return [f"! {where}: say what? 'say TEXT'"]
             for other in context.seats:
@@ -658,45 +659,8 @@ class Server:
     # --- sending ---------------------------------------------------------------------------------
 
     def flush(self) -> int:
-        """Send every queued mail, oldest first, one process at a time; the number sent. A mail that
-        cannot be sent stays queued (TransportError is logged) and is tried on the next run."""
-        lock_path = Path(str(self.store.path) + ".send-lock")
-        sent = 0
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                delivered: list[int] = []  # sent, not yet marked sent
-                try:
-                    for number, game_id, recipient, subject, body, reply_to, kind in self.store.pending():
-                        self.transport.send(Outgoing(number, game_id, recipient, subject, body, reply_to, kind))
-                        delivered.append(number)
-                        if not self.transport.idempotent:  # sent again after a crash: mark each at once
-                            crash.point("sent")
-                            self._mark(delivered)
-                            crash.point("marked")
-                        sent += 1
-                except TransportError as error:
-                    log.warning("a mail was not sent, and stays queued: %s", error)
-                try:
-                    self.transport.finish()
-                except TransportError as error:
-                    log.warning("the mails were not delivered, and stay queued: %s", error)
-                    return 0
-                crash.point("sent")
-                self._mark(delivered)
-                crash.point("marked")
-            finally:
-                self.transport.close()
-                fcntl.flock(lock, fcntl.LOCK_UN)
-        crash.point("done")
-        return sent
-
-    def _mark(self, numbers: list[int]) -> None:
-        if numbers:
-            with self.store.transaction():
-                for number in numbers:
-                    self.store.mark_sent(number)
-            numbers.clear()
+        """Send the mails queued (:mod:`spbc.pbem.outbox`'s policy); the number sent. Never raises for a mail."""
+        return Sender(self.store, self.transport, self.clock, self.config.mail.send_seconds).flush()
 
     # --- deadlines -------------------------------------------------------------------------------
 
@@ -840,7 +804,10 @@ class Server:
         return result
 
     def games(self) -> list[str]:
-        return [self._game_line(game_id) for game_id in self.store.game_ids()]
+        """A line per game, and one of the mails set aside if there are any."""
+        failed = self.store.count_mails(MailState.FAILED)
+        return [self._game_line(game_id) for game_id in self.store.game_ids()] + (
+            [f"{failed} mails failed: spb pbem outbox --failed lists them"] if failed else [])
 
     def _game_line(self, game_id: str) -> str:
         try:
@@ -856,8 +823,9 @@ class Server:
             who = f"computer {seat.level}" if seat.level else seat.address
             lines.append(f"  {seat.seat + 1}. {seat.name}: {who}; mail {seat.mail}" +
                          (f"; orders: {', '.join(seat.orders)}" if seat.orders else ""))
-        pending = sum(1 for entry in self.store.outbox(game_id) if entry[4] != "sent")
-        lines.append(f"  {len(self.store.moves(game_id))} moves; {pending} mails not yet sent")
+        pending, failed = (self.store.count_mails(state, game_id) for state in (MailState.PENDING, MailState.FAILED))
+        lines.append(f"  {len(self.store.moves(game_id))} moves; {pending} mails not yet sent"
+                     + (f"; {failed} mails failed (spb pbem outbox --failed)" if failed else ""))
         return "\n".join(lines)
 
     def export(self, game_id: str, with_seed: bool = False) -> str:

@@ -5,9 +5,15 @@ writes it), ``seats`` (a person's address and the digest of their secret, or a c
 their standing orders and mail options), ``moves`` (every accepted move in order: the record),
 ``log`` (the public lines of what happened, for "since your last mail"), ``messages`` (the
 Message-ID of every mail handled: a repeat is known and applied once), ``outbox`` (replies, queued
-in the transaction of the mail that caused them and sent after its commit), ``refusals`` (when
-unknown senders were last answered), ``meta`` (the store's salt). The file holds the seed and the
-deck order: it is the server's alone. Its schema and versions are :mod:`spbc.pbem.schema`'s.
+in the transaction of the mail that caused them and sent after its commit; see
+:mod:`spbc.pbem.outbox`), ``refusals`` (when unknown senders were last answered), ``meta`` (the
+store's salt). The file holds the seed and the deck order: it is the server's alone.
+
+A mail's body is kept only until it is sent: every mail marked sent (or dropped by the operator)
+has its body emptied, with ``secure_delete`` on so that the freed bytes are zeroed, and the WAL is
+truncated after a welcome (which holds a player's or the administrator's secret) is sent. So the
+secrets of the welcome mails are in the file only while those mails wait to be sent, or while they
+are set aside as failed (kept for the operator to retry). Its schema and versions are :mod:`spbc.pbem.schema`'s.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from spbc.pbem.schema import migrate
 
@@ -30,6 +37,33 @@ class MailState(StrEnum):
     PENDING = "pending"  # to be sent (again, after a temporary failure, from its next_try on)
     SENT = "sent"
     FAILED = "failed"  # refused for good (a permanent SMTP failure): set aside, never tried again
+    DROPPED = "dropped"  # given up by the operator (spb pbem outbox --drop)
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One mail of the outbox."""
+
+    number: int  # its row in the outbox
+    game: str | None
+    recipient: str
+    subject: str
+    body: str  # "" once sent or dropped
+    reply_to: str  # the Message-ID this mail answers, or ""
+    kind: str  # "reply", "update", "welcome", "notice", "refusal", "message"
+    created: float = 0.0
+    state: MailState = MailState.PENDING
+    attempts: int = 0  # failed tries so far
+    next_try: float = 0.0  # not tried again before this time
+    error: str = ""  # why the last try failed
+
+
+_OUTGOING = "id, game, recipient, subject, body, reply_to, kind, created, state, attempts, next_try, error"
+
+
+def _outgoing(row: Any) -> Outgoing:
+    return Outgoing(int(row[0]), row[1], str(row[2]), str(row[3]), str(row[4]), str(row[5]), str(row[6]),
+                    float(row[7]), MailState(row[8]), int(row[9]), float(row[10]), str(row[11]))
 
 
 @dataclass
@@ -75,11 +109,23 @@ class Store:
         self.db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute(f"PRAGMA synchronous = {'NORMAL' if synchronous == 'NORMAL' else 'FULL'}")
+        self.db.execute("PRAGMA secure_delete = ON")  # a dropped mail body is zeroed in the file, not left free
         migrate(self.db)
         self.salt = str(self.db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0])
 
     def close(self) -> None:
         self.db.close()
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the file and truncate it, so that no older page (a sent mail's body) stays in
+        it; best effort: readers of other processes may keep some of it until the last one closes."""
+        self.db.execute("PRAGMA busy_timeout = 2000")  # not the minute a mail waits for the store
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.OperationalError:
+            pass
+        finally:
+            self.db.execute("PRAGMA busy_timeout = 60000")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -194,20 +240,54 @@ class Store:
             (game_id, recipient, subject, body, reply_to, kind, at))
         return int(cursor.lastrowid or 0)
 
-    def pending(self) -> list[tuple[int, str | None, str, str, str, str, str]]:
-        """(id, game, recipient, subject, body, reply_to, kind) of every reply not yet sent, oldest first."""
-        return [tuple(r) for r in self.db.execute(
-            "SELECT id, game, recipient, subject, body, reply_to, kind FROM outbox WHERE state = 'pending' ORDER BY id")]
+    def pending(self, now: float | None = None, after: int = 0) -> list[Outgoing]:
+        """The mails to be sent, oldest first: those due by now (all when None), numbered above after."""
+        query = f"SELECT {_OUTGOING} FROM outbox WHERE state = ? AND id > ?"
+        arguments: tuple[object, ...] = (MailState.PENDING.value, after)
+        if now is not None:
+            query += " AND next_try <= ?"
+            arguments += (now,)
+        return [_outgoing(row) for row in self.db.execute(query + " ORDER BY id", arguments)]
 
     def mark_sent(self, outbox_id: int) -> None:
-        self.db.execute("UPDATE outbox SET state = 'sent' WHERE id = ?", (outbox_id,))
+        """The mail is handed on: its body is dropped (the transport has it; a welcome's holds a secret)."""
+        self.db.execute("UPDATE outbox SET state = ?, body = '', error = '' WHERE id = ?",
+                        (MailState.SENT.value, outbox_id))
 
-    def outbox(self, game_id: str | None = None) -> list[tuple[int, str, str, str, str]]:
-        """(id, recipient, subject, kind, state) of the replies queued, for tests and status."""
-        query = "SELECT id, recipient, subject, kind, state FROM outbox"
-        rows = self.db.execute(query + (" WHERE game = ?" if game_id else "") + " ORDER BY id",
-                               (game_id,) if game_id else ())
-        return [tuple(r) for r in rows]
+    def mark_failed(self, outbox_id: int, attempts: int, error: str) -> None:
+        """The mail is set aside for good (kept, body and all, for the operator to retry or drop)."""
+        self.db.execute("UPDATE outbox SET state = ?, attempts = ?, error = ? WHERE id = ?",
+                        (MailState.FAILED.value, attempts, error, outbox_id))
+
+    def mark_retry(self, outbox_id: int, attempts: int, next_try: float, error: str) -> None:
+        """The mail failed for now: it stays pending, tried again from next_try on."""
+        self.db.execute("UPDATE outbox SET state = ?, attempts = ?, next_try = ?, error = ? WHERE id = ?",
+                        (MailState.PENDING.value, attempts, next_try, error, outbox_id))
+
+    def mark_dropped(self, outbox_id: int) -> None:
+        """The operator gave the mail up: it is never sent, and its body is dropped."""
+        self.db.execute("UPDATE outbox SET state = ?, body = '' WHERE id = ?", (MailState.DROPPED.value, outbox_id))
+
+    def mail(self, outbox_id: int) -> Outgoing | None:
+        row = self.db.execute(f"SELECT {_OUTGOING} FROM outbox WHERE id = ?", (outbox_id,)).fetchone()
+        return None if row is None else _outgoing(row)
+
+    def outbox(self, game_id: str | None = None, state: MailState | None = None) -> list[Outgoing]:
+        """The mails queued (of one game, in one state), oldest first, for status and the tests."""
+        query = f"SELECT {_OUTGOING} FROM outbox WHERE 1"
+        arguments: tuple[object, ...] = ()
+        if game_id is not None:
+            query += " AND game = ?"
+            arguments += (game_id,)
+        if state is not None:
+            query += " AND state = ?"
+            arguments += (state.value,)
+        return [_outgoing(row) for row in self.db.execute(query + " ORDER BY id", arguments)]
+
+    def count_mails(self, state: MailState, game_id: str | None = None) -> int:
+        query = "SELECT COUNT(*) FROM outbox WHERE state = ?" + (" AND game = ?" if game_id is not None else "")
+        arguments = (state.value,) + ((game_id,) if game_id is not None else ())
+        return int(self.db.execute(query, arguments).fetchone()[0])
 
     # --- refusals to unknown senders ------------------------------------------------------------
 
