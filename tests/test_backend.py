@@ -140,6 +140,7 @@ def test_a_shipped_ruleset_loads_without_the_code_generator():
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow  # a Cython build
 def test_a_broken_engine_left_in_the_cache_is_built_again(tmp_path, monkeypatch):
     """issue 20 finding 17: a module a crash left cut short in the cache (here, as a build of an older
     spbc would be: with no record beside it) fails to import; it is built again, once, and plays. An

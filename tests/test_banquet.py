@@ -264,6 +264,7 @@ def test_the_reference_says_what_is_left_out_and_which_readings_are_taken(langua
         assert word in text
 
 
+@pytest.mark.slow  # whole games of every level
 def test_the_computer_levels_take_and_play_the_special_cards(rules) -> None:
     from spbc.ai.agents import make_agent
     from spbc.play.observe import observe

@@ -60,6 +60,7 @@ def test_the_reference_engine_runs_beside_the_compiled_one(compiled, fake_refere
     assert rates.ratio_median == pytest.approx(rates.first_median / 1000.0, rel=0.5)
 
 
+@pytest.mark.slow  # a whole benchmark
 def test_spb_bench_prints_every_figure_as_json(compiled, fake_reference):
     result = CliRunner().invoke(app, ["bench", "--seconds", "0.02", "--repeats", "1", "--states", "60",
                                       "--reference", str(fake_reference), "--json"])

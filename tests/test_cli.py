@@ -104,6 +104,7 @@ def at_terminal(args: list[str], columns: int, env: dict[str, str] | None = None
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
 
 
+@pytest.mark.slow  # a pseudo-terminal per width
 def test_the_card_table_fits_the_terminal():
     for columns in (80, 100, 160):
         text = at_terminal(["cards"], columns)
@@ -115,6 +116,7 @@ def test_the_card_table_fits_the_terminal():
         assert "Church of the" in text and "Mistress of" in text
 
 
+@pytest.mark.slow  # a tournament on a pseudo-terminal
 def test_a_simulation_shows_its_progress_at_a_terminal():
     text = at_terminal(["sim", "--games", "60"], 100)
     assert "60/60" in text and "60 games of base" in text

@@ -10,6 +10,7 @@ import sys
 import typing
 from pathlib import Path
 
+import pytest
 import typer
 import typer.main
 from typer.testing import CliRunner
@@ -98,6 +99,7 @@ def test_completion_of_a_ruleset_offers_shipped_names_and_rules_files(tmp_path, 
     assert complete_rules("nothing-") == []
 
 
+@pytest.mark.slow  # a real process per command
 def test_every_ruleset_option_completes_so_in_the_shell(tmp_path):
     """issue finding 14: the shell's own completion request (bash) of --rules in every command that has it,
     made to the installed spb script (the completion variable is named after the program)."""

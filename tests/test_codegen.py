@@ -37,6 +37,7 @@ def _digests(files: dict[str, str]) -> str:
     return " ".join(f"{name}={hashlib.sha256(text.encode()).hexdigest()}" for name, text in sorted(files.items()))
 
 
+@pytest.mark.slow  # real processes
 def test_the_same_rules_give_the_same_bytes_in_another_process_folder_and_hash_seed(files, tmp_path):
     path = str(rules_dir() / "base.spb")
     outputs = []

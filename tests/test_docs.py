@@ -69,6 +69,7 @@ def test_each_language_names_every_card(model, reference, language):
         assert f'id="card-{card.id}"' in html, card.id
 
 
+@pytest.mark.slow  # every shipped reference in every language
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", shipped_names())
 def test_each_language_explains_every_ability(name, language):

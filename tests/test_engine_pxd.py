@@ -211,6 +211,7 @@ def test_the_constants_seen_from_cython_are_the_engine_s(caller, compiled):
     )
 
 
+@pytest.mark.slow  # many whole games
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playouts_from_setup_without_the_gil_score_as_the_python_api(caller, compiled, players):
     deals = [1000 * players + i for i in range(40)]
@@ -221,6 +222,7 @@ def test_playouts_from_setup_without_the_gil_score_as_the_python_api(caller, com
     assert all(made > 0 for made, _, _ in got) and len({tuple(scores) for _, scores, _ in got}) > 20
 
 
+@pytest.mark.slow  # many whole playouts
 @pytest.mark.parametrize("players", [2, 4])
 def test_determinized_playouts_from_a_mid_game_state_score_as_the_python_api(caller, compiled, players):
     game = compiled.engine.Engine.new(players, 77)

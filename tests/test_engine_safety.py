@@ -319,6 +319,7 @@ def _mutated(ruleset, rng: random.Random) -> list[int]:
     return values
 
 
+@pytest.mark.slow  # many mutated games
 def test_mutated_states_either_are_refused_or_play_out_alike_on_both_engines(compiled, twin):
     rng = random.Random(7)
     states = [(_mutated(twin, rng), rng.randrange(2**32)) for _ in range(150)]
@@ -400,6 +401,7 @@ def _any_move(data, legal: list[Move]):
     return move
 
 
+@pytest.mark.slow  # every move value of many states
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), where=st.sampled_from(["actions", "drawn", "points"]),
        backend=st.sampled_from(["compiled", "python"]), seat=st.one_of(st.none(), st.integers(-1, 4), _garbage))

@@ -270,6 +270,7 @@ def _failing_write(monkeypatch):
     return tried
 
 
+@pytest.mark.slow  # a real process per writer
 def test_save_record_docs_sim_and_compile_write_atomically(tmp_path, monkeypatch):
     from spbc.source import locate
 

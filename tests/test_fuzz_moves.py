@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 from fuzzing import EDGE_INTS, HOSTILE_TEXT, fuzz_settings, random_position
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ def _words(ruleset) -> list[str]:
     return cards + prefixes + germans + verbs + list(HOSTILE_TEXT) + [str(n) for n in EDGE_INTS]
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=300)
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 250),
        stop_at=st.sampled_from([None, "drawn", "points"]), pieces=st.lists(st.integers(0, 10_000), max_size=5),

@@ -37,6 +37,7 @@ def _inserts(ruleset) -> list[str]:
     return list(HOSTILE_TEXT) + [str(n) for n in EDGE_INTS] + cards + words
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=120)
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 250),
        steps=st.integers(1, 6), rng_seed=st.integers(0, 2**32), lenient=st.booleans())
@@ -72,6 +73,7 @@ def test_a_record_naming_its_own_rules_is_refused_or_replayed(twin, seed, moves,
         assert error.reason
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=60)
 @given(seed=st.integers(0, 2**64 - 1), moves=st.integers(1, 250), drop=st.integers(0, 10_000))
 def test_lenient_reading_keeps_every_move_before_a_broken_line(twin, seed, moves, drop):

@@ -91,6 +91,7 @@ def _same_outcome(twin_answer: dict, compiled_answer: dict) -> None:
     assert twin_answer == compiled_answer
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=150)
 @given(
     players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 260),
@@ -235,6 +236,7 @@ def _consistent(ruleset, base: str, edits: list[tuple], rng_seed: int) -> str:
     return json.dumps(saved)
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=150)
 @given(
     players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 260),
@@ -272,6 +274,7 @@ def _edit_bounds(ruleset, state: dict[str, list[int]], edits: list[tuple], rich:
     return [v for name, _, _ in ruleset.engine.FIELDS for v in state[name]]
 
 
+@pytest.mark.slow  # fuzzing
 @fuzz_settings(default=200)
 @given(
     players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 260),
@@ -323,6 +326,7 @@ def _sweep(ruleset) -> list[list[int]]:
     return cases
 
 
+@pytest.mark.slow  # every value at every edge
 def test_no_single_value_at_an_edge_makes_an_accepted_state_overrun_the_engine(twin, worker):
     cases = _sweep(twin)
     assert len(cases) > 300

@@ -60,7 +60,8 @@ _edit = st.one_of(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", [name if name == "base" else pytest.param(name, marks=pytest.mark.slow)
+                                  for name in RULESETS])  # the variants' games in the slow tier
 @fuzz_settings(default=4, most=200)
 @given(seed=st.integers(0, 2**64 - 1), moves=st.integers(0, 400), edits=st.lists(_edit, max_size=3))
 def test_every_state_reached_from_an_accepted_state_is_accepted(name, backend, seed, moves, edits):

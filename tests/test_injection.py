@@ -268,6 +268,7 @@ def test_a_hostile_value_in_every_string_is_only_data(name: str, plain: dict[str
 MIXED = " ".join(ACCEPTED[name] for name in sorted(ACCEPTED) if name != "long")
 
 
+@pytest.mark.slow  # an emit per field
 @pytest.mark.parametrize("field", FIELDS)
 def test_every_hostile_value_in_one_field_is_only_data(field: str, tmp_path: Path) -> None:
     plain = _generated(write_rules(tmp_path / "plain", Strings("Plain", field)))
@@ -277,6 +278,7 @@ def test_every_hostile_value_in_one_field_is_only_data(field: str, tmp_path: Pat
     assert_only_data(files, plain, strings.written)
 
 
+@pytest.mark.slow  # a check per value
 @pytest.mark.parametrize("name", sorted(REFUSED))
 @pytest.mark.parametrize("field", ["card.name", "card.name_de", "card.name_zh", "card.aliases", "ruleset.title",
                                    "phase.name_de", "buy_points.verb"])

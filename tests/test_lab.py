@@ -60,6 +60,7 @@ def test_the_c_loop_counts_what_the_moves_say(compiled):
         sum(1 for m in kinds if m.kind.value == "buy" and m.card == card_id) ** 2 for card_id in index)
 
 
+@pytest.mark.slow  # whole games of every variant
 @pytest.mark.parametrize("rules, seats", [
     ("base", ("ai:easy", "ai:easy")), ("pub-per-player", ("easy", "easy")), ("base", ("random", "easy", "easy")),
     ("open-information", ("easy", "random")), ("second-edition", ("easy", "easy", "random", "easy")),
@@ -162,6 +163,7 @@ def test_the_same_seed_gives_the_same_report_on_1_2_and_4_local_processes(compil
     assert f"base: {games} games, seats random,random rotated" in texts[0]
 
 
+@pytest.mark.slow  # a pool of worker processes
 def test_workers_build_shipped_rules_and_read_no_rules_file(compiled, rich_start):
     """A plan that ships its checked rules (Plan.model) plays on workers that cannot read its rules file
     (here: no file at that path), as a cluster's workers need no path in common with the client: the same

@@ -65,13 +65,23 @@ def _rules(folder: Path, rubles: str = "3") -> Path:
 
 @pytest.fixture(scope="module")
 def plunder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[spbc.Ruleset, spbc.Ruleset]]:
-    """The plunder rules on the compiled engine (built once, into a cache of this module) and on the twin."""
+    """The plunder rules on the compiled engine (built once, into a cache of this module: a Cython build,
+    so only the slow tier asks for it) and on the twin."""
     folder = tmp_path_factory.mktemp("plunder")
     path = _rules(folder / "rules")
     with pytest.MonkeyPatch.context() as patch, mechanics.registered(PACKAGE):
         patch.setenv("SPBC_CACHE_DIR", str(folder / "cache"))
         patch.delenv("SPBC_BACKEND", raising=False)
         yield spbc.load_rules(path, backend="compiled"), spbc.load_rules(path, backend="python")
+
+
+@pytest.fixture(scope="module")
+def plunder_twin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[spbc.Ruleset]:
+    """The plunder rules on the twin alone: what the checker, the notation, the reference and the screen make
+    of the plug-in is the same whichever engine plays it."""
+    folder = tmp_path_factory.mktemp("plunder-twin")
+    with mechanics.registered(PACKAGE):
+        yield spbc.load_rules(_rules(folder / "rules"), backend="python")
 
 
 def _owner_in_aristocrat_phase(ruleset: spbc.Ruleset) -> spbc.Game:
@@ -98,8 +108,8 @@ def test_without_its_mechanic_the_ability_is_an_unknown_kind(tmp_path):
     assert problem.code == "SPB211" and "unknown ability kind 'take_rubles'" in problem.message
 
 
-def test_the_checker_reads_the_ability_and_refuses_a_bad_setting_cleanly(plunder, tmp_path):
-    compiled, _ = plunder
+def test_the_checker_reads_the_ability_and_refuses_a_bad_setting_cleanly(plunder_twin, tmp_path):
+    compiled = plunder_twin
     card = compiled.model.card("tax_office")
     assert [(e.kind, e.verb, e.phase, e.rubles) for e in card.abilities] == [("take_rubles", "loot", "aristocrat", 3)]
     with pytest.raises(RulesError) as caught:
@@ -109,6 +119,7 @@ def test_the_checker_reads_the_ability_and_refuses_a_bad_setting_cleanly(plunder
     assert problem.span.path.endswith("buildings.spb")
 
 
+@pytest.mark.slow  # a Cython build of the plug-in's rules
 def test_both_engines_have_its_moves_and_agree_move_for_move(plunder):
     compiled, twin = plunder
     assert compiled.backend == "compiled" and twin.backend == "python"
@@ -133,9 +144,9 @@ def test_both_engines_have_its_moves_and_agree_move_for_move(plunder):
     assert loots > 5  # the ability was used, not only compiled
 
 
-@pytest.mark.parametrize("side", [0, 1], ids=["compiled", "twin"])
-def test_a_use_pays_its_rubles_marks_the_copy_used_and_passes_the_turn(plunder, side):
-    ruleset = plunder[side]
+@pytest.mark.parametrize("side", [pytest.param(0, marks=pytest.mark.slow), 1], ids=["compiled", "twin"])
+def test_a_use_pays_its_rubles_marks_the_copy_used_and_passes_the_turn(request, side):
+    ruleset = request.getfixturevalue("plunder")[0] if side == 0 else request.getfixturevalue("plunder_twin")
     game = _owner_in_aristocrat_phase(ruleset)
     before = game.rubles(0)
     loot = Move(MoveKind.USE, card="tax_office")
@@ -146,8 +157,8 @@ def test_a_use_pays_its_rubles_marks_the_copy_used_and_passes_the_turn(plunder, 
     assert restored.state_values() == game.state_values()
 
 
-def test_the_notation_reads_and_writes_its_verb(plunder):
-    compiled, _ = plunder
+def test_the_notation_reads_and_writes_its_verb(plunder_twin):
+    compiled = plunder_twin
     game = _owner_in_aristocrat_phase(compiled)
     move = parse_move("loot", game)
     assert move == Move(MoveKind.USE, card="tax_office")
@@ -163,8 +174,8 @@ def test_the_notation_reads_and_writes_its_verb(plunder):
             game.play(rng.choice(game.legal_moves()))
 
 
-def test_a_refused_use_is_explained(plunder):
-    compiled, _ = plunder
+def test_a_refused_use_is_explained(plunder_twin):
+    compiled = plunder_twin
     fresh = compiled.new_game(["Anna", "Boris"], seed=3)
     with pytest.raises(IllegalMoveError, match="you have no Tax Office"):
         parse_move("loot", fresh)
@@ -177,8 +188,8 @@ def test_a_refused_use_is_explained(plunder):
         game.play(Move(MoveKind.USE, card="tax_office", deck="worker"))
 
 
-def test_the_reference_describes_it(plunder):
-    compiled, _ = plunder
+def test_the_reference_describes_it(plunder_twin):
+    compiled = plunder_twin
     model = compiled.model
     card = model.card("tax_office")
     prose = describe_effect(model, card, card.abilities[0])
@@ -191,8 +202,8 @@ def test_the_reference_describes_it(plunder):
     assert "| loot | use your Tax Office: take 3 rubles | loot | – |" in text  # its notation form
 
 
-def test_the_screen_shows_its_line(plunder):
-    compiled, _ = plunder
+def test_the_screen_shows_its_line(plunder_twin):
+    compiled = plunder_twin
     card = compiled.model.card("tax_office")
     assert describe_card(compiled.model, card) == describe_income(compiled.model, card) == "takes 3 rubles (loot)"
     game = _owner_in_aristocrat_phase(compiled)

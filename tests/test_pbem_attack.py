@@ -337,6 +337,7 @@ def test_a_hostile_mail_on_standard_input(template, tmp_path, name):
     server.close()
 
 
+@pytest.mark.slow  # the isolation runs below put every mail in a Maildir too
 @pytest.mark.parametrize("name", ATTACKS)
 def test_a_hostile_mail_in_a_maildir_then_a_good_one(template, tmp_path, name):
     attack = ATTACKS[name]

@@ -151,6 +151,7 @@ def test_a_mail_failing_for_days_is_set_aside_and_the_backoff_grows(tmp_path, sm
     server.close()
 
 
+@pytest.mark.slow  # real processes
 def test_the_operator_lists_retries_and_drops_failed_mails(tmp_path, smarthost):
     """Issue finding 1: status and games say how many mails failed; spb pbem outbox lists them, --retry N
     sends one again, --drop N gives one up."""

@@ -181,6 +181,7 @@ def test_seats_parse_and_number_computers_of_one_level():
         parse_seats("ai:random,ai:nope")
 
 
+@pytest.mark.slow  # whole games in real processes
 def test_without_a_seed_a_random_one_is_told_at_the_end_and_replays_the_deal():
     first = runner.invoke(app, ["play"], input="pass\n" * 400)
     seed = int(re.search(r"Seed (\d+): spb play --seed", first.stdout).group(1))
@@ -319,6 +320,7 @@ def test_undo_is_refused_after_an_observatory_draw(ruleset):
 # --- saving and loading ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # whole games
 def test_save_writes_a_game_that_loads_and_continues(tmp_path):
     path = tmp_path / "game.json"
     result = runner.invoke(app, PLAY, input=f"pass\nsave {path}\n")
@@ -401,6 +403,7 @@ def test_undone_moves_stay_out_of_the_record(tmp_path):
     assert replay.game.state_values() == session.game.state_values()
 
 
+@pytest.mark.slow  # whole games
 def test_a_loaded_game_continues_its_record(tmp_path):
     from spbc.play.record import read_record
 
@@ -430,6 +433,7 @@ def test_a_loaded_game_with_a_record_of_another_game_is_refused(tmp_path):
     assert f"the record {other} does not lead to the saved game" in " ".join(result.stderr.split())
 
 
+@pytest.mark.slow  # whole games
 def test_names_are_shown_as_typed_never_read_as_markup():
     result = runner.invoke(app, ["play", "--players", "[b]Anna,ai:random", "--seed", "3"], input="pass\n" * 400)
     assert result.exit_code == 0

@@ -188,6 +188,7 @@ def test_compile_with_a_rules_folder_that_is_missing_empty_or_a_file(tmp_path):
     assert empty.exit_code == 1 and "no .spb files in" in empty.output
 
 
+@pytest.mark.slow  # a whole compile
 def test_compile_into_a_folder_that_cannot_be_made(tmp_path):
     from spbc.source import locate
 

@@ -138,6 +138,7 @@ def test_points_bought_are_told_with_their_price(ruleset):
     assert [e for e in events if isinstance(e, PointsBought)] == [PointsBought(0, "Player 1", "Pub", 3, 6)]
 
 
+@pytest.mark.slow  # whole games
 def test_the_printed_income_lines_of_a_game_are_the_forecasts():
     """The lines `spb play` prints at each phase end, read back from the transcript, hold the forecasts."""
     ruleset = load_base("compiled")
@@ -167,6 +168,7 @@ def test_the_printed_income_lines_of_a_game_are_the_forecasts():
     assert game.is_over and checked >= 20
 
 
+@pytest.mark.slow  # whole games
 @pytest.mark.parametrize("seed", [5])
 def test_the_printed_final_breakdown_adds_up(seed):
     result = runner.invoke(app, ["play", "--players", "me,ai:random", "--seed", str(seed)], input="pass\n" * 400)

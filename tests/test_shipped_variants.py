@@ -92,6 +92,7 @@ def player_counts(ruleset: spbc.Ruleset) -> list[int]:
     return list(range(ruleset.model.game.min_players, ruleset.model.game.max_players + 1))
 
 
+@pytest.mark.slow  # whole games of every variant on both engines
 def test_a_few_random_games_of_each_variant_keep_the_invariants(variant) -> None:
     compiled, _twin = variant
     assert random_games(compiled, 8, player_counts(compiled)) > 8 * 50

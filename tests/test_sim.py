@@ -14,6 +14,7 @@ from spbc.ai.sim import simulate
 runner = CliRunner()
 
 
+@pytest.mark.slow  # a pool of processes
 def test_several_processes_give_the_same_results_in_seed_order(compiled, tmp_path):
     alone = simulate(compiled, ["random", "random", "random"], 30, 11)
     shared = simulate(compiled, ["random", "random", "random"], 30, 11, jobs=2, records=tmp_path)
@@ -30,6 +31,7 @@ def test_spb_sim_jobs_prints_the_same_json(tmp_path):
     assert json.loads(one.stdout)["games"] == json.loads(two.stdout)["games"]
 
 
+@pytest.mark.slow  # a pool of processes
 def test_a_tournament_of_search_levels_is_the_same_on_any_number_of_processes():
     """In fixed-iterations mode every decision is reproducible, so the whole tournament is."""
     args = ["sim", "--seats", "hard@60it,medium@20it,easy", "--games", "6", "--seed", "5", "--json"]

@@ -157,6 +157,7 @@ def test_a_shared_screen_is_warned_that_a_save_holds_every_secret(tmp_path):
     assert "it holds every hand and the order of the decks" in note.text
 
 
+@pytest.mark.slow  # an engine of a rules file
 def test_a_save_of_house_rules_names_its_rules_file_and_load_finds_it(tmp_path):
     house = tmp_path / "house"
     shutil.copytree(locate.rules_dir(), house)

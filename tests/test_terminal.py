@@ -306,7 +306,7 @@ ENGLISH_CONTEXT = ("would play", "win chance", "searched", "round 1", "Worker ph
 
 @pytest.mark.parametrize("lang, hint, context, stopped, own, other", [
     ("de", "würde spielen", "(me, Runde 1, Handwerkerphase)", "Beendet (quit)", "Holzfäller", LUMBERJACK_ZH),
-    ("zh", "會這樣走", "（me，第1輪，", "已停止（quit）", LUMBERJACK_ZH, "Holzfäller"),
+    pytest.param("zh", "會這樣走", "（me，第1輪，", "已停止（quit）", LUMBERJACK_ZH, "Holzfäller", marks=pytest.mark.slow),
 ])
 def test_hint_refusals_stopped_line_and_completion_speak_the_screens_language(lang, hint, context, stopped, own,
                                                                               other):
@@ -333,7 +333,8 @@ def test_hint_refusals_stopped_line_and_completion_speak_the_screens_language(la
 
 
 @pytest.mark.parametrize("lang, parts", [("de", ("oben: ", "unten: ", "Phasen: ", "me [du, am Zug]", "Deine Hand")),
-                                         ("zh", ("上排: ", "下排: ", "階段: ", "me [你, 輪到]", "你的手牌"))])
+                                         pytest.param("zh", ("上排: ", "下排: ", "階段: ", "me [你, 輪到]", "你的手牌"),
+                                                      marks=pytest.mark.slow)])
 def test_the_compact_screen_speaks_the_screens_language(lang, parts):
     """Issue 22 findings 8 and 13: the compact screen at 80x24 is in the screen's language too."""
     term = Terminal("--players", "me,ai:random", "--seed", "3", "--lang", lang, rows=24, columns=80)
