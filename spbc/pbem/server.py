@@ -14,7 +14,6 @@ mail; after it, the game as after the mail and the replies still queued, sent by
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import hashlib
 import hmac
@@ -119,7 +118,6 @@ class _Context:
     changed: bool = False
     phase_ended: bool = False
     lines: dict[int, list[str]] = field(default_factory=dict)  # seat -> reply lines for that seat
-    screen: tuple[tuple[int, str, int], Screen] | None = None  # the last screen built, and of which position
 
 
 class Server:
@@ -595,15 +593,9 @@ class Server:
         return "\n".join(body) + "\n"
 
     def _screen(self, context: _Context, seat: int, moves: tuple[tuple[str, int | None], ...]) -> Screen:
-        """Seat's screen. The board's prices, the phases and the end-game lines are the same for every
-        reader of one position (all public: the prices are those of the seat on turn), so they are
-        worked out once a position; the view, which holds the reader's own hand and rubles, is the
-        reader's own."""
-        key = (context.moves, context.game.stage, context.game.current_player)
-        if context.screen is None or context.screen[0] != key:
-            context.screen = (key, build_screen(context.game, seat, moves))
-            return context.screen[1]
-        return dataclasses.replace(context.screen[1], view=context.game.view(seat), seat=seat, moves=moves)
+        """Seat's screen, built whole from seat's own view: no part of one reader's screen is reused
+        for another (the end-game lines count the special cards of the reader's own hand only)."""
+        return build_screen(context.game, seat, moves)
 
     def _queue(self, context: _Context, seat: SeatRow, kind: str, subject: str, body: str, reply_to: str) -> None:
         assert seat.address is not None

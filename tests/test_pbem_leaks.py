@@ -1,0 +1,52 @@
+"""What a mail of the play-by-email server tells its reader: only what the reader's own view holds.
+
+Two positions that differ only in what one seat keeps secret (which of its hand's cards are
+special, its rubles) must give every other reader the same mails: the same number, subjects and
+bodies. Issue findings 6 and 7.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import spbc
+from pbem_mail import make_server, mail, outbox
+from pbem_positions import ADDRESSES, mail_game, put_position
+from scenario import Scenario
+
+
+def mails_after(folder: Path, rules: str, position, sender: int, lines: list[str]) -> list[tuple[str, str, str]]:
+    """(recipient, subject, body) of every mail a server sends after seat sender's mail in position."""
+    folder.mkdir()
+    server = make_server(folder)
+    secrets = mail_game(server, rules, 3)
+    put_position(server, "g1", position)
+    start = len(outbox(folder))
+    address = ADDRESSES[sender]
+    server.receive(mail(address, ["game g1", f"secret {secrets[address]}", *lines]))
+    server.close()
+    return [(m.recipient, m.subject, m.body) for m in outbox(folder, start)]
+
+
+def to(reader: int, mails: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    return [m for m in mails if m[0] == ADDRESSES[reader]]
+
+
+def test_the_banquet_end_of_game_line_counts_another_players_special_cards_only_for_that_player(tmp_path):
+    """Issue finding 6: the hand-penalty line at the end of the game ("-5 for 1 card in hand") was worked
+    out from the first reader's view and shown to every reader, so the others learnt how many of that
+    player's cards were special. Boris's mail is the same whether Anna holds a special card or not."""
+    rules = spbc.load_rules("banquet")
+
+    def anna_holds(card: str):
+        return (Scenario(rules, players=3).hand(0, [card, "bank"]).last_round().phase("building")
+                .current(2).build())
+
+    special = mails_after(tmp_path / "special", "banquet", anna_holds("golden_ass"), 2, ["move 1", "pass"])
+    plain = mails_after(tmp_path / "plain", "banquet", anna_holds("harbor"), 2, ["move 1", "pass"])
+    assert to(1, special) == to(1, plain) and len(to(1, special)) == 1
+    assert "-10 for 2 cards in hand" in to(1, special)[0][2]
+    anna = to(0, special)[0][2]
+    assert "Your hand (2/" in anna and "-5 for 1 card in hand" in anna  # her own view knows the special card
