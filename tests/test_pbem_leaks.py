@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import spbc
+from spbc.play.moves import PASS
 from pbem_mail import make_server, mail, outbox
 from pbem_positions import ADDRESSES, mail_game, put_position
 from scenario import Scenario
@@ -50,3 +51,41 @@ def test_the_banquet_end_of_game_line_counts_another_players_special_cards_only_
     assert "-10 for 2 cards in hand" in to(1, special)[0][2]
     anna = to(0, special)[0][2]
     assert "Your hand (2/" in anna and "-5 for 1 card in hand" in anna  # her own view knows the special card
+
+
+PHASES = ("worker", "building", "aristocrat", "trading")
+
+
+def broke_and_rich(rules, seed: int, phase: str, rubles: int):
+    """Two positions that differ only in Boris's rubles: 0, or rubles. His hand is full and the board
+    holds cards; Anna is on turn in phase."""
+    def position(money: int):
+        return (Scenario(rules, players=3, seed=seed).hand(1, ["harbor", "bank", "peterhof"])
+                .rubles(1, money).phase(phase).current(0).build())
+    return position(0), position(rubles)
+
+
+def test_whether_a_player_can_afford_a_card_is_not_told_by_a_pass_or_by_when_it_comes(tmp_path):
+    """Issue finding 7: a player whose only legal move was pass was passed at once, and the others read
+    "Boris: pass (standing order)" at once: with a full hand and cards on the board that said Boris could
+    pay for none of them. Pairs of positions that differ only in Boris's rubles give Anna and Clara the
+    same mails (the same number, subjects and bodies) after Anna's pass."""
+    rules = spbc.load_rules("base")
+    pairs = [(seed, phase, rubles) for seed in (1, 2, 3) for phase in PHASES for rubles in (12, 40)]
+    forced = 0
+    for number, (seed, phase, rubles) in enumerate(pairs):
+        broke, rich = broke_and_rich(rules, seed, phase, rubles)
+        after = broke.clone()
+        after.play(PASS)
+        forced += after.legal_moves() == [PASS] != rich_after(rich)
+        seen = [[m for m in mails_after(tmp_path / f"{number}{kind}", "base", position, 0, ["move 1", "pass"])
+                 if m[0] != ADDRESSES[1]] for kind, position in (("b", broke), ("r", rich))]
+        assert seen[0] == seen[1], (seed, phase, rubles)
+        assert len(seen[0]) == 2
+    assert forced >= 12  # so many pairs are a broke Boris with pass his only move against a richer one
+
+
+def rich_after(game) -> list:
+    after = game.clone()
+    after.play(PASS)
+    return after.legal_moves()

@@ -458,12 +458,12 @@ class Server:
         return f"never be asked only because {order.split(':', 1)[1]} could be used (its card keeps its income)"
 
     def _order_move(self, game: Game, seat: SeatRow) -> Move | None:
-        """The move a seat's standing orders make now, or None (the seat is asked)."""
+        """The move a seat's standing orders make now, or None (the seat is asked). A person is never
+        passed only because passing is all they can do: the pass, and when it comes, would tell the
+        others that they cannot pay for any card shown. A pass by an order is logged as a chosen one."""
         legal = game.legal_moves()
         if PASS not in legal:
             return None
-        if legal == [PASS]:
-            return PASS  # nothing else is legal: nobody is asked to pass
         words = vocabulary_of(game.ruleset)
         kept = {words.abilities[verb][0] for order in seat.orders if order.startswith("keep:")
                 for verb in [order.split(":", 1)[1]] if verb in words.abilities}
@@ -472,7 +472,7 @@ class Server:
             return PASS
         if "pass-broke" in seat.orders and not any(m.kind in (MoveKind.BUY, MoveKind.PLAY) for m in considered):
             return PASS
-        if kept and considered == [PASS]:
+        if kept and considered == [PASS] and len(legal) > 1:
             return PASS
         return None
 
@@ -486,7 +486,7 @@ class Server:
         context.moves += 1
         context.changed = True
         self.store.add_move(context.row.id, context.moves, seat, text, how)
-        tag = {"computer": "", "mail": "", "order": " (standing order)", "deadline": " (at the deadline)"}[how]
+        tag = {"computer": "", "mail": "", "order": "", "deadline": " (at the deadline)"}[how]
         self.store.add_log(context.row.id, f"{context.moves}. {game.players[seat]}: {text}{tag}")
         for event in table_events(before, game, seat, move):
             for line in event_lines(event):
