@@ -91,6 +91,7 @@ class Outcome:
     result: str  # one line, with no secret of anyone
     applied: int = 0
     queued: int = 0
+    used: bool = False  # read as a player's or the administrator's mail (else refused or dropped)
 
 
 def new_secret() -> str:
@@ -240,20 +241,22 @@ class Server:
     def handle(self, data: bytes) -> Outcome:
         """Handle one message in one transaction; its replies are queued, not sent."""
         mail = read_mail(data, self.config.limits.max_bytes)
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
         crash.point("read")
         with self.store.transaction():
-            outcome = self._handle(mail)
-            if outcome.result != "repeat":
-                self.store.note_handled(mail.key, outcome.game, mail.sender, self.clock(), outcome.result)
+            outcome = self._handle(mail, digest)
+            if outcome.result != "repeat":  # a mail not used claims no Message-ID: its bytes know it again
+                self.store.note_handled(mail.key if outcome.used else digest, outcome.game, mail.sender,
+                                        self.clock(), outcome.result)
             crash.point("applied")
         crash.point("committed")
         log.info("mail %s from %s: game %s: %s", clean_header(mail.key)[:80], mail.sender or "?",
                  outcome.game or "-", outcome.result)
         return outcome
 
-    def _handle(self, mail: Mail) -> Outcome:
+    def _handle(self, mail: Mail, digest: str) -> Outcome:
         key = mail.key
-        if self.store.handled(mail.sender, key) is not None:
+        if self.store.handled(mail.sender, key) is not None or self.store.handled(mail.sender, digest) is not None:
             return Outcome(key, None, "repeat")
         if mail.sender == self.config.server.address:
             return Outcome(key, None, "dropped: the server's own mail came back")
@@ -287,7 +290,7 @@ class Server:
         self._mail_others(context, mail, seat if as_player else None)
         self._save(context)
         return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
-                       self.store.queued() - first)
+                       self.store.queued() - first, used=True)
 
     def _refuse(self, mail: Mail, game_id: str | None, reason: str) -> Outcome:
         """Answer a mail that changes nothing (at most refusals_per_hour an hour to one address)."""
