@@ -23,6 +23,10 @@
     max_bytes = 262144              # larger mails are refused unread
     max_lines = 40                  # lines read from one mail
     refusals_per_hour = 5           # answers to one unknown or failing sender an hour
+    refusals_per_hour_total = 30    # answers to all senders who play no seat, together, an hour
+    answer_strangers = true         # false: a sender who plays no seat is never answered
+    say_per_mail = 1                # 'say' lines sent of one mail (the others are refused)
+    say_per_hour = 10               # 'say' lines sent of one seat an hour
 
     [defaults]                      # for spb pbem new
     deadline_hours = 72             # 0: no deadline
@@ -83,6 +87,10 @@ class LimitsPart(_Part):
     max_bytes: Annotated[int, Field(ge=1024, le=50_000_000)] = 262_144
     max_lines: Annotated[int, Field(ge=1, le=1000)] = 40
     refusals_per_hour: Annotated[int, Field(ge=0, le=1000)] = 5
+    refusals_per_hour_total: Annotated[int, Field(ge=0, le=100_000)] = 30
+    answer_strangers: bool = True
+    say_per_mail: Annotated[int, Field(ge=0, le=40)] = 1
+    say_per_hour: Annotated[int, Field(ge=0, le=1000)] = 10
 
 
 class DefaultsPart(_Part):

@@ -35,6 +35,7 @@ from spbc.play.words import vocabulary_of
 from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
+from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject, say_refused
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
@@ -119,6 +120,7 @@ class _Context:
     changed: bool = False
     phase_ended: bool = False
     lines: dict[int, list[str]] = field(default_factory=dict)  # seat -> reply lines for that seat
+    said: int = 0  # the say lines of the mail sent so far
 
 
 class Server:
@@ -272,7 +274,7 @@ class Server:
                                 "(or [spb ID] in the subject)")
         row = self.store.game(request.game)
         if row is None:
-            return self._refuse(mail, None, f"there is no game {request.game} on this server")
+            return self._refuse(mail, None, "the game the mail names is not on this server")
         seats = self.store.seats(row.id)
         seat = next((s for s in seats if s.address == mail.sender), None)
         is_admin = mail.sender == row.admin and secret_matches(request.secret, row.admin_hash)
@@ -281,7 +283,7 @@ class Server:
         if seat is not None and not secret_matches(request.secret, seat.secret_hash) and not is_admin:
             what = "has no secret line" if request.secret is None else "has a wrong secret"
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
-                                "mail on a line of its own; nothing was changed")
+                                "mail on a line of its own; nothing was changed", stranger=False)
         game = self._game(row)
         context = _Context(row, seats, game, self.store.move_count(row.id))
         first = self.store.queued()
@@ -292,15 +294,14 @@ class Server:
         return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
                        self.store.queued() - first, used=True)
 
-    def _refuse(self, mail: Mail, game_id: str | None, reason: str) -> Outcome:
-        """Answer a mail that changes nothing (at most refusals_per_hour an hour to one address)."""
+    def _refuse(self, mail: Mail, game_id: str | None, reason: str, stranger: bool = True) -> Outcome:
+        """Answer a mail that changes nothing, quoting none of it, within the limits of
+        :func:`spbc.pbem.limits.may_refuse` (a stranger plays no seat of the game named)."""
         now = self.clock()
         queued = 0
-        if self.store.refusal_allowed(mail.sender, now, self.config.limits.refusals_per_hour):
-            body = "\n".join([f"Your mail ({mail.subject or 'no subject'}) was not used:", f"! {reason}", "",
-                              "Send 'help' with your game and secret for the commands."])
-            subject = f"[spb {game_id}] not used" if game_id else "[spb] not used"
-            self.store.queue(game_id, mail.sender, subject, body, mail.message_id, "refusal", now)
+        if may_refuse(self.store, self.config.limits, mail.sender, now, stranger):
+            self.store.queue(game_id, mail.sender, refusal_subject(game_id), refusal_body(reason),
+                             "" if stranger else mail.message_id, "refusal", now)
             queued = 1
         return Outcome(mail.key, game_id, f"refused: {reason}", 0, queued)
 
@@ -404,6 +405,10 @@ class Server:
             text = " ".join(args.split())[:MAX_SAY]
             if not text:
                 return [f"! {where}: say what? 'say TEXT'"]
+            refused = say_refused(self.store, self.config.limits, row.id, seat.seat, context.said, self.clock())
+            if refused is not None:
+                return [f"! {where}: {refused}"]
+            context.said += 1
             for other in context.seats:
                 if other.address and other.seat != seat.seat:
                     self.store.queue(row.id, other.address, f"[spb {row.id}] {seat.name} says",
