@@ -3,6 +3,8 @@ administrator who takes over a seat. Issue findings 8, 9, 12 and 21."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem_mail import make_server, mail, outbox, secret_of, three_and_a_computer
@@ -126,4 +128,66 @@ def test_say_lines_are_capped_per_mail_and_per_hour(tmp_path):
     now[0] += 3600
     server.receive(mail("anna@a.test", ["game g1", f"secret {anna}", "say an hour later"]))
     assert len([m for m in outbox(tmp_path) if m.subject == "[spb g1] Anna says"]) == 8
+    server.close()
+
+
+# --- an administrator who takes over a seat (finding 8) -------------------------------------------------
+
+
+def admin_secret(folder) -> str:
+    body = next(m.body for m in outbox(folder) if m.subject.endswith("administration"))
+    return re.search(r"admin secret: (\S+)", body).group(1)
+
+
+def test_by_default_an_administrators_mail_cannot_give_a_seat_to_another_address(game):
+    """Issue finding 8: the administrator (by default the first player) could take over another seat
+    by mail, silently. By default [admin] by_mail allows pause, resume, abort and status only."""
+    server, folder, _ = game
+    admin = admin_secret(folder)
+    assert "admin address" not in next(m.body for m in outbox(folder) if m.subject.endswith("administration"))
+    count = len(outbox(folder))
+    server.receive(mail("anna@a.test", ["game g1", f"secret {admin}", "admin address 2 anna2@a.test",
+                                        "admin replace Boris anna3@a.test", "admin pause"]))
+    assert server.store.seats("g1")[1].address == "boris@b.test"
+    new = outbox(folder, count)
+    reply = next(m.body for m in new if m.subject == "[spb g1] administration")
+    assert reply.count("only from its operator (spb pbem admin), not by mail") == 2
+    assert "ok line 5: the game is paused" in reply
+    assert all(m.recipient != "anna2@a.test" and m.recipient != "anna3@a.test" for m in new)
+
+
+def test_a_seat_given_to_another_address_is_told_to_its_old_address_and_every_player(game):
+    """Issue finding 8: a new address or a new player for a seat is written in the game's log, the old
+    address is told (without any secret or hand), and so is every other player."""
+    server, folder, secrets = game
+    count = len(outbox(folder))
+    server.admin("g1", ["replace", "2", "bruno@b.test"])
+    new = outbox(folder, count)
+    old = [m for m in new if m.recipient == "boris@b.test"]
+    assert [m.subject for m in old] == ["[spb g1] your seat has a new player"]
+    assert "gave your seat, Boris, a new player" in old[0].body and "hand" not in old[0].body.lower()
+    bruno = secret_of(new, "bruno@b.test")
+    assert all(bruno not in m.body and secrets["boris@b.test"] not in m.body
+               for m in new if m.recipient != "bruno@b.test")
+    told = {m.recipient for m in new if m.subject == "[spb g1] Boris's seat changed"}
+    assert told == {"anna@a.test", "clara@c.test"}
+    line = "The administrator gave Boris's seat to a new player, with a new address and secret."
+    assert line in [text for _, text in server.store.log_since("g1", 0)]
+    server.receive(mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "move 1", "pass"]))
+    assert line in next(m.body for m in outbox(folder)[::-1] if m.recipient == "clara@c.test")
+
+
+def test_the_operator_may_let_administrators_change_addresses_by_mail(tmp_path):
+    """Issue finding 8: [admin] by_mail = [..., "address"] lets the mail do it; it is told all the same."""
+    server = make_server(tmp_path, '[admin]\nby_mail = ["pause", "address"]\n')
+    three_and_a_computer(server)
+    admin = admin_secret(tmp_path)
+    count = len(outbox(tmp_path))
+    server.receive(mail("anna@a.test", ["game g1", f"secret {admin}", "admin address 2 boris2@b.test",
+                                        "admin abort"]))
+    assert server.store.seats("g1")[1].address == "boris2@b.test"
+    new = outbox(tmp_path, count)
+    assert [m.subject for m in new if m.recipient == "boris@b.test"] == ["[spb g1] your seat has a new address"]
+    reply = next(m.body for m in new if m.subject == "[spb g1] administration")
+    assert "ok line 3: Boris's address is now boris2@b.test" in reply and "'admin abort': this server takes" in reply
     server.close()

@@ -35,6 +35,11 @@
     mail = "move"                   # move: a mail after every move; phase: a digest per phase
     hints = false
     hint_level = "easy"
+
+    [admin]
+    by_mail = ["pause", "resume", "abort", "status"]   # what a game's administrator may do by mail;
+                                    # "address" and "replace" give a seat's mails (its hand) to another
+                                    # address: by default only spb pbem admin does them
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from spbc.pbem.seat_change import BY_MAIL
 from spbc.source.files import read_text
 
 
@@ -102,6 +108,10 @@ class DefaultsPart(_Part):
     hint_level: str = "easy"
 
 
+class AdminPart(_Part):
+    by_mail: tuple[Literal["pause", "resume", "abort", "status", "address", "replace"], ...] = BY_MAIL
+
+
 class Config(_Part):
     """A whole configuration; ``base`` is the folder relative paths are taken from."""
 
@@ -109,6 +119,7 @@ class Config(_Part):
     mail: MailPart = MailPart()
     limits: LimitsPart = LimitsPart()
     defaults: DefaultsPart = DefaultsPart()
+    admin: AdminPart = AdminPart()
     base: Path = Path(".")
 
     def path(self, value: str) -> Path:

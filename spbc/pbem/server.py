@@ -35,6 +35,7 @@ from spbc.play.words import vocabulary_of
 from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
+from spbc.pbem.seat_change import log_line, notices, refused_by_mail
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject, say_refused
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
 from spbc.pbem.store import GameRow, SeatRow, Store
@@ -258,7 +259,7 @@ class Server:
 
     def _handle(self, mail: Mail, digest: str) -> Outcome:
         key = mail.key
-        if self.store.handled(mail.sender, key) is not None or self.store.handled(mail.sender, digest) is not None:
+        if any(self.store.handled(mail.sender, known) is not None for known in (key, digest)):
             return Outcome(key, None, "repeat")
         if mail.sender == self.config.server.address:
             return Outcome(key, None, "dropped: the server's own mail came back")
@@ -379,6 +380,9 @@ class Server:
         if word == "admin":
             if not admin:
                 return [f"! {where} '{line.text}': only the administrator of the game, with the admin secret"]
+            refused = refused_by_mail(args.split()[0].lower() if args.split() else "", self.config.admin.by_mail)
+            if refused is not None:
+                return [f"! {where} '{line.text}': {refused}"]
             try:
                 return [f"ok {where}: {self._admin(context, args.split())}"]
             except PbemError as error:
@@ -635,10 +639,8 @@ class Server:
         body = "\n".join([
             f"You administer game {row.id}. Your admin secret: {secret}",
             "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
-            "  admin pause | admin resume | admin abort",
-            "  admin address SEAT ADDRESS      (a player's new address; SEAT is the seat's number or name)",
-            "  admin replace SEAT ADDRESS      (a new person plays the seat; they get a new secret)",
-            "  admin status",
+            *(f"  admin {action}" for action in self.config.admin.by_mail),
+            "(SEAT is the seat's number or name); the server's operator does the rest (spb pbem admin).",
         ]) + "\n"
         self.store.queue(row.id, row.admin, f"[spb {row.id}] administration", body, "", "welcome", self.clock())
 
@@ -784,7 +786,10 @@ class Server:
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
                 raise PbemError(f"{seat.name} is a computer seat")
-            seat.address = address
+            old, seat.address = seat.address, address
+            self.store.add_log(row.id, log_line(action, seat))
+            for recipient, subject, body in notices(row, context.seats, action, seat, old):
+                self.store.queue(row.id, recipient, subject, body, "", "notice", self.clock())
             if action == "replace":
                 secret = new_secret()
                 seat.secret_hash = secret_digest(secret)

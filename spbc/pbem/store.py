@@ -6,8 +6,8 @@ their standing orders and mail options), ``moves`` (every accepted move in order
 ``log`` (the public lines of what happened, for "since your last mail"), ``messages`` (the
 Message-ID of every mail handled: a repeat is known and applied once), ``outbox`` (replies, queued
 in the transaction of the mail that caused them and sent after its commit), ``refusals`` (when
-unknown senders were last answered, and the other counts of :mod:`spbc.pbem.limits`), ``meta`` (the store's salt). The file holds the seed and the
-deck order: it is the server's alone. Its schema and versions are :mod:`spbc.pbem.schema`'s.
+unknown senders were last answered, and the other counts of :mod:`spbc.pbem.limits`), ``meta``
+(the store's salt). The file holds the seed and the deck order: it is the server's alone. Its schema and versions are :mod:`spbc.pbem.schema`'s.
 """
 
 from __future__ import annotations
