@@ -8,6 +8,7 @@ import re
 import pytest
 
 from pbem_mail import make_server, mail, outbox, secret_of, three_and_a_computer
+import spbc.ai.agents
 from spbc.pbem.server import Server
 
 
@@ -191,3 +192,56 @@ def test_the_operator_may_let_administrators_change_addresses_by_mail(tmp_path):
     reply = next(m.body for m in new if m.subject == "[spb g1] administration")
     assert "ok line 3: Boris's address is now boris2@b.test" in reply and "'admin abort': this server takes" in reply
     server.close()
+
+
+# --- hints outside the write transaction, one a mail (finding 21) ---------------------------------------
+
+
+def test_a_hint_is_searched_outside_the_transaction_and_given_once_a_mail(tmp_path, monkeypatch):
+    """Issue finding 21: with hint_level = "hard" a mail of hint lines held the store's write lock for a
+    second a line. The search now runs before the transaction, and a mail gets one hint: its other
+    hint lines are answered with the reason."""
+    import spbc.pbem.hints
+    import spbc.pbem.server
+
+    server = make_server(tmp_path)
+    three_and_a_computer(server, hints=True)
+    anna = secret_of(outbox(tmp_path), "anna@a.test")
+    locked: list[bool] = []
+    real = spbc.ai.agents.make_agent
+
+    def spy(level: str, seed: int):
+        agent = real("random", seed)
+
+        class Spy:
+            def choose(self, observation):
+                locked.append(server.store.db.in_transaction)
+                return agent.choose(observation)
+        return Spy()
+
+    monkeypatch.setattr(spbc.pbem.hints, "make_agent", spy, raising=False)
+    monkeypatch.setattr(spbc.pbem.server, "make_agent", spy)
+    server.receive(mail("anna@a.test", ["game g1", f"secret {anna}", "hint", "hint", "hint"]))
+    body = outbox(tmp_path)[-1].body
+    assert len(re.findall(r"^hint: ", body, re.M)) == 1
+    assert body.count("one hint a mail; this line was not answered") == 2
+    assert locked == [False]
+    server.receive(mail("anna@a.test", ["game g1", f"secret {anna}", "move 1", "pass", "hint"]))
+    reply = next(m.body for m in outbox(tmp_path)[::-1] if m.recipient == "anna@a.test")
+    assert "ok line 4: pass" in reply and "! line 5: a hint is for your turn" in reply
+    assert locked == [False]  # no search for a mail whose hint comes after its move
+    server.close()
+
+
+def test_a_hint_searched_for_a_state_the_game_has_left_is_not_given(game):
+    """Issue finding 21: the game moved between the search and the transaction: the hint is not used."""
+    from spbc.pbem.hints import Hint, hint_lines
+
+    server, _, _ = game
+    row = server.store.game("g1")
+    old = Hint("g1", "an older state", 0, 0, "pass")
+    assert hint_lines(old, row, 0, 0, 0, "line 3") == ["! line 3: the game moved on while the hint was searched; "
+                                                       "ask again"]
+    fits = Hint("g1", row.state, 0, 0, "pass")
+    assert hint_lines(fits, row, 0, 0, 0, "line 3") == ["hint: pass"]
+    assert hint_lines(fits, row, 1, 0, 0, "line 5")[0].endswith("put 'hint' before your moves")

@@ -50,7 +50,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from spbc.pbem.seat_change import BY_MAIL
+from spbc.pbem.seat_change import BY_MAIL, Action
 from spbc.source.files import read_text
 
 
@@ -109,7 +109,7 @@ class DefaultsPart(_Part):
 
 
 class AdminPart(_Part):
-    by_mail: tuple[Literal["pause", "resume", "abort", "status", "address", "replace"], ...] = BY_MAIL
+    by_mail: tuple[Action, ...] = BY_MAIL
 
 
 class Config(_Part):

@@ -11,12 +11,15 @@ game, and every other player is told at once. None of these notices holds a secr
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from spbc.pbem.store import GameRow, SeatRow
 
+Action = Literal["pause", "resume", "abort", "status", "address", "replace"]
 #: Every action of ``admin``; those a mail may take are the configuration's ``[admin] by_mail``.
-ACTIONS = ("pause", "resume", "abort", "status", "address", "replace")
+ACTIONS: tuple[Action, ...] = get_args(Action)
 #: The actions a mail may take unless the configuration says otherwise.
-BY_MAIL = ("pause", "resume", "abort", "status")
+BY_MAIL: tuple[Action, ...] = ("pause", "resume", "abort", "status")
 
 
 def refused_by_mail(action: str, by_mail: tuple[str, ...]) -> str | None:

@@ -35,6 +35,7 @@ from spbc.play.words import vocabulary_of
 from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
+from spbc.pbem.hints import Hint, hint_lines, search_ahead, wants_hint
 from spbc.pbem.seat_change import log_line, notices, refused_by_mail
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject, say_refused
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
@@ -122,6 +123,8 @@ class _Context:
     phase_ended: bool = False
     lines: dict[int, list[str]] = field(default_factory=dict)  # seat -> reply lines for that seat
     said: int = 0  # the say lines of the mail sent so far
+    hint: Hint | None = None  # the hint searched before the mail's transaction
+    hints: int = 0  # the hint lines of the mail answered so far
 
 
 class Server:
@@ -246,8 +249,9 @@ class Server:
         mail = read_mail(data, self.config.limits.max_bytes)
         digest = "sha256:" + hashlib.sha256(data).hexdigest()
         crash.point("read")
+        hint = self._hint_ahead(mail)
         with self.store.transaction():
-            outcome = self._handle(mail, digest)
+            outcome = self._handle(mail, digest, hint)
             if outcome.result != "repeat":  # a mail not used claims no Message-ID: its bytes know it again
                 self.store.note_handled(mail.key if outcome.used else digest, outcome.game, mail.sender,
                                         self.clock(), outcome.result)
@@ -257,7 +261,17 @@ class Server:
                  outcome.game or "-", outcome.result)
         return outcome
 
-    def _handle(self, mail: Mail, digest: str) -> Outcome:
+    def _hint_ahead(self, mail: Mail) -> Hint | None:
+        """The hint a player's mail asks for, searched before its transaction (spbc.pbem.hints)."""
+        request = read_request(mail.subject, mail.lines, self.config.limits.max_lines)
+        row = self.store.game(request.game) if request.game and mail.sender and wants_hint(request) else None
+        seat = next((s for s in self.store.seats(row.id) if s.address == mail.sender), None) if row else None
+        if row is None or seat is None or not secret_matches(request.secret, seat.secret_hash):
+            return None
+        return search_ahead(row, self._game(row), seat.seat, self.store.move_count(row.id),
+                            self.config.defaults.hint_level)
+
+    def _handle(self, mail: Mail, digest: str, hint: Hint | None = None) -> Outcome:
         key = mail.key
         if any(self.store.handled(mail.sender, known) is not None for known in (key, digest)):
             return Outcome(key, None, "repeat")
@@ -286,7 +300,7 @@ class Server:
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
                                 "mail on a line of its own; nothing was changed", stranger=False)
         game = self._game(row)
-        context = _Context(row, seats, game, self.store.move_count(row.id))
+        context = _Context(row, seats, game, self.store.move_count(row.id), hint=hint)
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = self._lines(context, mail, request, seat if as_player else None, is_admin)
@@ -402,9 +416,8 @@ class Server:
                 return [f"! {where}: this game gives no hints"]
             if game.current_player != seat.seat or game.is_over:
                 return [f"! {where}: a hint is for your turn"]
-            agent = make_agent(self.config.defaults.hint_level, row.agent_seed ^ (context.moves + 7))
-            code = agent.choose(observe(game, seat.seat, context.moves))
-            return [f"hint: {format_move(game.ruleset.decode(code), game.ruleset)}"]
+            context.hints += 1
+            return hint_lines(context.hint, row, context.moves, seat.seat, context.hints - 1, where)
         if word == "say":
             text = " ".join(args.split())[:MAX_SAY]
             if not text:
