@@ -7,12 +7,15 @@ bodies. Issue findings 6 and 7.
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 import spbc
 from spbc.play.moves import PASS
+from pbem_leakcheck import RULESETS, LeakCheck, Tally
 from pbem_mail import make_server, mail, outbox
 from pbem_positions import ADDRESSES, mail_game, put_position
 from scenario import Scenario
@@ -89,3 +92,25 @@ def rich_after(game) -> list:
     after = game.clone()
     after.play(PASS)
     return after.legal_moves()
+
+
+# --- the leak check over whole games of every shipped ruleset -------------------------------------------
+
+LEAK_GAMES = int(os.environ.get("SPBC_LEAK_GAMES", "2"))
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_no_mail_or_log_line_tells_a_reader_what_their_view_does_not_hold(tmp_path, rules):
+    """The leak check (issue 20, "what it must show"): games of every shipped ruleset with people (a
+    scripted random mover mailing the server) and computer seats; every mail and log line is held
+    against its reader's view (tests/pbem_leakcheck.py says how). SPBC_LEAK_GAMES games a ruleset
+    (default 2; the full run is 100)."""
+    tally = Tally()
+    for number in range(LEAK_GAMES):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        LeakCheck(folder, rules, number, tally).play()
+        shutil.rmtree(folder)  # a game's mails: megabytes, a hundred games a ruleset
+    print(f"\n{rules}: {tally}")
+    assert tally.leaks == []
+    assert tally.games == LEAK_GAMES and tally.screens > 0 and tally.events_compared > 0
