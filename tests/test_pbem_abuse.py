@@ -189,6 +189,8 @@ def test_the_operator_may_let_administrators_change_addresses_by_mail(tmp_path):
     assert server.store.seats("g1")[1].address == "boris2@b.test"
     new = outbox(tmp_path, count)
     assert [m.subject for m in new if m.recipient == "boris@b.test"] == ["[spb g1] your seat has a new address"]
+    moved = [m.body for m in new if m.recipient == "boris2@b.test"]
+    assert len(moved) == 1 and "Your hand (0/3)" in moved[0] and "gave Boris's seat a new address" in moved[0]
     reply = next(m.body for m in new if m.subject == "[spb g1] administration")
     assert "ok line 3: Boris's address is now boris2@b.test" in reply and "'admin abort': this server takes" in reply
     server.close()

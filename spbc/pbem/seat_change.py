@@ -22,6 +22,24 @@ ACTIONS: tuple[Action, ...] = get_args(Action)
 BY_MAIL: tuple[Action, ...] = ("pause", "resume", "abort", "status")
 
 
+#: How each action is written in a mail, and what it does.
+USAGE = {
+    "pause": "admin pause", "resume": "admin resume", "abort": "admin abort", "status": "admin status",
+    "address": "admin address SEAT ADDRESS   (a player's new address; SEAT: the seat's number or name)",
+    "replace": "admin replace SEAT ADDRESS   (a new person plays the seat, with a new secret)",
+}
+
+
+def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...]) -> str:
+    """The administrator's welcome: the admin secret and the actions this server takes by mail."""
+    return "\n".join([
+        f"You administer game {game_id}. Your admin secret: {secret}",
+        "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
+        *(f"  {USAGE[action]}" for action in ACTIONS if action in by_mail),
+        "The server's operator does the rest (spb pbem admin).",
+    ]) + "\n"
+
+
 def refused_by_mail(action: str, by_mail: tuple[str, ...]) -> str | None:
     """Why an administrator's mail may not take this action on this server, or None."""
     if action not in ACTIONS or action in by_mail:

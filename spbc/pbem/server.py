@@ -36,9 +36,9 @@ from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.hints import Hint, hint_lines, search_ahead, wants_hint
-from spbc.pbem.seat_change import log_line, notices, refused_by_mail
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject, say_refused
 from spbc.pbem.mailin import ADDRESS, Mail, clean_header, read_mail
+from spbc.pbem.seat_change import admin_welcome, log_line, notices, refused_by_mail
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
 from spbc.pbem.transport import Outgoing, Transport, TransportError, make_transport
@@ -649,13 +649,8 @@ class Server:
 
     def _queue_admin(self, context: _Context, secret: str) -> None:
         row = context.row
-        body = "\n".join([
-            f"You administer game {row.id}. Your admin secret: {secret}",
-            "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
-            *(f"  admin {action}" for action in self.config.admin.by_mail),
-            "(SEAT is the seat's number or name); the server's operator does the rest (spb pbem admin).",
-        ]) + "\n"
-        self.store.queue(row.id, row.admin, f"[spb {row.id}] administration", body, "", "welcome", self.clock())
+        self.store.queue(row.id, row.admin, f"[spb {row.id}] administration",
+                         admin_welcome(row.id, secret, self.config.admin.by_mail), "", "welcome", self.clock())
 
     def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
@@ -803,6 +798,8 @@ class Server:
             self.store.add_log(row.id, log_line(action, seat))
             for recipient, subject, body in notices(row, context.seats, action, seat, old):
                 self.store.queue(row.id, recipient, subject, body, "", "notice", self.clock())
+            if action == "address":  # the seat's new address gets the game as it stands
+                self._queue(context, seat, "update", self._subject(context, seat), self._update(context, seat, []), "")
             if action == "replace":
                 secret = new_secret()
                 seat.secret_hash = secret_digest(secret)
