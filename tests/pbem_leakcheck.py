@@ -16,7 +16,9 @@ mails was built at):
 
 A few times a game, the whole store is copied twice, one copy's game set to the altered position
 for a reader r, and both are paused by the operator: r's mails (subject and body, their number)
-from the two copies must be equal. At the end the game is replayed move by move: the public lines
+from the two copies must be equal. And twice more, one copy with other rubles for a person whose
+rubles the others cannot see; the person on turn passes in both copies: every other person's mails
+must be equal (so a pass, or when it comes, tells no one whether a player can pay for a card). At the end the game is replayed move by move: the public lines
 each move logs (scorings, round ends, points bought) must be the same on the altered position for a
 reader who did not move, and no log line holds a secret, the seed, or a standing order's tag.
 What a ruleset shows (open_information's rubles) is what its own view shows: nothing is assumed.
@@ -38,7 +40,7 @@ from spbc.pbem.config import load_config
 from spbc.pbem.server import NewGame, SeatSpec, Server
 from spbc.pbem.text import RULE, event_lines, screen_lines
 from spbc.play.game import Game, Ruleset, load_rules
-from spbc.play.moves import MoveError
+from spbc.play.moves import PASS, MoveError
 from spbc.play.notation import parse_move
 from spbc.source.locate import rules_dir
 from spbc.table.events import table_events
@@ -60,6 +62,7 @@ class Tally:
     screens: int = 0  # mails whose screen was held to the reader's own
     altered_screens: int = 0  # ... and to the reader's screen of an altered copy (a reader a mail)
     paused_pairs: int = 0
+    rubles_pairs: int = 0
     log_lines: int = 0
     events_compared: int = 0
     events_skipped: int = 0  # the move was not legal on the altered position (its card was dealt elsewhere)
@@ -129,6 +132,7 @@ class LeakCheck:
             if self.pairs < 3 and self.rng.random() < 0.05:
                 self.pairs += 1
                 self.paused_pair()
+                self.rubles_pair()
         assert self.game().is_over, f"{self.rules}: the game did not end"
         self.replay()
         self.tally.games += 1
@@ -201,17 +205,14 @@ class LeakCheck:
         people = [seat for seat in self.seat_of.values()]
         reader = self.rng.choice(people)
         address = next(a for a, s in self.seat_of.items() if s == reader)
-        base = self.read
         mails = []
         for name in (f"same{self.pairs}", f"altered{self.pairs}"):
             server = self.copy(name)
             if name.startswith("altered"):
                 put_position(server, "g", altered(self.game(), reader, self.rng))
-            start = len(outbox(server.config.base)) if (server.config.base / "outbox" / "new").exists() else 0
             server.admin("g", ["pause"])
-            mails.append([(m.subject, m.body) for m in outbox(server.config.base, start) if m.recipient == address])
+            mails.append([(m.subject, m.body) for m in outbox(server.config.base) if m.recipient == address])
             server.close()
-        self.read = base
         self.tally.paused_pairs += bool(mails[0])  # a reader of digests (mail phase) gets none of a pause
         if mails[0] != mails[1]:
             self.tally.leaks.append(f"{self.rules}: the mails to seat {reader} change with what it cannot see")
@@ -219,6 +220,38 @@ class LeakCheck:
                 import difflib
                 for one, two in zip(mails[0], mails[1]):
                     print("\n".join(difflib.unified_diff(one[1].splitlines(), two[1].splitlines(), lineterm="")))
+
+    def rubles_pair(self) -> None:
+        """Two copies of the store that differ only in one person's rubles, which the others cannot see;
+        the person on turn passes in both: every other person's mails (their number, subjects and
+        bodies) must be the same, computer seats and standing orders playing on as they do."""
+        game = self.game()
+        people = list(self.seat_of.values())
+        hidden = [seat for seat in people if all(game.view(r).players[seat].rubles is None for r in people if r != seat)]
+        if PASS not in game.legal_moves() or not hidden or len(people) < 2:
+            return
+        secret = self.rng.choice(hidden)
+        mover = next(a for a, s in self.seat_of.items() if s == game.current_player)
+        number = self.server.store.move_count("g") + 1
+        mails = []
+        for name, rubles in ((f"as-is{self.pairs}", None), (f"rubles{self.pairs}", self.rng.randint(0, 40))):
+            server = self.copy(name)
+            if rubles is not None:
+                saved = json.loads(game.to_json())
+                saved["state"]["rubles"][secret] = rubles
+                put_position(server, "g", game.ruleset.game_from_json(json.dumps(saved)))
+            server.receive(mail(mover, ["game g", f"secret {self.secrets[mover]}", f"move {number}", "pass"]))
+            mails.append([(m.recipient, m.subject, m.body) for m in outbox(server.config.base)
+                          if self.seat_of.get(m.recipient) != secret])
+            server.close()
+        self.tally.rubles_pairs += 1
+        if mails[0] != mails[1]:
+            self.tally.leaks.append(f"{self.rules}: the others' mails change with seat {secret}'s rubles")
+            if DEBUG:
+                import difflib
+                for one, two in zip(mails[0], mails[1]):
+                    print("\n".join(difflib.unified_diff(one[2].splitlines(), two[2].splitlines(), lineterm="")))
+                print(len(mails[0]), len(mails[1]))
 
     # --- the log ------------------------------------------------------------------------------------
 
