@@ -63,7 +63,9 @@ class Tally:
     altered_screens: int = 0  # ... and to the reader's screen of an altered copy (a reader a mail)
     paused_pairs: int = 0
     rubles_pairs: int = 0
+    rubles_pairs_computer: int = 0  # not compared: a computer seat played otherwise in the two copies
     log_lines: int = 0
+    ledger_differs: int = 0  # positions where the public history's rubles are not a seat's rubles
     events_compared: int = 0
     events_skipped: int = 0  # the move was not legal on the altered position (its card was dealt elsewhere)
     leaks: list[str] = field(default_factory=list)
@@ -233,7 +235,7 @@ class LeakCheck:
         secret = self.rng.choice(hidden)
         mover = next(a for a, s in self.seat_of.items() if s == game.current_player)
         number = self.server.store.move_count("g") + 1
-        mails = []
+        mails, played = [], []
         for name, rubles in ((f"as-is{self.pairs}", None), (f"rubles{self.pairs}", self.rng.randint(0, 40))):
             server = self.copy(name)
             if rubles is not None:
@@ -243,7 +245,15 @@ class LeakCheck:
             server.receive(mail(mover, ["game g", f"secret {self.secrets[mover]}", f"move {number}", "pass"]))
             mails.append([(m.recipient, m.subject, m.body) for m in outbox(server.config.base)
                           if self.seat_of.get(m.recipient) != secret])
+            played.append(server.store.moves("g"))
             server.close()
+        first = next((i for i, pair in enumerate(zip(*played)) if pair[0] != pair[1]), min(map(len, played)))
+        diverged = [moves[first][0] for moves in played if len(moves) > first]
+        if any(seat not in self.seat_of.values() for seat in diverged):
+            # a computer seat played otherwise: it weighs the others' rubles as the public history of
+            # prices and incomes tells them, and the copy's history is another (not a leak of the mails)
+            self.tally.rubles_pairs_computer += 1
+            return
         self.tally.rubles_pairs += 1
         if mails[0] != mails[1]:
             self.tally.leaks.append(f"{self.rules}: the others' mails change with seat {secret}'s rubles")
@@ -270,6 +280,7 @@ class LeakCheck:
             move = parse_move(text, game)
             before = game.clone()
             game.play(move)
+            self.tally.ledger_differs += any(game.public_rubles(s) != game.rubles(s) for s in range(len(game.players)))
             readers = [r for r in range(len(game.players)) if r != seat]
             if not readers:
                 continue
