@@ -8,6 +8,7 @@ bodies. Issue findings 6 and 7.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -54,6 +55,26 @@ def test_the_banquet_end_of_game_line_counts_another_players_special_cards_only_
     assert "-10 for 2 cards in hand" in to(1, special)[0][2]
     anna = to(0, special)[0][2]
     assert "Your hand (2/" in anna and "-5 for 1 card in hand" in anna  # her own view knows the special card
+
+
+def test_the_forecast_of_an_upkeep_does_not_tell_the_others_whether_its_owner_has_a_ruble(tmp_path):
+    """Found by the leak check: new-society's Sycophant costs its owner 1 ruble when the aristocrats
+    score, and one who cannot pay discards it; every player's "pays:" line forecast it from the owner's
+    rubles, so the others read "Aristocrat phase nothing" for an owner with no ruble and "-1 rubles"
+    otherwise. The others' forecast is now as if the owner could pay; the owner's own is exact."""
+    rules = spbc.load_rules("new_society")
+
+    def anna_has(rubles: int):
+        return Scenario(rules, players=3).give(0, "sycophant").rubles(0, rubles).phase("building").current(2).build()
+
+    poor = mails_after(tmp_path / "poor", "new_society", anna_has(0), 2, ["move 1", "pass"])
+    rich = mails_after(tmp_path / "rich", "new_society", anna_has(5), 2, ["move 1", "pass"])
+    assert to(1, poor) == to(1, rich) and to(2, poor) == to(2, rich) and len(to(1, poor)) == 1
+    def annas_pays(body: str) -> str:
+        return re.search(r"^  Anna\b.*\n    pays: (.*)$", body, re.M).group(1)
+
+    assert annas_pays(to(1, poor)[0][2]).endswith("Aristocrat phase -1 rubles")
+    assert annas_pays(to(0, poor)[0][2]).endswith("Aristocrat phase nothing")  # her own view: she cannot pay
 
 
 PHASES = ("worker", "building", "aristocrat", "trading")
