@@ -236,10 +236,13 @@ class LeakCheck:
     def rubles_pair(self) -> None:
         """Two copies of the store that differ only in one person's rubles, which the others cannot see;
         the person on turn passes in both: every other person's mails (their number, subjects and
-        bodies) must be the same, computer seats and standing orders playing on as they do."""
+        bodies) must be the same, computer seats and standing orders playing on as they do. The person
+        whose rubles differ is not the one on turn: whether that one may pass can hang on its own rubles
+        (second-edition's first phase must buy where it can), and a refused pass is its own answer."""
         game = self.game()
         people = list(self.seat_of.values())
-        hidden = [seat for seat in people if all(game.view(r).players[seat].rubles is None for r in people if r != seat)]
+        hidden = [seat for seat in people if seat != game.current_player
+                  and all(game.view(r).players[seat].rubles is None for r in people if r != seat)]
         if PASS not in game.legal_moves() or not hidden or len(people) < 2:
             return
         secret = self.rng.choice(hidden)
