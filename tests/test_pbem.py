@@ -205,7 +205,7 @@ def test_standing_orders_pass_for_the_player(tmp_path):
     assert moves[:2] == [(0, "buy upper Lumberjack", "mail"), (1, "pass", "order")]
     assert server._context("g2").game.current_player == 0
     reply = next(m for m in reversed(outbox(tmp_path)) if m.recipient == "anna@a.test")
-    assert "  2. Boris: pass (standing order)" in reply.body and reply.subject == "[spb g2] move 3: your turn"
+    assert "  2. Boris: pass\n" in reply.body and reply.subject == "[spb g2] move 3: your turn"
     # the order ends with its phase
     game = server._context("g2").game
     for _ in range(30):
@@ -442,7 +442,7 @@ def test_keep_and_broke_orders_pass_when_nothing_else_is_left(compiled):
     buy = Move(MoveKind.BUY, card="market", row="upper")
     seat = SeatRow(0, "A", "a@a", None, "", "move", [])
     decide = lambda moves: Server._order_move(None, _Position(compiled, moves), seat)  # noqa: E731
-    assert decide([PASS]) == PASS  # the only legal move: nobody is asked
+    assert decide([PASS]) is None  # the only legal move: the person is asked all the same (issue finding 7)
     assert decide([PASS, observe]) is None
     seat.orders = ["keep:observe"]
     assert decide([PASS, observe]) == PASS and decide([PASS, observe, take]) is None

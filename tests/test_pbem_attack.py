@@ -194,7 +194,7 @@ ATTACKS: dict[str, Attack] = {
                                                                         message_id="<seen@a.test>"), REFUSED,
                                                          "plays no seat"),
     "a stale move number": Attack(lambda s: anna(s, "move 7", "buy lumb"), ANSWERED, legitimate=True),
-    "a game that does not exist": Attack(lambda s: mail("anna@a.test", ["game zz", "pass"]), REFUSED, "no game zz"),
+    "a game that does not exist": Attack(lambda s: mail("anna@a.test", ["game zz", "pass"]), REFUSED, "the game the mail names is not on this server"),
     # quoted and hidden secrets
     "the secret only quoted": Attack(body("> secret @SECRET@\nmove 1\nbuy lumb\n"), REFUSED, "has no secret line"),
     "the placeholder YOUR-SECRET": Attack(body("secret YOUR-SECRET\nmove 1\nbuy lumb\n"), REFUSED,

@@ -265,7 +265,7 @@ def test_the_servers_own_address_is_no_players_address(tmp_path):
                "--seed", "1").exit_code == 0
     done = spb(tmp_path, "admin", "t", "address", "Boris", "SPB@games.test")
     assert done.exit_code == 1 and "spb@games.test is the server's own address" in done.output
-    server = make_server(tmp_path)
+    server = make_server(tmp_path, '[admin]\nby_mail = ["status", "address"]\n')  # seat changes by mail allowed
     admin = [m for m in outbox(tmp_path) if m.subject == "[spb t] administration"][0]
     secret = admin.body.split("Your admin secret: ")[1].split()[0]
     server.receive(mail("anna@a.test", ["game t", f"secret {secret}", "admin address 2 spb@games.test"]))

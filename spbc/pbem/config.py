@@ -28,6 +28,10 @@
     max_bytes = 262144              # larger mails are refused unread
     max_lines = 40                  # lines read from one mail
     refusals_per_hour = 5           # answers to one unknown or failing sender an hour
+    refusals_per_hour_total = 30    # answers to all senders who play no seat, together, an hour
+    answer_strangers = true         # false: a sender who plays no seat is never answered
+    say_per_mail = 1                # 'say' lines sent of one mail (the others are refused)
+    say_per_hour = 10               # 'say' lines sent of one seat an hour
 
     [defaults]                      # for spb pbem new
     deadline_hours = 72             # 0: no deadline
@@ -36,6 +40,11 @@
     mail = "move"                   # move: a mail after every move; phase: a digest per phase
     hints = false
     hint_level = "easy"
+
+    [admin]
+    by_mail = ["pause", "resume", "abort", "status"]   # what a game's administrator may do by mail;
+                                    # "address" and "replace" give a seat's mails (its hand) to another
+                                    # address: by default only spb pbem admin does them
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from spbc.pbem.address import parse_address
+from spbc.pbem.seat_change import BY_MAIL, Action
 from spbc.source.files import read_text
 
 
@@ -90,6 +100,10 @@ class LimitsPart(_Part):
     max_bytes: Annotated[int, Field(ge=1024, le=50_000_000)] = 262_144
     max_lines: Annotated[int, Field(ge=1, le=1000)] = 40
     refusals_per_hour: Annotated[int, Field(ge=0, le=1000)] = 5
+    refusals_per_hour_total: Annotated[int, Field(ge=0, le=100_000)] = 30
+    answer_strangers: bool = True
+    say_per_mail: Annotated[int, Field(ge=0, le=40)] = 1
+    say_per_hour: Annotated[int, Field(ge=0, le=1000)] = 10
 
 
 class DefaultsPart(_Part):
@@ -101,6 +115,10 @@ class DefaultsPart(_Part):
     hint_level: str = "easy"
 
 
+class AdminPart(_Part):
+    by_mail: tuple[Action, ...] = BY_MAIL
+
+
 class Config(_Part):
     """A whole configuration; ``base`` is the folder relative paths are taken from."""
 
@@ -108,6 +126,7 @@ class Config(_Part):
     mail: MailPart = MailPart()
     limits: LimitsPart = LimitsPart()
     defaults: DefaultsPart = DefaultsPart()
+    admin: AdminPart = AdminPart()
     base: Path = Path(".")
 
     def path(self, value: str) -> Path:

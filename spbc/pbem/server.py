@@ -14,7 +14,6 @@ mail; after it, the game as after the mail and the replies still queued, sent by
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import logging
@@ -37,9 +36,12 @@ from spbc.pbem import crash
 from spbc.pbem.commands import GAME_ID, Line, Request, read_request
 from spbc.pbem.config import Config
 from spbc.pbem.address import AddressError, parse_address
+from spbc.pbem.hints import Hint, hint_lines, search_ahead, wants_hint
+from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject, say_refused
 from spbc.pbem.mailin import Mail, clean_header, read_mail
 from spbc.pbem.outbox import Sender
 from spbc.pbem.rules import GameLoader, RulesFileError, Unloadable, keep_rules
+from spbc.pbem.seat_change import admin_welcome, log_line, notices, refused_by_mail
 from spbc.pbem.settings import address_problem, hours_problem, name_problem
 from spbc.pbem.store import GameRow, MailState, SeatRow, Store
 from spbc.pbem.text import RULE, answer_lines, event_lines, help_lines, move_lines, screen_lines, standings_lines
@@ -96,6 +98,7 @@ class Outcome:
     result: str  # one line, with no secret of anyone
     applied: int = 0
     queued: int = 0
+    used: bool = False  # read as a player's or the administrator's mail (else refused or dropped)
 
 
 def new_secret() -> str:
@@ -123,7 +126,9 @@ class _Context:
     changed: bool = False
     phase_ended: bool = False
     lines: dict[int, list[str]] = field(default_factory=dict)  # seat -> reply lines for that seat
-    screen: tuple[tuple[int, str, int], Screen] | None = None  # the last screen built, and of which position
+    said: int = 0  # the say lines of the mail sent so far
+    hint: Hint | None = None  # the hint searched before the mail's transaction
+    hints: int = 0  # the hint lines of the mail answered so far
 
 
 class Server:
@@ -246,20 +251,36 @@ class Server:
     def handle(self, data: bytes) -> Outcome:
         """Handle one message in one transaction; its replies are queued, not sent."""
         mail = read_mail(data, self.config.limits.max_bytes)
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
         crash.point("read")
+        hint = self._hint_ahead(mail)
         with self.store.transaction():
-            outcome = self._handle(mail)
-            if outcome.result != "repeat":
-                self.store.note_handled(mail.key, outcome.game, mail.sender, self.clock(), outcome.result)
+            outcome = self._handle(mail, digest, hint)
+            if outcome.result != "repeat":  # a mail not used claims no Message-ID: its bytes know it again
+                self.store.note_handled(mail.key if outcome.used else digest, outcome.game, mail.sender,
+                                        self.clock(), outcome.result)
             crash.point("applied")
         crash.point("committed")
         log.info("mail %s from %s: game %s: %s", clean_header(mail.key)[:80], mail.sender or "?",
                  outcome.game or "-", outcome.result)
         return outcome
 
-    def _handle(self, mail: Mail) -> Outcome:
+    def _hint_ahead(self, mail: Mail) -> Hint | None:
+        """The hint a player's mail asks for, searched before its transaction (spbc.pbem.hints)."""
+        request = read_request(mail.subject, mail.lines, self.config.limits.max_lines)
+        row = self.store.game(request.game) if request.game and mail.sender and wants_hint(request) else None
+        seat = next((s for s in self.store.seats(row.id) if s.address == mail.sender), None) if row else None
+        if row is None or seat is None or not secret_matches(request.secret, seat.secret_hash):
+            return None
+        try:
+            game = self.loader.game(row)
+        except Unloadable:  # the mail's transaction answers that (and tells the administrator once)
+            return None
+        return search_ahead(row, game, seat.seat, self.store.move_count(row.id), self.config.defaults.hint_level)
+
+    def _handle(self, mail: Mail, digest: str, hint: Hint | None = None) -> Outcome:
         key = mail.key
-        if self.store.handled(mail.sender, key) is not None:
+        if any(self.store.handled(mail.sender, known) is not None for known in (key, digest)):
             return Outcome(key, None, "repeat")
         if mail.sender == self.config.server.address:
             return Outcome(key, None, "dropped: the server's own mail came back")
@@ -275,7 +296,7 @@ class Server:
                                 "(or [spb ID] in the subject)")
         row = self.store.game(request.game)
         if row is None:
-            return self._refuse(mail, None, f"there is no game {request.game} on this server")
+            return self._refuse(mail, None, "the game the mail names is not on this server")
         seats = self.store.seats(row.id)
         seat = next((s for s in seats if s.address == mail.sender), None)
         is_admin = mail.sender == row.admin and secret_matches(request.secret, row.admin_hash)
@@ -284,29 +305,28 @@ class Server:
         if seat is not None and not secret_matches(request.secret, seat.secret_hash) and not is_admin:
             what = "has no secret line" if request.secret is None else "has a wrong secret"
             return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
-                                "mail on a line of its own; nothing was changed")
+                                "mail on a line of its own; nothing was changed", stranger=False)
         game = self._loaded(row)
         if game is None:
             return self._refuse(mail, row.id, f"game {row.id} cannot be loaded now: {row.unloadable}; "
-                                "the administrator has been told")
-        context = _Context(row, seats, game, self.store.move_count(row.id))
+                                "the administrator has been told", stranger=False)
+        context = _Context(row, seats, game, self.store.move_count(row.id), hint=hint)
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = self._lines(context, mail, request, seat if as_player else None, is_admin)
         self._mail_others(context, mail, seat if as_player else None)
         self._save(context)
         return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
-                       self.store.queued() - first)
+                       self.store.queued() - first, used=True)
 
-    def _refuse(self, mail: Mail, game_id: str | None, reason: str) -> Outcome:
-        """Answer a mail that changes nothing (at most refusals_per_hour an hour to one address)."""
+    def _refuse(self, mail: Mail, game_id: str | None, reason: str, stranger: bool = True) -> Outcome:
+        """Answer a mail that changes nothing, quoting none of it, within the limits of
+        :func:`spbc.pbem.limits.may_refuse` (a stranger plays no seat of the game named)."""
         now = self.clock()
         queued = 0
-        if self.store.refusal_allowed(mail.sender, now, self.config.limits.refusals_per_hour):
-            body = "\n".join([f"Your mail ({mail.subject or 'no subject'}) was not used:", f"! {reason}", "",
-                              "Send 'help' with your game and secret for the commands."])
-            subject = f"[spb {game_id}] not used" if game_id else "[spb] not used"
-            self.store.queue(game_id, mail.sender, subject, body, mail.message_id, "refusal", now)
+        if may_refuse(self.store, self.config.limits, mail.sender, now, stranger):
+            self.store.queue(game_id, mail.sender, refusal_subject(game_id), refusal_body(reason),
+                             "" if stranger else mail.message_id, "refusal", now)
             queued = 1
         return Outcome(mail.key, game_id, f"refused: {reason}", 0, queued)
 
@@ -384,6 +404,9 @@ class Server:
         if word == "admin":
             if not admin:
                 return [f"! {where} '{line.text}': only the administrator of the game, with the admin secret"]
+            refused = refused_by_mail(args.split()[0].lower() if args.split() else "", self.config.admin.by_mail)
+            if refused is not None:
+                return [f"! {where} '{line.text}': {refused}"]
             try:
                 return [f"ok {where}: {self._admin(context, args.split())}"]
             except PbemError as error:
@@ -403,13 +426,16 @@ class Server:
                 return [f"! {where}: this game gives no hints"]
             if game.current_player != seat.seat or game.is_over:
                 return [f"! {where}: a hint is for your turn"]
-            agent = make_agent(self.config.defaults.hint_level, row.agent_seed ^ (context.moves + 7))
-            code = agent.choose(observe(game, seat.seat, context.moves))
-            return [f"hint: {format_move(game.ruleset.decode(code), game.ruleset)}"]
+            context.hints += 1
+            return hint_lines(context.hint, row, context.moves, seat.seat, context.hints - 1, where)
         if word == "say":
             text = textwrap.fill(" ".join(args.split())[:MAX_SAY], 72)  # lines a mail can carry
             if not text:
                 return [f"! {where}: say what? 'say TEXT'"]
+            refused = say_refused(self.store, self.config.limits, row.id, seat.seat, context.said, self.clock())
+            if refused is not None:
+                return [f"! {where}: {refused}"]
+            context.said += 1
             for other in context.seats:
                 if other.address and other.seat != seat.seat:
                     self.store.queue(row.id, other.address, f"[spb {row.id}] {seat.name} says",
@@ -467,12 +493,12 @@ class Server:
         return f"never be asked only because {order.split(':', 1)[1]} could be used (its card keeps its income)"
 
     def _order_move(self, game: Game, seat: SeatRow) -> Move | None:
-        """The move a seat's standing orders make now, or None (the seat is asked)."""
+        """The move a seat's standing orders make now, or None (the seat is asked). A person is never
+        passed only because passing is all they can do: the pass, and when it comes, would tell the
+        others that they cannot pay for any card shown. A pass by an order is logged as a chosen one."""
         legal = game.legal_moves()
         if PASS not in legal:
             return None
-        if legal == [PASS]:
-            return PASS  # nothing else is legal: nobody is asked to pass
         words = vocabulary_of(game.ruleset)
         kept = {words.abilities[verb][0] for order in seat.orders if order.startswith("keep:")
                 for verb in [order.split(":", 1)[1]] if verb in words.abilities}
@@ -481,7 +507,7 @@ class Server:
             return PASS
         if "pass-broke" in seat.orders and not any(m.kind in (MoveKind.BUY, MoveKind.PLAY) for m in considered):
             return PASS
-        if kept and considered == [PASS]:
+        if kept and considered == [PASS] and len(legal) > 1:
             return PASS
         return None
 
@@ -495,7 +521,7 @@ class Server:
         context.moves += 1
         context.changed = True
         self.store.add_move(context.row.id, context.moves, seat, text, how)
-        tag = {"computer": "", "mail": "", "order": " (standing order)", "deadline": " (at the deadline)"}[how]
+        tag = {"computer": "", "mail": "", "order": "", "deadline": " (at the deadline)"}[how]
         self.store.add_log(context.row.id, f"{context.moves}. {game.players[seat]}: {text}{tag}")
         for event in table_events(before, game, seat, move):
             for line in event_lines(event):
@@ -602,15 +628,9 @@ class Server:
         return "\n".join(body) + "\n"
 
     def _screen(self, context: _Context, seat: int, moves: tuple[tuple[str, int | None], ...]) -> Screen:
-        """Seat's screen. The board's prices, the phases and the end-game lines are the same for every
-        reader of one position (all public: the prices are those of the seat on turn), so they are
-        worked out once a position; the view, which holds the reader's own hand and rubles, is the
-        reader's own."""
-        key = (context.moves, context.game.stage, context.game.current_player)
-        if context.screen is None or context.screen[0] != key:
-            context.screen = (key, build_screen(context.game, seat, moves))
-            return context.screen[1]
-        return dataclasses.replace(context.screen[1], view=context.game.view(seat), seat=seat, moves=moves)
+        """Seat's screen, built whole from seat's own view: no part of one reader's screen is reused
+        for another (the end-game lines count the special cards of the reader's own hand only)."""
+        return build_screen(context.game, seat, moves)
 
     def _queue(self, context: _Context, seat: SeatRow, kind: str, subject: str, body: str, reply_to: str) -> None:
         assert seat.address is not None
@@ -639,15 +659,8 @@ class Server:
 
     def _queue_admin(self, context: _Context, secret: str) -> None:
         row = context.row
-        body = "\n".join([
-            f"You administer game {row.id}. Your admin secret: {secret}",
-            "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
-            "  admin pause | admin resume | admin abort",
-            "  admin address SEAT ADDRESS      (a player's new address; SEAT is the seat's number or name)",
-            "  admin replace SEAT ADDRESS      (a new person plays the seat; they get a new secret)",
-            "  admin status",
-        ]) + "\n"
-        self.store.queue(row.id, row.admin, f"[spb {row.id}] administration", body, "", "welcome", self.clock())
+        self.store.queue(row.id, row.admin, f"[spb {row.id}] administration",
+                         admin_welcome(row.id, secret, self.config.admin.by_mail), "", "welcome", self.clock())
 
     def _save(self, context: _Context) -> None:
         context.row.state = context.game.to_json()
@@ -757,7 +770,12 @@ class Server:
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
                 raise PbemError(f"{seat.name} is a computer seat")
-            seat.address = address
+            old, seat.address = seat.address, address
+            self.store.add_log(row.id, log_line(action, seat))
+            for recipient, subject, body in notices(row, context.seats, action, seat, old):
+                self.store.queue(row.id, recipient, subject, body, "", "notice", self.clock())
+            if action == "address":  # the seat's new address gets the game as it stands
+                self._queue(context, seat, "update", self._subject(context, seat), self._update(context, seat, []), "")
             if action == "replace":
                 secret = new_secret()
                 seat.secret_hash = secret_digest(secret)

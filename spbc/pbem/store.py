@@ -6,7 +6,8 @@ their standing orders and mail options), ``moves`` (every accepted move in order
 ``log`` (the public lines of what happened, for "since your last mail"), ``messages`` (the
 Message-ID of every mail handled: a repeat is known and applied once), ``outbox`` (replies, queued
 in the transaction of the mail that caused them and sent after its commit; see
-:mod:`spbc.pbem.outbox`), ``refusals`` (when unknown senders were last answered), ``meta`` (the
+:mod:`spbc.pbem.outbox`), ``refusals`` (when unknown senders were last answered, and the other counts of
+:mod:`spbc.pbem.limits`), ``meta`` (the
 store's salt). The file holds the seed and the deck order: it is the server's alone.
 
 A mail's body is kept only until it is sent: every mail marked sent (or dropped by the operator)
@@ -292,7 +293,11 @@ class Store:
     # --- refusals to unknown senders ------------------------------------------------------------
 
     def refusal_allowed(self, address: str, now: float, per_hour: int) -> bool:
-        """Whether an unknown or failing sender may be answered again (at most per_hour an hour)."""
+        """Whether an unknown or failing sender may be answered again (at most per_hour an hour; 0:
+        never), counted if so. ``address`` is a key of :mod:`spbc.pbem.limits`: an address, or another
+        count kept in this table (every refusal to strangers, a seat's messages)."""
+        if per_hour <= 0:
+            return False
         row = self.db.execute("SELECT at, count FROM refusals WHERE address = ?", (address,)).fetchone()
         if row is None or now - row[0] >= 3600:
             self.db.execute("INSERT OR REPLACE INTO refusals VALUES (?, ?, 1)", (address, now))

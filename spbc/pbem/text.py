@@ -171,7 +171,7 @@ def help_lines(model: RulesModel, verbs: list[str]) -> list[str]:
         "Commands:",
         "  status             your view of the game",
         "  moves              your legal moves with their costs",
-        "  hint               a suggestion (if the game allows hints)",
+        "  hint               a suggestion, one a mail (if the game allows hints)",
         "  say TEXT           a message to the other players",
         "  mail move|phase    a mail after every move, or a digest at the end of each phase",
         "  order pass phase   pass for the rest of this phase",

@@ -34,6 +34,8 @@ from spbc.play.view import GameView, view_of
 
 _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
 _ROW_NAMES = {code: name for name, code in _ROW_CODES.items()}
+#: Rubles more than any upkeep costs: what a forecast for a reader of hidden rubles adds to them.
+UPKEEP_ENOUGH = 1000
 
 
 class GameTooLongError(RuntimeError):
@@ -253,9 +255,18 @@ class Game:
     def hand_limit(self, seat: int) -> int:
         return self._engine.hand_limit(seat)
 
-    def forecast(self, seat: int, phase: str) -> tuple[int, int]:
-        """(rubles, points) the scoring of phase would pay the player with what they own now."""
-        return self._engine.forecast(seat, self.ruleset.engine.PHASE_IDS.index(phase))
+    def forecast(self, seat: int, phase: str, rubles_seen: bool = True) -> tuple[int, int]:
+        """(rubles, points) the scoring of phase would pay the player with what they own now. For a
+        reader who cannot see seat's rubles (rubles_seen False), as if seat could pay every upkeep
+        (new-society's Sycophant): whether it can is a secret of its rubles until the scoring."""
+        index = self.ruleset.engine.PHASE_IDS.index(phase)
+        if rubles_seen:
+            return self._engine.forecast(seat, index)
+        engine = self._engine.clone()
+        values = engine.state()
+        values[self.ruleset._fields["rubles"][0] + seat] += UPKEEP_ENOUGH
+        engine.load(values)
+        return engine.forecast(seat, index)
 
     # --- moves --------------------------------------------------------------------------
 

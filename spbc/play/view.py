@@ -74,7 +74,7 @@ def view_of(game: Game, viewer: int | None) -> GameView:
             hand_size=len(hand), hand=hand if own else None, hand_limit=game.hand_limit(seat),
             play_area=game.play_area(seat), used=game.used(seat),
             starts=[phase for phase, holder in markers.items() if holder == seat],
-            forecast={phase: game.forecast(seat, phase) for phase in scoring},
+            forecast={phase: game.forecast(seat, phase, own or open_rubles) for phase in scoring},
             disc=game.disc() == seat,
             lying=[pair for lying_on in hooks.offering(game.ruleset.model, "lying_on") for pair in lying_on(game, seat)],
         ))

@@ -1,0 +1,60 @@
+"""Hints by mail, searched before the mail's transaction so that no search holds the store's lock.
+
+A search of ``hint_level = "hard"`` takes a second; inside the write transaction every other mail of
+the server would wait for it. So the hint a mail asks for is searched first, on the game as stored,
+with no transaction open (:func:`search_ahead`), and the mail's transaction uses it only if the
+game is still at that state and no move of the mail came before the hint line
+(:func:`hint_lines`). One hint a mail (:data:`spbc.pbem.limits.HINTS_PER_MAIL`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spbc.ai.agents import make_agent
+from spbc.pbem.commands import Request
+from spbc.pbem.limits import HINTS_PER_MAIL
+from spbc.pbem.store import GameRow
+from spbc.play.game import Game
+from spbc.play.notation import format_move
+from spbc.play.observe import observe
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint searched for one seat at one stored state of a game."""
+
+    game: str
+    state: str  # the stored state (JSON) it was searched at
+    moves: int  # the moves of the game then
+    seat: int
+    move: str  # the move suggested, in notation
+
+
+def wants_hint(request: Request) -> bool:
+    """Whether a mail asks for a hint before any move of it (a hint after a move is refused unsearched)."""
+    for line in request.lines:
+        if line.word in ("", "hint"):
+            return line.word == "hint"
+    return False
+
+
+def search_ahead(row: GameRow, game: Game, seat: int, moves: int, level: str) -> Hint | None:
+    """The hint for seat at the stored game (no transaction open), or None where none is given."""
+    if not row.hints or row.status != "active" or game.is_over or game.current_player != seat:
+        return None
+    agent = make_agent(level, row.agent_seed ^ (moves + 7))
+    code = agent.choose(observe(game, seat, moves))
+    return Hint(row.id, row.state, moves, seat, format_move(game.ruleset.decode(code), game.ruleset))
+
+
+def hint_lines(hint: Hint | None, row: GameRow, moves: int, seat: int, given: int, where: str) -> list[str]:
+    """The answer to a hint line of seat's mail: the hint searched ahead if it still fits the game
+    (row as the mail's transaction read it, moves as the game stands now), given hints answered before."""
+    if given >= HINTS_PER_MAIL:
+        return [f"! {where}: one hint a mail; this line was not answered"]
+    if hint is None or (hint.game, hint.state, hint.seat) != (row.id, row.state, seat):
+        return [f"! {where}: the game moved on while the hint was searched; ask again"]
+    if hint.moves != moves:
+        return [f"! {where}: a hint answers the position your mail found: put 'hint' before your moves"]
+    return [f"hint: {hint.move}"]

@@ -1,0 +1,73 @@
+"""What a game's administrator may do by mail, and who is told when a seat changes hands.
+
+An administrator's mail with the admin secret can pause, resume and abort a game and ask its
+status; giving a seat a new address (``admin address``) or a new player (``admin replace``) sends
+that seat's mails, its hand among them, to another address, so by default only the operator does
+that (``spb pbem admin``): the configuration's ``[admin] by_mail`` lists the actions a mail may
+take. Whoever changes a seat's address, the change is written in the game's log (every player
+reads it with their next mail), the seat's old address is told that it gets no more mail of the
+game, and every other player is told at once. None of these notices holds a secret or a hand.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+from spbc.pbem.store import GameRow, SeatRow
+
+Action = Literal["pause", "resume", "abort", "status", "address", "replace"]
+#: Every action of ``admin``; those a mail may take are the configuration's ``[admin] by_mail``.
+ACTIONS: tuple[Action, ...] = get_args(Action)
+#: The actions a mail may take unless the configuration says otherwise.
+BY_MAIL: tuple[Action, ...] = ("pause", "resume", "abort", "status")
+
+
+#: How each action is written in a mail, and what it does.
+USAGE = {
+    "pause": "admin pause", "resume": "admin resume", "abort": "admin abort", "status": "admin status",
+    "address": "admin address SEAT ADDRESS   (a player's new address; SEAT: the seat's number or name)",
+    "replace": "admin replace SEAT ADDRESS   (a new person plays the seat, with a new secret)",
+}
+
+
+def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...]) -> str:
+    """The administrator's welcome: the admin secret and the actions this server takes by mail."""
+    return "\n".join([
+        f"You administer game {game_id}. Your admin secret: {secret}",
+        "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
+        *(f"  {USAGE[action]}" for action in ACTIONS if action in by_mail),
+        "The server's operator does the rest (spb pbem admin).",
+    ]) + "\n"
+
+
+def refused_by_mail(action: str, by_mail: tuple[str, ...]) -> str | None:
+    """Why an administrator's mail may not take this action on this server, or None."""
+    if action not in ACTIONS or action in by_mail:
+        return None
+    return (f"this server takes 'admin {action}' only from its operator (spb pbem admin), not by mail; "
+            "ask the server's operator")
+
+
+def log_line(action: str, seat: SeatRow) -> str:
+    """The public line of the game's log that records the change."""
+    if action == "replace":
+        return f"The administrator gave {seat.name}'s seat to a new player, with a new address and secret."
+    return f"The administrator gave {seat.name}'s seat a new address."
+
+
+def notices(row: GameRow, seats: list[SeatRow], action: str, seat: SeatRow,
+            old: str | None) -> list[tuple[str, str, str]]:
+    """(recipient, subject, body) of the mails that tell of the change: to the seat's old address
+    and to every other person of the game (the seat's new address gets its welcome or next mail)."""
+    told: list[tuple[str, str, str]] = []
+    if old is not None and old != seat.address:
+        what = "a new player" if action == "replace" else "a new address"
+        told.append((old, f"[spb {row.id}] your seat has {what}",
+                     f"The administrator of game {row.id} ({row.admin}) gave your seat, {seat.name}, {what}.\n"
+                     "This address gets no more mail of the game and its secret no longer counts.\n"
+                     "If you did not ask for this, write to the administrator or to the server's operator.\n"))
+    line = log_line(action, seat)
+    for other in seats:
+        if other.address and other.seat != seat.seat and other.address != old:
+            told.append((other.address, f"[spb {row.id}] {seat.name}'s seat changed", f"{line}\n"))
+    return told
