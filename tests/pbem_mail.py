@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from spbc.pbem.config import load_config
 from spbc.pbem.server import Created, NewGame, SeatSpec, Server
 
@@ -101,3 +103,15 @@ def secret_of(mails: list[Received], address: str) -> str:
         if sent.recipient == address and found:
             return found.group(1)
     raise AssertionError(f"no welcome for {address}")
+
+
+@pytest.fixture
+def game(tmp_path: Path):
+    """A server with the game g1 of Anna, Boris, Clara and a computer, and the three people's secrets by address
+    (a test module that imports it has it as a fixture)."""
+    server = make_server(tmp_path)
+    three_and_a_computer(server)
+    mails = outbox(tmp_path)
+    secrets = {a: secret_of(mails, a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
+    yield server, tmp_path, secrets
+    server.close()

@@ -7,7 +7,7 @@ import smtplib
 
 import pytest
 
-from pbem_mail import ROOT, SERVER, make_server, mail, outbox, secret_of, three_and_a_computer
+from pbem_mail import ROOT, SERVER, game, mail, make_server, outbox, secret_of, three_and_a_computer  # game: a fixture
 from spbc.pbem.commands import read_request
 from spbc.pbem.config import ConfigError, load_config
 from spbc.pbem.mailin import read_mail
@@ -19,16 +19,6 @@ def state(server: Server, game_id: str = "g1") -> tuple:
     """Everything a mail could change of a game: its state, its moves, its seats."""
     row = server.store.game(game_id)
     return row.state, row.status, server.store.moves(game_id), server.store.seats(game_id)
-
-
-@pytest.fixture
-def game(tmp_path):
-    server = make_server(tmp_path)
-    three_and_a_computer(server)
-    mails = outbox(tmp_path)
-    secrets = {a: secret_of(mails, a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
-    yield server, tmp_path, secrets
-    server.close()
 
 
 def first_move(server: Server, game_id: str = "g1") -> str:

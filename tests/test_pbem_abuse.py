@@ -7,19 +7,9 @@ import re
 
 import pytest
 
-from pbem_mail import make_server, mail, outbox, secret_of, three_and_a_computer
+from pbem_mail import game, mail, make_server, outbox, secret_of, three_and_a_computer  # game: a fixture
 import spbc.ai.agents
 from spbc.pbem.server import Server
-
-
-@pytest.fixture
-def game(tmp_path):
-    server = make_server(tmp_path)
-    three_and_a_computer(server)
-    mails = outbox(tmp_path)
-    secrets = {a: secret_of(mails, a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
-    yield server, tmp_path, secrets
-    server.close()
 
 
 def anna_moves(secret: str, message_id: str) -> bytes:
