@@ -51,7 +51,7 @@ class NoCompilerError(BackendError):
 #: timed here: about 5 s of one core's time, 16 s of wall clock measured on two busy cores.
 BUILD_RANGE = "usually 5 to 60 s"
 #: The file in the cache folder that keeps the wall-clock seconds of the last build, for the next estimate.
-_LAST_BUILD = "last-build-seconds"
+LAST_BUILD = "last-build-seconds"  # the wall-clock seconds of the last build here, for build_estimate
 _SHOW_BUILD: ContextVar[Callable[[str], AbstractContextManager[object]] | None] = ContextVar(
     "show_build", default=None)
 
@@ -92,7 +92,7 @@ def build_estimate() -> str:
     """How long a build will take, honestly: as long as the last one timed in this cache folder
     ("about 16 s, as the last build here"), or the usual range before any."""
     try:
-        seconds = float((cache_dir() / _LAST_BUILD).read_text(encoding="utf-8"))
+        seconds = float((cache_dir() / LAST_BUILD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return BUILD_RANGE
     return f"about {max(1, round(seconds))} s, as the last build here" if 0 < seconds < 3600 else BUILD_RANGE
@@ -101,7 +101,7 @@ def build_estimate() -> str:
 def _note_build_time(seconds: float) -> None:
     """Keep a build's wall-clock time for :func:`build_estimate` (an estimate lost is no error)."""
     try:
-        write_text_atomic(cache_dir() / _LAST_BUILD, f"{seconds:.1f}\n")
+        write_text_atomic(cache_dir() / LAST_BUILD, f"{seconds:.1f}\n")
     except OSError:
         pass
 
