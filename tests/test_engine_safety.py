@@ -136,6 +136,7 @@ def _mutations(ruleset):
     }
 
 
+@pytest.mark.slow  # every bound of every field on both engines
 def test_the_engines_refuse_a_state_beyond_the_bounds_their_code_relies_on(compiled, twin):
     mutations = _mutations(twin)
     for name, values in mutations.items():

@@ -120,8 +120,8 @@ def rich_after(game) -> list:
 LEAK_GAMES = int(os.environ.get("SPBC_LEAK_GAMES", "1"))
 
 
-@pytest.mark.parametrize("rules", [rules if rules in ("base", "banquet") else pytest.param(rules, marks=pytest.mark.slow)
-                                   for rules in RULESETS])  # the default tier: the base game and the most hidden one
+@pytest.mark.slow  # whole games by mail, every mail checked on altered copies; the findings' own tests stay
+@pytest.mark.parametrize("rules", RULESETS)
 def test_no_mail_or_log_line_tells_a_reader_what_their_view_does_not_hold(tmp_path, rules):
     """The leak check (issue 20, "what it must show"): games of every shipped ruleset with people (a
     scripted random mover mailing the server) and computer seats; every mail and log line is held
