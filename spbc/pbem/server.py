@@ -208,11 +208,12 @@ class Server:
                 raise PbemError(f"there is already a game {game_id}")
             self.store.add_game(row)
             seats = []
+            people = iter(addresses)  # the seats' addresses as parsed above, in seat order
             for index, (seat, given) in enumerate(zip(parsed, spec.seats)):
                 secret = new_secret() if seat.level is None else ""
                 if secret:
                     made[seat.name] = secret
-                entry = SeatRow(index, seat.name, parse_address(given.address) if given.address else None, seat.level,
+                entry = SeatRow(index, seat.name, next(people) if given.address else None, seat.level,
                                 secret_digest(secret) if secret else "", spec.mail or defaults.mail)
                 self.store.add_seat(game_id, entry)
                 seats.append(entry)
@@ -765,7 +766,7 @@ class Server:
             problem = address_problem(words[2], self.config.server.address)
             if problem:
                 raise PbemError(problem)
-            address = parse_address(words[2])
+            address = parse_address(words[2])  # the address_problem vouched for, in its lower-case form
             if any(s.address == address for s in context.seats if s.seat != seat.seat):
                 raise PbemError(f"{address} already plays another seat")
             if seat.level is not None:
