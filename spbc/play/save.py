@@ -207,6 +207,32 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     ncards, players = len(model.cards), one["players"]
     hand_max = len(fields["hand"]) // model.game.max_players
     deck_max = len(fields["decks"]) // len(model.decks)
+    for name, value, low, high in _bounds(ruleset, fields, one, names, (hand_max, deck_max)):
+        if not low <= value <= high:
+            return f"{name} is {value}, outside {low}..{high}"
+    stage = STAGES[one["stage"]]
+    if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
+        return f"the stage is {stage!r}, which no ability of these rules leads to"
+    for problem_of in hooks.offering(model, "state_problem"):
+        problem = problem_of(model, fields, one)
+        if problem:
+            return str(problem)
+    problem = _check_places(model, fields, one, deck_max)
+    if problem:
+        return problem
+    places = _held(model, fields, one, hand_max, deck_max)
+    if any(not 0 <= card < ncards for card in places):
+        return "a card id is out of range"
+    return _check_cards(model, fields, places, players)
+
+
+def _bounds(ruleset: Ruleset, fields: dict[str, list[int]], one: dict[str, int], names: int,
+            sizes: tuple[int, int]) -> list[tuple[str, int, int, int]]:
+    """Every value of a state with the range it must be in, (field, value, lowest, highest), for a game of
+    ``names`` players whose hands and decks hold ``sizes`` cards at the most."""
+    model = ruleset.model
+    players = one["players"]
+    hand_max, deck_max = sizes
     order = {name: index for index, (name, _, _) in enumerate(ruleset.engine.FIELDS)}
     abilities = sorted((bound for bounds_of in hooks.offering(model, "state_bounds")
                         for bound in bounds_of(model, fields, one)), key=lambda bound: order[bound[0]])
@@ -236,22 +262,16 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     # every other value (the unused places of hands, rows and decks too) must fit the engine's ints; the
     # prices are derived: the engine's load computes them from the play areas, whatever the save holds
     bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() if name != "price" for value in part]
-    for name, value, low, high in bounds:
-        if not low <= value <= high:
-            return f"{name} is {value}, outside {low}..{high}"
-    stage = STAGES[one["stage"]]
-    if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
-        return f"the stage is {stage!r}, which no ability of these rules leads to"
-    for problem_of in hooks.offering(model, "state_problem"):
-        problem = problem_of(model, fields, one)
-        if problem:
-            return str(problem)
-    problem = _check_places(model, fields, one, deck_max)
-    if problem:
-        return problem
+    return bounds
+
+
+def _held(model: RulesModel, fields: dict[str, list[int]], one: dict[str, int], hand_max: int,
+          deck_max: int) -> list[int]:
+    """The cards in the hands, the rows, the decks and what the mechanics hold (hooks held_cards and
+    held_cards_in): every card outside the play areas and the discard pile."""
     places: list[int] = []
     for seat in range(model.game.max_players):
-        size = fields["hand_size"][seat] if seat < players else 0
+        size = fields["hand_size"][seat] if seat < one["players"] else 0
         places += fields["hand"][seat * hand_max: seat * hand_max + size]
     places += fields["upper"][:one["upper_size"]] + fields["lower"][:one["lower_size"]]
     for deck, size in enumerate(fields["deck_size"]):
@@ -260,9 +280,7 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         places += held(fields, one)
     for held_in in hooks.offering(model, "held_cards_in"):
         places += held_in(model, fields, one)
-    if any(not 0 <= card < ncards for card in places):
-        return "a card id is out of range"
-    return _check_cards(model, fields, places, players)
+    return places
 
 
 def _check_places(model: RulesModel, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
