@@ -128,26 +128,29 @@ NO_NAMES = Names()
 
 
 @dataclass(frozen=True)
-class Colour:
+class Declared:
+    """What every declared thing has first: its id, and its name in the model's language (the rest of
+    its fields follow; each kind ends with its span and its names in every language)."""
+
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class Colour(Declared):
     span: Span = field(default=NO_SPAN, compare=False)
     names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
-class Deck:
-    id: str
-    name: str
+class Deck(Declared):
     colour: str | None  # None: each card names its own colour (the trading deck)
     span: Span = field(default=NO_SPAN, compare=False)
     names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
-class Phase:
-    id: str
-    name: str
+class Phase(Declared):
     deck: str  # the deck that refills the board when this phase starts
     scores: str | None  # the colour paid when the phase ends, or None
     span: Span = field(default=NO_SPAN, compare=False)
@@ -155,9 +158,7 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class Card:
-    id: str
-    name: str
+class Card(Declared):
     aliases: tuple[str, ...]
     deck: str
     colour: str
