@@ -37,6 +37,15 @@ def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
     return [", ".join(code_literal(v) for v in values[i:i + width]) for i in range(0, len(values), width)]
 
 
+def _filled(head: str, values: tuple[int, ...], brackets: str, one_row_end: str) -> list[str]:
+    """The lines that fill a table: ``head`` and the values between ``brackets``, on one line closed by
+    ``one_row_end`` when they fit one row (_chunks), else a row a line."""
+    rows = _chunks(values)
+    if len(rows) == 1:
+        return [f"{head}{brackets[0]}{rows[0]}{one_row_end}"]
+    return [f"{head}{brackets[0]}", *(f"    {row}," for row in rows), brackets[1]]
+
+
 def _python_params(params: str) -> str:
     """``const int* s, int p`` -> ``s, p``."""
     return ", ".join(part.split()[-1].lstrip("*&") for part in params.split(",") if part.strip())
@@ -94,13 +103,7 @@ class CythonDialect:
         out = []
         for name, ctype, values in tables:
             out.append(f"cdef {identifier(ctype)} {identifier(name)}[{code_literal(len(values))}]")
-            rows = _chunks(values)
-            if len(rows) == 1:
-                out.append(f"{name}[:] = [{rows[0]}]")
-            else:
-                out.append(f"{name}[:] = [")
-                out += [f"    {row}," for row in rows]
-                out.append("]")
+            out += _filled(f"{name}[:] = ", values, "[]", "]")
         return Code("\n".join(out))
 
     def ctz(self, word: str) -> Code:
@@ -182,13 +185,7 @@ class PythonDialect:
     def tables(self, tables: list[Table]) -> Code:
         out = []
         for name, _ctype, values in tables:
-            rows = _chunks(values)
-            if len(rows) == 1:
-                out.append(f"{identifier(name)} = ({rows[0]},)")
-            else:
-                out.append(f"{identifier(name)} = (")
-                out += [f"    {row}," for row in rows]
-                out.append(")")
+            out += _filled(f"{identifier(name)} = ", values, "()", ",)")
         return Code("\n".join(out))
 
     def ctz(self, word: str) -> Code:
