@@ -18,7 +18,7 @@ from pathlib import PurePath
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span

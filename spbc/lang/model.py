@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
 
@@ -36,7 +36,7 @@ def generated_name(ident: str) -> str:
 
 # --- the effect vocabulary -------------------------------------------------------------
 #
-# A card ability is one effect. Each kind is a mechanic, a package of spbc.mechanics that
+# A card ability is one effect. Each kind is a mechanic, a package of spbc/mechanics/ that
 # holds its dataclass (a subclass of Effect) and its code at every later layer.
 
 
@@ -45,7 +45,7 @@ class Effect:
     """Base of every ability effect: one ability's parameters, as its mechanic's dataclass holds them.
 
     ``kind`` is the name rules files use (``ability KIND { ... }``); ``order`` places the
-    kind's hooks among the other kinds' (spbc.mechanics calls them lowest first). The methods are
+    kind's hooks among the other kinds' (spbc.contract.mechanics calls them lowest first). The methods are
     what the core asks of any ability about the rules; a kind overrides those it has an answer to.
     A kind whose moves have a word in the notation has a str parameter ``verb``.
     """

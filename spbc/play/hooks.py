@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
 

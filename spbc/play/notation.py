@@ -31,7 +31,7 @@ from typing import Any
 
 from spbc.play.explain import explain_illegal
 from spbc.engine.lower import displace_targets
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.play import hooks
 from spbc.play.moves import (
     AmbiguousMoveError,

@@ -20,7 +20,7 @@ from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX  # where t
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.lang.model import RulesModel
 from spbc.play import hooks
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.lang.model import Card, Effect, RulesModel
 
 

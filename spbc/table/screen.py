@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
