@@ -9,17 +9,23 @@ file               layer      holds
 =================  =========  =======================================================================
 ``effect.py``      lang       the frozen dataclass of its parameters (``EFFECT``), their settings
                               and its own checks
-``lower.py``       engine     its IR rows, state fields, move-buffer share and template hooks (``lower``)
+``lower.py``       engine     ``class Lower(spbc.engine.lower.LowerPart)``: its IR rows, state fields,
+                              move-buffer share and template data
 ``engine.j2``      engine     the macros the core engine templates call (see spbc.engine.hooks)
-``reference.py``   reference  its sentences in the rules reference and its notation forms
+``reference.py``   reference  ``class Reference(spbc.reference.hooks.ReferencePart[EFFECT])``: its
+                              sentences in the rules reference and its notation forms
 ``prose.en.j2``    reference  the English text of those sentences: at least the macros ``ability``
                               (its paragraph) and ``title`` (its name in the card tables)
 ``prose.de.j2``    reference  the same macros in German, and ``prose.zh.j2`` in Chinese: a ruleset
                               whose ``languages`` include one needs its file, and ``spb compile``
                               fails naming the file or macro missing (spbc.reference.language)
-``present.py``     play       its notation, why a move of it is refused, its screen line, the checks of
-                              a loaded state
+``present.py``     play       ``class Present(spbc.play.hooks.Presenter[EFFECT])``: its notation, why
+                              a move of it is refused, its screen line, the checks of a loaded state
 =================  =========  =======================================================================
+
+Each layer file defines its part as a class of a fixed name (:data:`PARTS`) that subclasses the layer's
+own base and marks every method it overrides with ``@override``; :meth:`Mechanic.part` makes its one
+instance, checked against that base.
 
 The registry finds the packages of spbc/mechanics/ by itself, the packages named in the environment
 variable ``SPBC_MECHANICS`` (comma-separated, importable names) and those passed to :func:`register`.
@@ -43,7 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 #: The environment variable naming more mechanic packages, comma-separated.
 ENVIRONMENT = "SPBC_MECHANICS"
@@ -52,8 +58,12 @@ ENVIRONMENT = "SPBC_MECHANICS"
 PACKAGE = "spbc.mechanics"
 FOLDER = Path(__file__).resolve().parent.parent / "mechanics"
 
-#: The layer files a mechanic may have, by the name callers ask for.
-PARTS = ("effect", "lower", "reference", "present")
+#: The layer files a mechanic may have besides effect.py, by the name callers ask for, and the name of the
+#: class each defines: a subclass of that layer's base (spbc.engine.lower.LowerPart,
+#: spbc.reference.hooks.ReferencePart, spbc.play.hooks.Presenter), made once per mechanic.
+PARTS = {"lower": "Lower", "reference": "Reference", "present": "Present"}
+
+T = TypeVar("T")
 
 _registered: list[str] = []
 
@@ -76,11 +86,20 @@ class Mechanic:
         """The effect class (a subclass of spbc.lang.model.Effect)."""
         return getattr(_module(self.package, "effect"), "EFFECT")
 
-    def part(self, name: str) -> ModuleType | None:
-        """The mechanic's module of one layer (``"lower"``, ``"reference"``, ``"present"``), None if it has none."""
+    def part(self, name: str, base: type[T]) -> T | None:
+        """The mechanic's part of one layer (``"lower"``, ``"reference"``, ``"present"``): the one instance
+        of the class its layer file defines (``present.py``'s ``Present``), which must subclass ``base``, the
+        layer's own base class. None when the mechanic has no file of that layer.
+
+        Raises MechanicError when the file has no such class, or the class does not fit its base.
+        """
         if name not in PARTS:
             raise ValueError(f"a mechanic has no part {name!r}; the parts are {', '.join(PARTS)}")
-        return _module(self.package, name)
+        found = _part(self.package, name)
+        if found is not None and not isinstance(found, base):
+            raise MechanicError(f"mechanic {self.kind!r}: {PARTS[name]} in {self.package}.{name} "
+                                f"is no subclass of {base.__module__}.{base.__qualname__}")
+        return found
 
     def template(self, name: str) -> str:
         """The name templates load one of its files by: ``mechanics/draw_action/engine.j2``."""
@@ -92,6 +111,18 @@ def _module(package: str, name: str) -> ModuleType | None:
     if importlib.util.find_spec(qualified) is None:
         return None
     return importlib.import_module(qualified)
+
+
+@functools.cache
+def _part(package: str, name: str) -> object | None:
+    module = _module(package, name)
+    if module is None:
+        return None
+    cls = getattr(module, PARTS[name], None)
+    if not isinstance(cls, type):
+        raise MechanicError(f"mechanic package {package!r}: {name}.py defines no class {PARTS[name]}")
+    part: object = cls()
+    return part
 
 
 def register(package: str) -> None:

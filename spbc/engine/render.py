@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 import jinja2
+from typing_extensions import override
 
 from spbc.contract import mechanics
 from spbc.source import locate
@@ -77,6 +78,7 @@ class MechanicsLoader(jinja2.BaseLoader):
     (spbc.contract.mechanics), looked up when the template is loaded, so a mechanic registered at run time
     is found too."""
 
+    @override
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
         kind, _, name = template.partition("/")
         try:

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from typing_extensions import override
+
 from spbc.contract import mechanics
 from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
@@ -86,13 +88,16 @@ class _EffectKinds(Mapping[str, type[Effect]]):
     """The effect classes by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> type[Effect]:
         cls: type[Effect] = mechanics.effect_kinds()[kind]
         return cls
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(mechanics.effect_kinds())
 
+    @override
     def __len__(self) -> int:
         return len(mechanics.effect_kinds())
 

@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing_extensions import override
+
 from spbc.contract import mechanics
 from spbc.lang import syntax
 from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
@@ -277,12 +279,15 @@ class _Abilities(Mapping[str, BlockSpec]):
     """The ability blocks by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> BlockSpec:
         return _ability_specs(mechanics.mechanics())[kind]
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(_ability_specs(mechanics.mechanics()))
 
+    @override
     def __len__(self) -> int:
         return len(_ability_specs(mechanics.mechanics()))
 
