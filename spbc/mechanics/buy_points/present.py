@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.buy_points.effect import BuyPoints
 from spbc.play.hooks import GameLike, Known, Reader
@@ -181,7 +180,7 @@ def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
 
 def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
     """A buy-points decision: on an offer of the current phase, by the seat whose turn it is, who owns the card."""
-    if one["stage"] != STAGES.index(STAGE):
+    if one["stage"] != model.stages.index(STAGE):
         return None
     offers = _offers(model)
     offer, players, current = one["offer"], one["players"], one["current"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from spbc.contract.abi import Stage
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
@@ -20,6 +21,8 @@ class DrawAction(Effect):
 
     kind: ClassVar[str] = "draw_action"
     order: ClassVar[int] = 50
+    #: after a use, the drawn card waits for its owner to buy, take or discard it
+    stages: ClassVar[tuple[Stage, ...]] = (Stage(10, "drawn"),)
     verb: str = setting()
     phase: str = setting(refers_to="phase")
     decks: tuple[str, ...] = setting(refers_to="deck")

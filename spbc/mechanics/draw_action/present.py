@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
 from spbc.play.hooks import GameLike, Known, Reader, either, offering
@@ -117,7 +116,7 @@ def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
 
 
 def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
-    if (one["stage"] == STAGES.index(STAGE)) != (one["drawn"] >= 0):
+    if (one["stage"] == model.stages.index(STAGE)) != (one["drawn"] >= 0):
         return "a drawn card must be pending exactly while the stage is 'drawn'"
     return None
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
@@ -121,7 +120,7 @@ def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
 
 
 def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
-    if one["taken"] and one["stage"] != STAGES.index("drawn"):
+    if one["taken"] and one["stage"] != model.stages.index("drawn"):
         return "a card is marked taken from the discard pile outside the drawn stage"
     return None
 
