@@ -10,6 +10,7 @@ screen says what the stage waits for. Nothing outside its folder names it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
@@ -20,6 +21,9 @@ import pytest
 
 import spbc
 from spbc import mechanics
+from spbc.contract.abi import Stage, stage_names
+from spbc.engine.lower import lower
+from spbc.lang.load import load_model
 from spbc.play.moves import AmbiguousMoveError, IllegalMoveError, Move, MoveKind
 from spbc.play.notation import format_move, parse_move
 from spbc.reference.docs import describe_effect, emit_reference, notation_section
@@ -95,6 +99,30 @@ def test_its_stage_is_numbered_among_the_ruleset_s_stages(twin):
     # its state comes after O_STAGE, in stage order: after the drawn card and the offer
     assert names[names.index("stage"):names.index("markers")] == [
         "stage", "drawn", "offer", "offer_turn", "keeper", "shown"]
+
+
+def test_the_contract_numbers_declared_stages_by_order_between_its_own():
+    assert stage_names([Stage(30, "keep"), Stage(10, "drawn"), Stage(30, "keep")]) == ("actions", "drawn", "keep", "over")
+    assert stage_names([]) == ("actions", "over")
+    with pytest.raises(ValueError, match="the stage 'keep' is declared with two orders"):
+        stage_names([Stage(30, "keep"), Stage(31, "keep")])
+    for name in ("actions", "over", "Keep", "keep-one", ""):
+        with pytest.raises(ValueError, match="a mechanic's stage is a lowercase name"):
+            Stage(1, name)
+
+
+def test_lowering_refuses_a_stage_of_another_mechanic_or_one_not_declared(tmp_path, monkeypatch):
+    with mechanics.registered(PACKAGE) as mechanic:
+        model = load_model(_rules(tmp_path / "rules"))
+        effect, part = mechanic.effect, mechanic.part("lower")
+        monkeypatch.setattr(effect, "stages", (Stage(10, "drawn"),))  # draw_action's
+        with pytest.raises(TypeError, match="mechanic 'keep_one' declares the stage 'drawn' of another mechanic"):
+            lower(model)
+        monkeypatch.setattr(effect, "stages", (Stage(30, "keep"),))
+        made = part.lower
+        monkeypatch.setattr(part, "lower", lambda lowering: dataclasses.replace(made(lowering), stages=("look",)))
+        with pytest.raises(TypeError, match=r"names the stages \('look',\) in its lowering; its effect declares"):
+            lower(model)
 
 
 def test_a_use_opens_the_stage_and_the_card_kept_goes_to_the_hand(request):
