@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 import spbc
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.contract.abi import Stage, stage_names
-from spbc.engine.lower import lower
+from spbc.engine.lower import LowerPart, lower
 from spbc.lang.load import load_model
 from spbc.play.moves import AmbiguousMoveError, IllegalMoveError, Move, MoveKind
 from spbc.play.notation import format_move, parse_move
@@ -114,7 +114,8 @@ def test_the_contract_numbers_declared_stages_by_order_between_its_own():
 def test_lowering_refuses_a_stage_of_another_mechanic_or_one_not_declared(tmp_path, monkeypatch):
     with mechanics.registered(PACKAGE) as mechanic:
         model = load_model(_rules(tmp_path / "rules"))
-        effect, part = mechanic.effect, mechanic.part("lower")
+        effect, part = mechanic.effect, mechanic.part("lower", LowerPart)
+        assert part is not None
         monkeypatch.setattr(effect, "stages", (Stage(10, "drawn"),))  # draw_action's
         with pytest.raises(TypeError, match="mechanic 'keep_one' declares the stage 'drawn' of another mechanic"):
             lower(model)
