@@ -126,16 +126,17 @@ def test_lowering_refuses_a_stage_of_another_mechanic_or_one_not_declared(tmp_pa
             lower(model)
 
 
-def test_a_use_opens_the_stage_and_the_card_kept_goes_to_the_hand(request):
-    for ruleset in [request.getfixturevalue("twin")]:
-        game = _scouting(ruleset)
-        assert game.stage == "keep" and game.current_player == 0 and game.used(0) == {"scout_post": 1}
-        assert game.legal_moves() == [Move(MoveKind.USE, card="scout_post", target="lumberjack"),
-                                      Move(MoveKind.USE, card="scout_post", target="gold_miner")]
-        before = game.discard().get("gold_miner", 0)
-        game.play(Move(MoveKind.USE, card="scout_post", target="lumberjack"))
-        assert game.hand(0) == ["lumberjack"] and game.discard()["gold_miner"] == before + 1
-        assert game.stage == "actions" and game.current_player == 1
+@pytest.mark.parametrize("side", [pytest.param(0, marks=pytest.mark.slow), 1], ids=["compiled", "twin"])
+def test_a_use_opens_the_stage_and_the_card_kept_goes_to_the_hand(request, side):
+    ruleset = request.getfixturevalue("lookout")[0] if side == 0 else request.getfixturevalue("twin")
+    game = _scouting(ruleset)
+    assert game.stage == "keep" and game.current_player == 0 and game.used(0) == {"scout_post": 1}
+    assert game.legal_moves() == [Move(MoveKind.USE, card="scout_post", target="lumberjack"),
+                                  Move(MoveKind.USE, card="scout_post", target="gold_miner")]
+    before = game.discard().get("gold_miner", 0)
+    game.play(Move(MoveKind.USE, card="scout_post", target="lumberjack"))
+    assert game.hand(0) == ["lumberjack"] and game.discard()["gold_miner"] == before + 1
+    assert game.stage == "actions" and game.current_player == 1
 
 
 @pytest.mark.slow  # a Cython build of the fixture's rules
@@ -173,6 +174,11 @@ def test_its_moves_read_and_print_in_the_notation(twin):
         parse_move("scout", game)  # which of the two
     assert caught.value.candidates == ["scout Lumberjack", "scout Gold Miner"]
     assert format_move(SCOUT, twin) == "scout"
+    twice = (Scenario(twin, players=2, seed=3).give(0, "scout_post").markers(0).phase("building")
+             .deck("worker", ["lumberjack", "lumberjack"]).build())
+    twice.play(SCOUT)  # two copies of one card: one move keeps either, and the verb alone says it
+    assert twice.legal_moves() == [Move(MoveKind.USE, card="scout_post", target="lumberjack")]
+    assert parse_move("scout", twice) == twice.legal_moves()[0]
     seen = 0
     for seed in range(12):  # every legal move of a few games, the keep stage's too, reads back as itself
         game = twin.new_game(2 + seed % 2, seed=seed)
