@@ -6,7 +6,7 @@ kind: it asks the mechanics a ruleset uses, in hook order, through the functions
 present module defines ``class Present(Presenter[ItsEffect])`` and overrides (``@override``) those of
 :class:`Presenter`'s attributes and methods that its kind has; the others keep their defaults, which
 offer nothing. ``fields`` is a state by field name (``{"drawn": [-1], ...}``) and ``one`` its one-value
-fields as ints.
+fields as ints. The hooks, as the table below (printed from Presenter itself) lists them:
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from spbc.contract import mechanics
+from spbc.contract.parts import describe
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
 
@@ -271,3 +272,6 @@ def verb_kinds(model: RulesModel) -> frozenset[MoveKind]:
 def state_by_name(fields: Mapping[str, list[int]]) -> dict[str, int]:
     """The one-value fields of a state, as ints."""
     return {name: part[0] for name, part in fields.items() if len(part) == 1}
+
+
+__doc__ = f"{__doc__}\n{describe(Presenter)}\n"
