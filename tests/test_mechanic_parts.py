@@ -25,9 +25,15 @@ from spbc.contract.parts import hooks_of, problems_of
 from spbc.engine import hooks as engine_hooks
 from spbc.engine.lower import LowerPart
 from spbc.play import hooks as play_hooks
+from spbc.lang.load import load_model
+from spbc.play.hooks import screen_line
 from spbc.reference import hooks as reference_hooks
+from spbc.reference.language import has_prose
+from spbc.source import locate
+from spbc.table.screen import LANGUAGES, describe_card
 
-from test_mechanic_plugin import FOLDER, _rules
+from fixtures.mechanics.take_rubles.effect import TakeRubles
+from test_mechanic_plugin import FOLDER, PACKAGE as PLUGIN, _rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BASES = {"present": play_hooks.Presenter, "reference": reference_hooks.ReferencePart, "lower": LowerPart}
@@ -220,3 +226,41 @@ def test_a_macro_that_is_no_engine_hook_is_refused_when_its_engine_is_printed(tm
         with pytest.raises(TypeError, match="mechanic 'take_rubles' has a macro 'apply_uses' in "
                                             "mechanics/take_rubles/engine.j2, .*did you mean 'apply_use'"):
             spbc.load_rules(_rules(tmp_path / "rules", rubles="5"), backend="python")  # rules no test built before
+
+
+# --- the screen's lines: macros of the mechanics' prose, in every language the screen speaks ---------
+
+
+def _screen_macros(kind: str) -> set[str]:
+    """The macros of a mechanic's English prose that the screen says: its summary and its prompts."""
+    text = (mechanics.mechanic(kind).folder / "prose.en.j2").read_text(encoding="utf-8")
+    return {name for name in re.findall(r"{%-?\s*macro\s+(\w+)", text)
+            if name == "summary" or "prompt" in name}
+
+
+@pytest.mark.parametrize("path", sorted(locate.rules_dir().glob("*.spb")), ids=lambda path: path.stem)
+def test_every_mechanics_summary_and_prompts_exist_in_every_language_of_the_screen(path):
+    """For every shipped ruleset: each mechanic it uses has its summary (and the prompts its English prose
+    has) in en, de and zh, and every card's line is said in each, with no English left in German or Chinese."""
+    model = load_model(path)
+    kinds = {effect.kind for card in model.cards for effect in card.abilities}
+    for kind in kinds:
+        assert "summary" in _screen_macros(kind), kind
+        for language in LANGUAGES:
+            for macro in _screen_macros(kind):
+                assert has_prose(kind, language, macro), f"{kind}: no {macro} in prose.{language}.j2"
+    for language in LANGUAGES:
+        local = model.in_language(language) if language in model.languages else model
+        for card in local.cards:
+            line = describe_card(local, card, language)
+            assert line and "{" not in line, (card.id, language, line)
+            if language != "en" and card.abilities:
+                assert line != describe_card(model, model.card(card.id), "en"), (card.id, language)
+
+
+def test_the_screen_says_a_summary_in_english_where_a_mechanics_prose_has_no_such_language(tmp_path, monkeypatch):
+    """The fixture speaks English only: its line on a German screen is the English one, not an error."""
+    with mechanics.registered(PLUGIN):
+        assert not has_prose("take_rubles", "de", "summary")
+        assert screen_line("de", "take_rubles", "summary", TakeRubles(verb="loot", phase="trading", rubles=3)) \
+            == "takes 3 rubles (loot)"

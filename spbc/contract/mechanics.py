@@ -7,8 +7,8 @@ asks for it:
 =================  =========  =======================================================================
 file               layer      holds
 =================  =========  =======================================================================
-``effect.py``      lang       the frozen dataclass of its parameters (``EFFECT``), their settings
-                              and its own checks
+``effect.py``      lang       the frozen dataclass of its parameters (``EFFECT``), their settings,
+                              its own checks and the stages it owns (``stages``, spbc.contract.abi.Stage)
 ``lower.py``       engine     ``class Lower(spbc.engine.lower.LowerPart)``: its IR rows, state fields,
                               move-buffer share and template data
 ``engine.j2``      engine     the macros the core engine templates call (see spbc.engine.hooks)

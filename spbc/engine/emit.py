@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from spbc.source.version import VERSION
 from spbc.contract.abi import (
-    CARD_MASK, CARD_SHIFT, KIND_MASK, MASK_BITS, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
-    ROUND_MAX, ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT, VALUE_MAX,
+    CARD_MASK, CARD_SHIFT, FIRST_STAGE, KIND_MASK, LAST_STAGE, MASK_BITS, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS,
+    ROW_DRAWN, ROW_HAND, ROUND_MAX, ROW_LOWER, ROW_UPPER, TARGET_SHIFT, VALUE_MAX,
 )
 from spbc.contract.capi import C_FUNCTIONS
 from spbc.contract.rng import generator_doc, python_source
@@ -245,7 +245,9 @@ def _constants(ir: EngineIR) -> list[Constant]:
     constants += [("KIND_MASK", KIND_MASK), ("CARD_SHIFT", CARD_SHIFT), ("CARD_MASK", CARD_MASK),
                   ("MIDDLE_SHIFT", MIDDLE_SHIFT), ("MIDDLE_MASK", MIDDLE_MASK), ("TARGET_SHIFT", TARGET_SHIFT)]
     constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
-    constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(STAGES)]
+    # the stages of these rules by number: the core's first and last, the mechanics' between (EngineIR.stages)
+    stages = (FIRST_STAGE, *ir.stages, LAST_STAGE)
+    constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(stages)]
     constants += [(field.const, field.offset) for field in ir.layout]
     constants += [(c.const, c.index) for c in ir.cards]
     constants += [(c.const, c.index) for c in ir.colours]

@@ -94,7 +94,8 @@ class MechanicIR:
     rows: tuple[Any, ...]  # one entry per ability of its kind, in card declaration order
     fields: tuple[StateField, ...] = ()
     tables: tuple[tuple[str, str, tuple[int, ...]], ...] = ()  # (name, C type, values), never empty
-    stages: tuple[str, ...] = ()  # the stages it owns: it prints their function <stage>_moves
+    stages: tuple[str, ...] = ()  # the stages it owns, as its effect declares them (lowering sets it): it
+    # prints their function <stage>_moves
     uses: tuple[int, ...] = ()  # the cards whose use moves it lists and plays
     scores: tuple[int, ...] = ()  # the phases whose scoring it adds to (macro score)
     seek: str = ""  # after a phase scores: its function that finds the next decision (1) or none (0)
@@ -145,8 +146,7 @@ class EngineIR:
     decks: tuple[DeckIR, ...]
     phases: tuple[PhaseIR, ...]
     mechanics: tuple[MechanicIR, ...]  # the mechanics the ruleset uses, in hook order
-    stages: tuple[str, ...]  # the stages a mechanic owns, in stage order
-    idle_stages: tuple[str, ...]  # the stages no mechanic of the ruleset owns: no state may be in one
+    stages: tuple[str, ...]  # the stages the mechanics own, in stage order: numbered from 1, after actions
     problems: int  # the state problems state_problem finds; the last is the core's check of the decks
     layout: tuple[Field, ...]
     state_size: int

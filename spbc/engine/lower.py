@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.contract import mechanics
-from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
+from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
 
@@ -31,8 +31,6 @@ from spbc.engine.ir import EngineIR as EngineIR, MechanicIR as MechanicIR, State
 ANY_SYMBOL = -2  # symbol index of a wildcard ("any")
 NO_SYMBOL = -1
 
-#: The stages the core plays: a normal turn, and the end. A mechanic owns every other stage.
-CORE_STAGES = ("actions", "over")
 #: What the core's state check finds, by number from 1 (spbc.engine.templates.guard); the mechanics'
 #: problems come next, and the last number is the core's check of the decks (EngineIR.problems).
 CORE_PROBLEMS = 7
@@ -85,7 +83,8 @@ class LowerPart:
     """The engine's part of one mechanic, which its ``lower.py`` defines as ``class Lower(LowerPart)``."""
 
     def lower(self, lowering: Lowering) -> MechanicIR:
-        """Its abilities lowered: rows, state fields, tables, stages, use moves and share of the move buffer.
+        """Its abilities lowered: rows, state fields, tables, use moves and share of the move buffer (its stages
+        are those its effect declares: lowering adds them).
         Every mechanic with engine code overrides it."""
         raise NotImplementedError(f"{type(self).__module__} lowers nothing: it overrides no lower()")
 
@@ -125,7 +124,8 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
     """The state array: the core's fields, the stages' after O_STAGE, the mechanics' areas after O_COLOUR_COUNT."""
     players = model.game.max_players
     ncards = len(model.cards)
-    by_stage = sorted(lowered, key=lambda m: min([STAGES.index(stage) for stage in m.stages] or [len(STAGES)]))
+    stages = model.stages
+    by_stage = sorted(lowered, key=lambda m: min([stages.index(stage) for stage in m.stages] or [len(stages)]))
     stage_parts = [(f.name, f.size) for m in by_stage for f in m.fields if f.place == "stage"]
     area_parts = [(f.name, f.size) for m in lowered for f in m.fields if f.place == "area"]
     parts = [
@@ -209,7 +209,9 @@ def max_game_moves(cards: tuple[CardIR, ...], players: int, phases: int, lowered
 
 
 def _lower_mechanics(model: RulesModel, lowering: Lowering) -> tuple[MechanicIR, ...]:
-    """Each mechanic the model uses, lowered by its own lower.py, its state problems numbered."""
+    """Each mechanic the model uses, lowered by its own lower.py, with the stages its effect declares and
+    its state problems numbered. TypeError for a stage two mechanics declare, or one its lower.py names
+    but its effect does not declare."""
     used = mechanics.used_by(effect.kind for card in model.cards for effect in card.abilities)
     for card in model.cards:
         for effect in card.abilities:
@@ -221,10 +223,14 @@ def _lower_mechanics(model: RulesModel, lowering: Lowering) -> tuple[MechanicIR,
         part = mechanic.part("lower", LowerPart)
         assert part is not None
         ir = part.lower(lowering)
-        taken = [stage for other in lowered for stage in other.stages if stage in ir.stages]
-        if taken or any(stage in CORE_STAGES or stage not in STAGES for stage in ir.stages):
-            raise TypeError(f"mechanic {ir.kind!r} owns a stage of the core or of another mechanic: {ir.stages}")
-        lowered.append(dataclasses.replace(ir, first_problem=number))
+        declared = tuple(stage.name for stage in sorted(mechanic.effect.stages))
+        if ir.stages not in ((), declared):
+            raise TypeError(f"mechanic {ir.kind!r} names the stages {ir.stages} in its lowering; its effect "
+                            f"declares {declared} (Effect.stages), and lowering takes them from there")
+        taken = [stage for other in lowered for stage in other.stages if stage in declared]
+        if taken:
+            raise TypeError(f"mechanic {ir.kind!r} declares the stage {taken[0]!r} of another mechanic")
+        lowered.append(dataclasses.replace(ir, stages=declared, first_problem=number))
         number += ir.problems
     return tuple(lowered)
 
@@ -249,7 +255,6 @@ def lower(model: RulesModel) -> EngineIR:
         for i, deck in enumerate(model.decks)
     )
     phases = _phases(lowering, colours, lowered)
-    owned = [stage for m in lowered for stage in m.stages]
     hand_max = max([game.hand_limit] + [m.hand_max for m in lowered])
     deck_max = max(len(d.contents) for d in decks)
     words = mask_words(cards)
@@ -274,8 +279,7 @@ def lower(model: RulesModel) -> EngineIR:
         noble_cards=colours[lowering.colour[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
         cards=cards, colours=colours, decks=decks, phases=phases,
         mechanics=lowered,
-        stages=tuple(stage for stage in STAGES if stage in owned),
-        idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
+        stages=model.stages[1:-1],
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size, mask_words=words,
         specials=any(card.special for card in cards),

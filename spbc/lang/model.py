@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from typing_extensions import override
 
 from spbc.contract import mechanics
+from spbc.contract.abi import Stage, stage_names
 from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
 
@@ -47,7 +48,8 @@ class Effect:
     """Base of every ability effect: one ability's parameters, as its mechanic's dataclass holds them.
 
     ``kind`` is the name rules files use (``ability KIND { ... }``); ``order`` places the
-    kind's hooks among the other kinds' (spbc.contract.mechanics calls them lowest first). The methods are
+    kind's hooks among the other kinds' (spbc.contract.mechanics calls them lowest first); ``stages`` are
+    the stages the kind owns, which an engine of rules that use it has (spbc.contract.abi.Stage). The methods are
     what the core asks of any ability about the rules; a kind overrides those it has an answer to.
     A kind whose moves have a word in the notation has a str parameter ``verb``.
     """
@@ -57,6 +59,8 @@ class Effect:
     #: Whether abilities of this kind may be what a special card does when played from the hand (each
     #: ability says whether it is: ``played``)
     plays_special: ClassVar[bool] = False
+    #: The stages of its own in which the engine waits for a decision of its moves, if any
+    stages: ClassVar[tuple[Stage, ...]] = ()
     span: Span = field(default=NO_SPAN, compare=False, kw_only=True)
 
     def reduction(self, colour: str) -> int:
@@ -300,6 +304,16 @@ class RulesModel:
         if names and symbol in self.game.symbols:
             return names[self.game.symbols.index(symbol)]
         return symbol
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The stages of this ruleset's engine by number: ``actions``, those of the kinds its cards' abilities
+        are, by order, and ``over`` (spbc.contract.abi.stage_names).
+
+        >>> load_model("base").stages                                          # doctest: +SKIP
+        ('actions', 'drawn', 'points', 'over')
+        """
+        return stage_names(stage for card in self.cards for effect in card.abilities for stage in effect.stages)
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

@@ -23,7 +23,7 @@ from spbc.contract.protocol import Engine, EngineModule
 from spbc.engine.backend import load_engine
 from spbc.contract.abi import (
     CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
-    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
+    ROW_LOWER, ROW_UPPER, TARGET_SHIFT,
 )
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
@@ -72,6 +72,8 @@ class Ruleset:
         self._card_index = {card_id: i for i, card_id in enumerate(engine.CARD_IDS)}
         self._deck_index = {deck_id: i for i, deck_id in enumerate(engine.DECK_IDS)}
         self._fields = {name: (offset, size) for name, offset, size in engine.FIELDS}
+        #: The stages of its engine by number: "actions", its mechanics' own stages, "over" (RulesModel.stages).
+        self.stages: tuple[str, ...] = model.stages
         deck_of = {card.id: card.deck for card in model.cards}
         #: The engine deck index of each engine card, in engine card order.
         self.card_decks: tuple[int, ...] = tuple(self._deck_index[deck_of[card_id]] for card_id in engine.CARD_IDS)
@@ -180,8 +182,9 @@ class Game:
 
     @property
     def stage(self) -> str:
-        """"actions" (a normal turn), "drawn" (decide on a drawn card), "points" (a buy-points offer) or "over"."""
-        return STAGES[self._value("stage")]
+        """"actions" (a normal turn), "over", or a stage of a mechanic of the rules: "drawn" (decide on a drawn
+        card), "points" (a buy-points offer)...; Ruleset.stages lists them."""
+        return self.ruleset.stages[self._value("stage")]
 
     @property
     def is_over(self) -> bool:

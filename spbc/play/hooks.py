@@ -21,6 +21,7 @@ from spbc.contract import mechanics
 from spbc.contract.parts import describe
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
+from spbc.reference.language import has_prose, line_of
 
 if TYPE_CHECKING:
     from spbc.play.view import GameView
@@ -90,6 +91,12 @@ class Known:
     hand: list[str] | None  # None: secret from the reader
 
 
+def screen_line(language: str, kind: str, macro: str, *args: Any) -> str:
+    """A mechanic's line on the game screen, the macro of its ``prose.<language>.j2`` (the reference's
+    prose, spbc.reference.language.line_of), or of its English prose where it has none in that language."""
+    return line_of(language if has_prose(kind, language, macro) else "en", kind, macro, *args)
+
+
 def either(names: list[str]) -> str:
     """``"a, b or c"``."""
     if len(names) <= 1:
@@ -104,8 +111,6 @@ class Presenter(Generic[E]):
     MOVE_KINDS: ClassVar[tuple[MoveKind, ...]] = ()
     #: The Move field those moves' middle bits hold: ``"deck"``, ``"amount"`` or None.
     MIDDLE: ClassVar[str | None] = None
-    #: The stage it owns (``"drawn"``), if any.
-    STAGE: ClassVar[str | None] = None
     #: The state fields it keeps, or kept once: a saved game may hold them where these rules' engine has not.
     FIELD_NAMES: ClassVar[tuple[str, ...]] = ()
     #: Names of state fields it no longer keeps, which a saved game may still hold.
@@ -153,16 +158,9 @@ class Presenter(Generic[E]):
         return None
 
     def summary(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen: ``"hand 4"``."""
-        return effect.kind.replace("_", " ")
-
-    def summary_de(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen in German (by default the English one)."""
-        return self.summary(model, effect)
-
-    def summary_zh(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen in Chinese (by default the English one)."""
-        return self.summary(model, effect)
+        """Its short line on the screen in the model's language: ``"hand 4"``, by default the macro ``summary``
+        of its prose given the effect (:func:`screen_line`)."""
+        return screen_line(model.language, effect.kind, "summary", effect)
 
     def pays_per_card(self, effect: E) -> tuple[str, str, int, int] | None:
         """(phase, colour, rubles, points) it pays per card of a colour at scoring, or None."""
@@ -170,7 +168,8 @@ class Presenter(Generic[E]):
 
     def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
         """The screen's line while its stage waits on ``name``, in a language (``model`` has the ruleset's
-        names in it); every reader of the position sees it, so it says only what everyone may know."""
+        names in it; the text is a macro of its prose, :func:`screen_line`); every reader of the position
+        sees it, so it says only what everyone may know."""
         return None
 
     def drawn_prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str,
@@ -260,8 +259,10 @@ def verb(effect: Effect) -> str | None:
 
 
 def stage_owner(model: RulesModel, stage: str) -> Presenter[Any] | None:
-    """The present part of the mechanic that owns a stage, or None."""
-    return next((part for part in presenters(model) if part.STAGE == stage), None)
+    """The present part of the mechanic of the ruleset whose effect declares a stage (Effect.stages), or None."""
+    kinds = {effect.kind for card in model.cards for effect in card.abilities}
+    return next((part for m in mechanics.used_by(kinds) if any(own.name == stage for own in m.effect.stages)
+                 for part in [m.part("present", Presenter)] if part is not None), None)
 
 
 def verb_kinds(model: RulesModel) -> frozenset[MoveKind]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.contract.abi import FIRST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
@@ -27,7 +27,10 @@ if TYPE_CHECKING:
     from spbc.play.game import Game, Ruleset
 
 FORMAT = "spbc-game"
-VERSION = 1
+#: The versions read: 1 numbered the stages of every ruleset alike (VERSION_1_STAGES); 2 holds the number
+#: its engine gives the stage (Ruleset.stages), which is the stages of its rules' mechanics by order.
+VERSIONS = (1, 2)
+VERSION_1_STAGES = ("actions", "drawn", "points", "over")
 #: A saved game is a few kilobytes; anything larger is refused unread.
 MAX_SAVE_BYTES = 10_000_000
 
@@ -87,7 +90,7 @@ def write_game(game: Game, language: str | None = None) -> str:
         name: values[offset:offset + size] for name, offset, size in game.ruleset.engine.FIELDS
     }
     saved = SavedGame(
-        format=FORMAT, version=VERSION, ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
+        format=FORMAT, version=saved_version(game.ruleset), ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
         players=list(game.players), seed=game.seed, rules=rules_file(game.ruleset), language=language, state=state,
     )
     left_out = {name for name in ("rules", "language") if getattr(saved, name) is None}
@@ -99,6 +102,24 @@ def write_game(game: Game, language: str | None = None) -> str:
 
 class GameFileError(ValueError):
     """A saved game that cannot be loaded: the message says which part is wrong."""
+
+
+def saved_version(ruleset: Ruleset) -> int:
+    """The version a game of these rules is saved as: 1 (which spbc before version 2 reads too) where its
+    engine numbers the stages as version 1 did, else 2."""
+    return 1 if ruleset.stages == VERSION_1_STAGES else 2
+
+
+def _stage_of_version_1(ruleset: Ruleset, state: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The state of a version 1 save with the stage numbered as these rules' engine numbers it. GameFileError
+    for a stage that none of their abilities leads to; a number that is no stage is left for check_state."""
+    stage = state.get("stage")
+    if not stage or not 0 <= stage[0] < len(VERSION_1_STAGES):
+        return state
+    name = VERSION_1_STAGES[stage[0]]
+    if name not in ruleset.stages:
+        raise GameFileError(f"inconsistent game state: the stage is {name!r}, which no ability of these rules leads to")
+    return dict(state, stage=[ruleset.stages.index(name)])
 
 
 def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
@@ -117,7 +138,7 @@ def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
     except (ValueError, RecursionError) as error:  # a number of thousands of digits, nesting too deep
         reason = "a number too long" if isinstance(error, ValueError) else "nested too deeply"
         raise GameFileError(f"not a saved game: {reason}") from None
-    if saved.format != FORMAT or saved.version != VERSION:
+    if saved.format != FORMAT or saved.version not in VERSIONS:
         raise GameFileError(f"not a saved game of this version: format {saved.format!r} {saved.version}")
     if saved.ruleset != ruleset.name or saved.digest != ruleset.model.digest:
         raise GameFileError(
@@ -127,7 +148,7 @@ def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
     names = names_problem(saved.players)
     if names:
         raise GameFileError(f"not a saved game: players: {names}")
-    values = _flatten(ruleset, saved.state)
+    values = _flatten(ruleset, _stage_of_version_1(ruleset, saved.state) if saved.version == 1 else saved.state)
     problem = check_state(ruleset, values, len(saved.players))
     if problem:
         raise GameFileError(f"inconsistent game state: {problem}")
@@ -207,9 +228,6 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     for name, value, low, high in _bounds(ruleset, fields, one, names, (hand_max, deck_max)):
         if not low <= value <= high:
             return f"{name} is {value}, outside {low}..{high}"
-    stage = STAGES[one["stage"]]
-    if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
-        return f"the stage is {stage!r}, which no ability of these rules leads to"
     for part in hooks.presenters(model):
         problem = part.state_problem(model, fields, one)
         if problem:
@@ -240,9 +258,9 @@ def _bounds(ruleset: Ruleset, fields: dict[str, list[int]], one: dict[str, int],
         ("phase", one["phase"], 0, len(model.phases) - 1),
         ("current", one["current"], 0, players - 1),
         # once every player passed in a row the phase is over: a turn of it is no more
-        ("passes", one["passes"], 0, players - 1 if one["stage"] == STAGES.index("actions") else players),
+        ("passes", one["passes"], 0, players - 1 if one["stage"] == ruleset.stages.index(FIRST_STAGE) else players),
         ("last_round", one["last_round"], 0, 1),
-        ("stage", one["stage"], 0, len(STAGES) - 1),
+        ("stage", one["stage"], 0, len(ruleset.stages) - 1),
         *abilities,  # the mechanics' fields, in the order of the state
         ("upper_size", one["upper_size"], 0, model.game.board_size),
         ("lower_size", one["lower_size"], 0, model.game.board_size),

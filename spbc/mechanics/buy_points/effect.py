@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from typing_extensions import override
 
-from spbc.contract.abi import MAX_POINTS_PER_OFFER
+from spbc.contract.abi import MAX_POINTS_PER_OFFER, Stage
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -27,6 +27,8 @@ class BuyPoints(Effect):
 
     kind: ClassVar[str] = "buy_points"
     order: ClassVar[int] = 40
+    #: after a phase scores, each owner in turn decides how many points to buy (after the drawn stage)
+    stages: ClassVar[tuple[Stage, ...]] = (Stage(20, "points"),)
     verb: str = setting()
     after: str = setting(refers_to="phase")
     rubles_per_point: int = setting(default=0)

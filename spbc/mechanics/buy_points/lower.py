@@ -68,7 +68,7 @@ class Lower(LowerPart):
         return MechanicIR(
             BuyPoints.kind, rows,
             fields=(StateField("offer", 1, "stage"), StateField("offer_turn", 1, "stage")),
-            tables=tables, stages=("points",), seek="seek_offer", problems=1,
+            tables=tables, seek="seek_offer", problems=1,
             moves=(("points", 1 + most),),
             decisions_per_round=lowering.model.game.max_players * len(rows),
         )

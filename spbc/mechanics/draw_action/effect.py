@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from typing_extensions import override
 
+from spbc.contract.abi import Stage
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
@@ -22,6 +23,8 @@ class DrawAction(Effect):
 
     kind: ClassVar[str] = "draw_action"
     order: ClassVar[int] = 50
+    #: after a use, the drawn card waits for its owner to buy, take or discard it
+    stages: ClassVar[tuple[Stage, ...]] = (Stage(10, "drawn"),)
     verb: str = setting()
     phase: str = setting(refers_to="phase")
     decks: tuple[str, ...] = setting(refers_to="deck")

@@ -41,7 +41,7 @@ class Lower(LowerPart):
         return MechanicIR(
             DrawAction.kind, rows,
             fields=(StateField("drawn", 1, "stage"),),
-            stages=("drawn",), uses=tuple(dict.fromkeys(row.card for row in rows)), problems=1,
+            uses=tuple(dict.fromkeys(row.card for row in rows)), problems=1,
             locals=(("apply_move", ("deck", "size")),),
             moves=(("actions", sum(len(row.decks) for row in rows)), ("drawn", lowering.purchases + 2)),
         )

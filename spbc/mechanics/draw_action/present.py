@@ -8,10 +8,9 @@ from typing import ClassVar
 
 from typing_extensions import override
 
-from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
-from spbc.play.hooks import GameLike, Known, Reader, either, presenters
+from spbc.play.hooks import GameLike, Known, Reader, either, presenters, screen_line
 from spbc.play.moves import Move, MoveKind
 from spbc.play.use import UseAbility
 from spbc.play.view import GameView
@@ -31,20 +30,11 @@ def _how(game: GameLike) -> str:
     return "drew"
 
 
-#: The screen's line while a drawn card waits, per language (the card's name is the ruleset's in it).
-PROMPTS = {
-    "en": "{name} drew {card}: buy it, take it or discard it",
-    "de": "{name} hat {card} gezogen: kaufen, auf die Hand nehmen oder ablegen",
-    "zh": "{name}抽到{card}：購買、拿入手牌或棄掉",
-}
-
-
 class Present(UseAbility[DrawAction]):
     """The draw_action mechanic's part at the table: a use that names a deck (``observe worker``), and the
     drawn stage, where the card drawn waits."""
 
     MIDDLE: ClassVar[str | None] = "deck"
-    STAGE: ClassVar[str | None] = "drawn"
     #: The state fields it keeps, and drawn_by, which it kept until it was found never read.
     FIELD_NAMES: ClassVar[tuple[str, ...]] = ("drawn", "drawn_by")
     RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ("drawn_by",)
@@ -93,22 +83,10 @@ class Present(UseAbility[DrawAction]):
         return None if code < 0 else game.ruleset.model.cards[code].id
 
     @override
-    def summary(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"draws a card ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"zieht eine Karte ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"抽一張卡 ({effect.verb})"
-
-    @override
     def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
         if view.drawn is None:
             return None
-        return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
+        return screen_line(language, DrawAction.kind, "prompt", name, model.card(view.drawn).name)
 
     @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
@@ -117,7 +95,7 @@ class Present(UseAbility[DrawAction]):
 
     @override
     def state_problem(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
-        if (one["stage"] == STAGES.index("drawn")) != (one["drawn"] >= 0):
+        if (one["stage"] == model.stages.index("drawn")) != (one["drawn"] >= 0):
             return "a drawn card must be pending exactly while the stage is 'drawn'"
         return None
 
