@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,9 @@ def test_the_screen_says_a_summary_in_english_where_a_mechanics_prose_has_no_suc
         assert not has_prose("take_rubles", "de", "summary")
         assert screen_line("de", "take_rubles", "summary", TakeRubles(verb="loot", phase="trading", rubles=3)) \
             == "takes 3 rubles (loot)"
+
+
+def test_the_reference_contributions_are_the_reference_parts_hooks():
+    """The names contributions() accepts are ReferencePart's methods given (model, uses, ...): one list."""
+    given_uses = {name for name, form, _ in hooks_of(reference_hooks.ReferencePart) if form.startswith("(model, uses")}
+    assert set(typing.get_args(reference_hooks.Contribution)) == given_uses
