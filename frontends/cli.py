@@ -1,54 +1,39 @@
-"""The ``spb`` command: each subcommand parses options, calls one library function, renders the result.
-
-Exit codes: 0 ok, 1 errors in the user's input (rules, moves, records), 2 usage.
+"""The ``spb`` command's entry point. ``spb --version`` is answered here, before Typer or any command module is
+imported (a packager's or a user's check should start at once); everything else runs the Typer app of
+spbc.frontends.app, which ``from spbc.frontends.cli import app`` also finds.
 """
 
 from __future__ import annotations
 
-import typer
+import sys
+from typing import TYPE_CHECKING, Any
 
-app = typer.Typer(
-    name="spb",
-    help="Saint Petersburg: check and compile rules, play, simulate and benchmark.",
-    no_args_is_help=True,
-    rich_markup_mode=None,  # help texts are plain text: "[default: ...]" is never read as markup
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},  # every command and group inherits both
-)
+from spbc.source.version import VERSION
 
-
-def _version(value: bool) -> None:
-    if value:
-        from spbc.source.version import VERSION
-
-        typer.echo(f"spb {VERSION}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _options(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Print the version of spb and exit."),
-) -> None:
-    """Saint Petersburg: check and compile rules, play, simulate and benchmark."""
-
-
-def _register_commands() -> None:
-    """Each command module adds its commands; one module per area keeps cli.py small."""
-    from spbc.frontends import engine_cmds, game_cmds, lab_cmds, pbem_cmds, record_cmds, rules_cmds, variant_cmds
-    from spbc.frontends.options import plain_commands
-
-    for module in (rules_cmds, variant_cmds, engine_cmds, game_cmds, record_cmds, lab_cmds, pbem_cmds):
-        module.register(app)
-    plain_commands(app)  # usage lines with the arguments' metavars as written: spb diff [OPTIONS] A B
-
-
-_register_commands()
+if TYPE_CHECKING:
+    from spbc.frontends.app import app
 
 
 def main() -> None:
+    """Run ``spb`` with the command line's arguments."""
+    if sys.argv[1:] == ["--version"]:
+        sys.stdout.write(f"spb {VERSION}\n")
+        return
+    from spbc.frontends.app import app
+
     app()
 
+
+def __getattr__(name: str) -> Any:
+    """``app``, the Typer app, imported on first use."""
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from spbc.frontends.app import app
+
+    return app
+
+
+__all__ = ["app", "main"]
 
 if __name__ == "__main__":
     main()

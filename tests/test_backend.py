@@ -169,3 +169,26 @@ def test_a_broken_engine_left_in_the_cache_is_built_again(tmp_path, monkeypatch)
     copy.write_bytes(b"")
     _record_of(copy).unlink()
     assert not _intact(copy)
+
+
+def test_a_users_rules_are_emitted_once_a_load(tmp_path, monkeypatch):
+    """issue 23 item 4: load_engine asked for the cache folder twice (the twin's folder, then the build's),
+    and each time emitted the whole engine again."""
+    import spbc.engine.backend as backend
+    import spbc.engine.emit as emit
+
+    monkeypatch.setenv("SPBC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SPBC_BACKEND", raising=False)
+    model = load_model(variant(tmp_path, "starting_rubles    = 25", "starting_rubles    = 33"))
+    calls = []
+    real = emit.emit_engine
+    monkeypatch.setattr(emit, "emit_engine", lambda m: calls.append(m.name) or real(m))
+
+    def no_build(folder: Path, label: str = "") -> Path:
+        raise backend.NoCompilerError(f"no compiler here for {folder}")
+
+    monkeypatch.setattr(backend, "build_extension", no_build)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine, name = load_engine(model)
+    assert name == "python" and calls == ["base"]

@@ -204,9 +204,17 @@ def mechanic(kind: str) -> Mechanic:
     raise KeyError(kind)
 
 
+#: effect_kinds() of the registry last asked about (the very tuple mechanics() returned): the checker asks
+#: once per ability, and importing each effect module's attribute every time was a third of a check.
+_kinds: list[tuple[tuple[Mechanic, ...], dict[str, Any]]] = []
+
+
 def effect_kinds() -> dict[str, Any]:
     """The effect classes by kind, in hook order."""
-    return {m.kind: m.effect for m in mechanics()}
+    found = mechanics()
+    if not _kinds or _kinds[0][0] is not found:
+        _kinds[:] = [(found, {m.kind: m.effect for m in found})]
+    return dict(_kinds[0][1])
 
 
 def used_by(kinds: Any) -> tuple[Mechanic, ...]:

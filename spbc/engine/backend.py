@@ -278,19 +278,26 @@ def load_engine(model: RulesModel, backend: str = "auto") -> tuple[EngineModule,
     if os.environ.get("SPBC_BACKEND", "").strip().lower() == "python":
         backend = "python"
     shipped = _shipped_folder(model)
-    folder = shipped or _cache_folder(model)
+    emitted: list[Path] = []  # a user's rules are emitted once a load, however many folders want them
+
+    def cache_folder() -> Path:
+        if not emitted:
+            emitted.append(_cache_folder(model))
+        return emitted[0]
+
+    folder = shipped or cache_folder()
     if backend == "python":
         return _load(_module_name(model, "twin"), folder / "twin.py"), "python"
     label = PurePath(model.files[0]).name if model.files else model.name
     try:
-        extension = (shipped and _extension(shipped)) or build_extension(_cache_folder(model), label)
+        extension = (shipped and _extension(shipped)) or build_extension(cache_folder(), label)
         try:
             return _load(_module_name(model, "engine"), extension), "compiled"
         except ImportError:
             if shipped is not None and extension.parent == shipped:
                 raise
             _discard(extension)  # a cached module that does not import (cut short by a crash): built once more
-            return _load(_module_name(model, "engine"), build_extension(_cache_folder(model), label)), "compiled"
+            return _load(_module_name(model, "engine"), build_extension(cache_folder(), label)), "compiled"
     except BackendError as error:
         if backend == "compiled":
             raise

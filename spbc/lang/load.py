@@ -15,10 +15,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import errno
+import functools
 import hashlib
 import unicodedata
 from pathlib import Path, PurePosixPath
 
+from spbc.contract import mechanics
 from spbc.source import locate
 
 from spbc.source import quote
@@ -38,6 +40,13 @@ MAX_INCLUDE_DEPTH = 64
 #: A rules file is text written by a person; anything larger is refused unread.
 MAX_RULES_BYTES = 10_000_000
 
+
+#: How many parsed files and checked models one process keeps (a process loads a handful of rulesets).
+CACHED = 64
+
+#: A file's parse by its text and names: every variant of base reads base's files again, but parses them once
+#: a process (syntax trees are frozen, so they are shared).
+_parsed = functools.lru_cache(maxsize=CACHED)(parse_text)
 
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
@@ -230,7 +239,7 @@ class _Loader:
         self.included_at[resolved] = via.span if via is not None else None
         self.sources[display] = text
         try:
-            file = parse_text(text, display, self._name(path, display))
+            file = _parsed(text, display, self._name(path, display))
         except RulesError as error:
             self.diagnostics += error.diagnostics
             items: tuple[syntax.Item, ...] = find_includes(text, display)
@@ -351,9 +360,28 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
     return program
 
 
+#: Checked models by what they were checked from: the program's digest, the names its files are shown by
+#: (spans carry them) and the registered mechanics (which decide what an ability means).
+_checked: dict[tuple[str, tuple[str, ...], tuple[mechanics.Mechanic, ...]], RulesModel] = {}
+
+
 def check_loaded(program: syntax.Program) -> RulesModel:
     """The checked model of a loaded program (for a variant, with the model of its base);
-    raises :class:`RulesError` with every semantic error, carrying the source texts for rendering."""
+    raises :class:`RulesError` with every semantic error, carrying the source texts for rendering.
+
+    A program checked before in this process is not checked again (see _checked): ``spb variants`` loads
+    base once for each variant that extends it."""
+    key = (program.digest, tuple(file.path for file in program.files), mechanics.mechanics())
+    model = _checked.get(key)
+    if model is None:
+        model = _check_loaded(program)
+        if len(_checked) >= CACHED:
+            del _checked[next(iter(_checked))]
+        _checked[key] = model
+    return model
+
+
+def _check_loaded(program: syntax.Program) -> RulesModel:
     base = check_loaded(program.base) if program.base is not None else None
     try:
         model = check_program(program)
