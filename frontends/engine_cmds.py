@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
 from spbc.frontends.options import complete_rules, integer, integers, number
+
+if TYPE_CHECKING:  # spbc's game is imported by the command that runs, for a fast start of the others
+    from spbc.ai.sim import GameResult
 
 
 def sim(
@@ -29,7 +33,7 @@ def sim(
     """Play games between computer players and print the results (on --jobs processes; the results do not
     depend on them)."""
     from spbc.ai.agents import make_agent
-    from spbc.ai.sim import simulate, summarize
+    from spbc.ai.sim import play_games, summarize
 
     ruleset = load_ruleset(rules, backend)
     levels = [s.strip() for s in seats.split(",")]
@@ -52,19 +56,17 @@ def sim(
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             fail(f"cannot write records into {records}: {error.strerror or error}")
+    kept: list[dict[str, Any]] = []  # each game's entry, for --json only: the summaries are running tallies
     try:
         with progress_bar(f"{games} games", games) as advance:
-            results = simulate(ruleset, levels, games, seed, jobs, records, progress=advance)
+            results = play_games(ruleset, levels, games, seed, jobs, records, progress=advance)
+            summaries = summarize(_kept(results, kept) if as_json else results)
     except OSError as error:  # a record that cannot be written
         fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
-    summaries = summarize(results)
     if as_json:
-        typer.echo(json.dumps({
-            "ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
-            "games": [{key: value for key, value in dataclasses.asdict(r).items() if key != "seconds"}
-                      for r in results],
-            "levels": [dataclasses.asdict(summary) for summary in summaries],
-        }, indent=1))
+        typer.echo(json.dumps({"ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
+                               "games": kept, "levels": [dataclasses.asdict(summary) for summary in summaries]},
+                              indent=1))
         return
     typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}, "
                "the levels rotated over the seats game by game")
@@ -72,17 +74,24 @@ def sim(
         typer.echo(line)
 
 
+def _kept(results: Iterator[GameResult], kept: list[dict[str, Any]]) -> Iterator[GameResult]:
+    """The results as they come, each game's JSON entry kept on the way (the times are the machine's)."""
+    for result in results:
+        kept.append({key: value for key, value in dataclasses.asdict(result).items() if key not in ("seconds", "slowest")})
+        yield result
+
+
 def sim_table(summaries: list[Any]) -> list[str]:
     """The results of spb sim as lines of at most 100 columns (with level names of up to 12 characters)."""
     width = max(len("level"), *(len(summary.level) for summary in summaries))
-    lines = [f"  {'level':<{width}}  seats    wins  {'95% interval':^16}  even  points  margin  median s   max s"
+    lines = [f"  {'level':<{width}}  seats    wins  {'95% interval':^16}  even  points  margin    mean s   max s"
              "  iterations"]
     for s in summaries:
         lines.append(f"  {s.level:<{width}}  {s.seats:>5}  {s.win_share:>6.1%}  [{s.low:>6.1%},{s.high:>7.1%}]"
-                     f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.median_seconds:>8.4f}"
+                     f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.mean_seconds:>8.4f}"
                      f"  {s.max_seconds:>6.3f}  {s.mean_iterations:>10,.0f}")
     lines.append("  wins: ties shared; points, margin (over the best other seat): means per game;")
-    lines.append("  median s, max s (the longest), iterations (the mean): per decision")
+    lines.append("  mean s, max s (the longest), iterations (the mean): per decision")
     if len(summaries) == 1:
         lines.append(f"  note: every seat played {summaries[0].level}: nothing to compare "
                      "(give two levels, e.g. --seats hard,medium)")

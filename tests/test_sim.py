@@ -9,7 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from spbc.frontends.cli import app
-from spbc.ai.sim import simulate
+import math
+import statistics
+
+from spbc.ai import sim
+from spbc.ai.sim import GameResult, play_games, simulate, summarize
 
 runner = CliRunner()
 
@@ -43,7 +47,9 @@ def test_a_tournament_of_search_levels_is_the_same_on_any_number_of_processes():
     assert [game["levels"] for game in games[:3]] == [
         ["hard@60it", "medium@20it", "easy"], ["medium@20it", "easy", "hard@60it"],
         ["easy", "hard@60it", "medium@20it"]]
-    assert {n for game in games for n in game["iterations"][game["levels"].index("hard@60it")]} == {60}
+    for game in games:  # every decision of hard@60it searched 60 iterations
+        hard = game["levels"].index("hard@60it")
+        assert game["iterations"][hard] == 60 * game["searched"][hard] == 60 * game["decisions"][hard] > 0
     levels = json.loads(one.stdout)["levels"]
     assert [level["level"] for level in levels] == ["hard@60it", "medium@20it", "easy"]
     assert sum(level["win_share"] for level in levels) == pytest.approx(1.0)
@@ -68,3 +74,37 @@ def test_spb_sim_refuses_bad_seats_before_playing():
     assert result.exit_code == 2 and "unknown computer level 'genius'" in result.output
     result = runner.invoke(app, ["sim", "--seats", "random,hard@fast", "--games", "3"])
     assert result.exit_code == 2 and "written @2s, @500ms or @5000it" in result.output
+
+
+def test_a_run_is_summarized_as_it_comes_without_keeping_its_games(compiled):
+    """issue 23 item 2: each result kept every decision's time and iterations, and the run every result, so
+    memory grew with the games. Now a run is a stream: its first game comes before the next is played (a
+    run of 10**12 games starts at once), and summarize reads the stream once."""
+    first = next(play_games(compiled, ["random", "easy"], 10**12, 5))
+    assert first == simulate(compiled, ["random", "easy"], 1, 5)[0]
+    assert all(isinstance(value, int) for value in (*first.decisions, *first.searched, *first.iterations))
+    results = simulate(compiled, ["random", "easy", "random"], 60, 9)
+    assert summarize(iter(results)) == summarize(results)
+
+
+def _exact(results: list[GameResult], level: str) -> tuple[float, float, float, float]:
+    """What summarize gave when it kept every game's share and every seat's points: mean share, its
+    interval's half width, mean points, mean margin."""
+    shares, points, margins = [], [], []
+    for result in results:
+        mine = [seat for seat, name in enumerate(result.levels) if name == level]
+        shares.append(sum(1 / result.ranks.count(1) for seat in mine if result.ranks[seat] == 1))
+        points += [result.scores[seat] for seat in mine]
+        margins += [result.scores[seat] - max(s for o, s in enumerate(result.scores) if o != seat) for seat in mine]
+    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
+    return sum(shares) / len(shares), half, statistics.fmean(points), statistics.fmean(margins)
+
+
+def test_the_running_tallies_give_the_figures_the_kept_lists_gave(compiled):
+    results = simulate(compiled, ["random", "easy", "random"], 90, 3)
+    for summary in summarize(results):
+        share, half, points, margin = _exact(results, summary.level)
+        assert (summary.win_share, summary.mean_points, summary.mean_margin) == (share, points, margin)
+        assert summary.high == min(1.0, share + half) and summary.low == max(0.0, share - half)
+        assert summary.decisions == sum(r.decisions[s] for r in results for s, n in enumerate(r.levels)
+                                        if n == summary.level)

@@ -10,11 +10,13 @@ the machine's speed).
 from __future__ import annotations
 
 import datetime
+import itertools
 import math
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,16 +29,22 @@ from spbc.source.files import write_text_atomic
 
 @dataclass(frozen=True)
 class GameResult:
+    """One game of a run: its outcome, and per seat how its decisions went (sums, not one entry a decision:
+    a run of a million games holds a few games' worth at a time)."""
+
     seed: int
     moves: int
     scores: list[int]  # final points by seat
     ranks: list[int]  # by seat, 1 is best
     rounds: int
     levels: list[str] = field(default_factory=list)  # the level of each seat
-    # each seat's search iterations per decision (a move it had to make is none; 0: it does not search)
-    iterations: list[list[int]] = field(default_factory=list)
-    # each seat's seconds per decision, observation included: what the machine took, so no part of a result's equality
-    seconds: list[list[float]] = field(default_factory=list, compare=False)
+    decisions: list[int] = field(default_factory=list)  # each seat's decisions (a move it had to make is none)
+    searched: list[int] = field(default_factory=list)  # each seat's decisions that searched (iterations > 0)
+    iterations: list[int] = field(default_factory=list)  # each seat's search iterations, all decisions together
+    # each seat's seconds over its decisions (observation included) and its longest decision: what the
+    # machine took, so no part of a result's equality
+    seconds: list[float] = field(default_factory=list, compare=False)
+    slowest: list[float] = field(default_factory=list, compare=False)
 
 
 def play_game(ruleset: Ruleset, seats: list[str], seed: int,
@@ -44,8 +52,8 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
     """Play one game between computer seats (level names) from seed; on_move sees each code before it is played."""
     game = ruleset.new_game([f"{level} {i + 1}" for i, level in enumerate(seats)], seed)
     agents = [make_agent(level, seed * 1_000_003 + seat) for seat, level in enumerate(seats)]
-    iterations: list[list[int]] = [[] for _ in seats]
-    seconds: list[list[float]] = [[] for _ in seats]
+    decisions, searched, iterations = [0] * len(seats), [0] * len(seats), [0] * len(seats)
+    seconds, slowest = [0.0] * len(seats), [0.0] * len(seats)
     moves = 0
     while not game.is_over:
         if moves >= ruleset.move_limit:
@@ -56,16 +64,21 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
         observation = observe(game, seat, moves)
         code = agents[seat].choose(observation)
         if len(observation.legal) > 1:  # a decision: a forced move is none
-            seconds[seat].append(time.perf_counter() - began)
+            took = time.perf_counter() - began
+            decisions[seat] += 1
+            seconds[seat] += took
+            slowest[seat] = max(slowest[seat], took)
             last = getattr(agents[seat], "last", None)
-            iterations[seat].append(last.iterations if last is not None else 0)
+            if last is not None and last.iterations > 0:
+                searched[seat] += 1
+                iterations[seat] += last.iterations
         if on_move is not None:
             on_move(game, code)
         game.play_code(code)
         moves += 1
     by_seat = sorted(game.standings(), key=lambda s: s.seat)
     return game, GameResult(seed, moves, [s.final for s in by_seat], [s.rank for s in by_seat], game.round,
-                            list(seats), iterations, seconds)
+                            list(seats), decisions, searched, iterations, seconds, slowest)
 
 
 def rotated(levels: Sequence[str], game: int) -> list[str]:
@@ -91,7 +104,7 @@ def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) ->
     return result
 
 
-def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: list[int], first: int,
+def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: Sequence[int], first: int,
                 records: Path | None) -> list[GameResult]:
     """The games of seeds, the first of which is game number first of the run."""
     results = []
@@ -102,7 +115,7 @@ def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: list[int], first: int
     return results
 
 
-def _worker(source: str, backend: str, seats: list[str], seeds: list[int], first: int,
+def _worker(source: str, backend: str, seats: list[str], seeds: Sequence[int], first: int,
             records: Path | None) -> list[GameResult]:
     """One process's share of a simulation: it loads the rules itself (modules do not pickle)."""
     return _play_seeds(load_rules(source, backend), seats, seeds, first, records)
@@ -110,40 +123,54 @@ def _worker(source: str, backend: str, seats: list[str], seeds: list[int], first
 
 #: Games a process plays between two reports of progress.
 CHUNK = 25
+#: Chunks handed to each process ahead of the one it plays, so that none waits for work.
+AHEAD = 2
+
+
+def play_games(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: int = 1,
+               records: Path | None = None, progress: Callable[[int], None] | None = None) -> Iterator[GameResult]:
+    """games games from seeds seed, seed + 1, ..., the levels of seats rotated game by game (see
+    :func:`rotated`), on jobs processes; with records, each game's record is written into that folder.
+    The results come in seed order, the same on any number of jobs, as the games finish: a run keeps a few
+    chunks of games at a time, whatever its length. ``progress`` is told how many games are done, every
+    CHUNK games or so (fewer for the search levels, whose games are slower)."""
+    size = CHUNK if all(level.removeprefix("ai:") in ("random", "easy") for level in seats) else 2
+    chunks = ((start, range(seed + start, seed + min(start + size, games))) for start in range(0, games, size))
+    done = 0
+    if jobs <= 1 or games < 2:
+        for start, chunk in chunks:
+            part = _play_seeds(ruleset, seats, chunk, start, records)
+            done += len(part)
+            yield from part
+            if progress is not None:
+                progress(done)
+        return
+    workers = min(jobs, -(-games // size))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[list[GameResult]]] = deque()
+        for start, chunk in chunks:
+            pending.append(pool.submit(_worker, str(ruleset.source), ruleset.backend, seats, chunk, start, records))
+            while len(pending) > workers * AHEAD or (pending and len(chunk) + start >= games):
+                part = pending.popleft().result()
+                done += len(part)
+                yield from part
+                if progress is not None:
+                    progress(done)
 
 
 def simulate(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: int = 1,
              records: Path | None = None, progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """games games from seeds seed, seed + 1, ..., the levels of seats rotated game by game (see
-    :func:`rotated`), on jobs processes; with records, each game's record is written into that folder.
-    The results, in seed order, do not depend on jobs. ``progress`` is told how many games are done,
-    every CHUNK games or so (fewer for the search levels, whose games are slower)."""
-    seeds = [seed + i for i in range(games)]
-    size = CHUNK if all(level.removeprefix("ai:") in ("random", "easy") for level in seats) else 2
-    starts = list(range(0, games, size))
-    chunks = [seeds[start:start + size] for start in starts]
-    results: list[GameResult] = []
-    if jobs <= 1 or games < 2:
-        for start, chunk in zip(starts, chunks):
-            results += _play_seeds(ruleset, seats, chunk, start, records)
-            if progress is not None:
-                progress(len(results))
-        return results
-    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
-        parts = pool.map(_worker, [str(ruleset.source)] * len(chunks), [ruleset.backend] * len(chunks),
-                         [seats] * len(chunks), chunks, starts, [records] * len(chunks))
-        for part in parts:
-            results += part
-            if progress is not None:
-                progress(len(results))
-    return sorted(results, key=lambda result: result.seed)
+    """Every result of :func:`play_games`, in seed order (a list: for a long run, summarize play_games's
+    results as they come instead)."""
+    return list(play_games(ruleset, seats, games, seed, jobs, records, progress))
 
 
 @dataclass(frozen=True)
 class LevelSummary:
     """How one level did over a run: its share of the wins (ties shared; with several seats of the
     level, their shares together) with a 95% interval, the share an even table would give it, its seats'
-    mean final points and mean margin over the best other seat, and its time per decision."""
+    mean final points and mean margin over the best other seat, and its time per decision (the mean: a
+    median would need every decision's time kept)."""
 
     level: str
     seats: int  # seats of this level in each game
@@ -155,46 +182,84 @@ class LevelSummary:
     mean_points: float
     mean_margin: float
     decisions: int
-    median_seconds: float
+    mean_seconds: float
     max_seconds: float
     mean_iterations: float
 
 
-def _interval(shares: list[float]) -> tuple[float, float, float]:
-    """The mean of per-game shares and its 95% interval (normal approximation; Wilson's for 0 or 1)."""
-    n = len(shares)
-    mean = sum(shares) / n
-    if n < 2 or statistics.pstdev(shares) == 0:
+def _interval(shares: Counter[float], total: float, n: int) -> tuple[float, float, float]:
+    """The mean of per-game shares (counted by value; total their sum in game order) and its 95% interval
+    (normal approximation; Wilson's for 0 or 1)."""
+    mean = total / n
+    if n < 2 or len(shares) == 1:
         z = 1.96  # Wilson's interval for a proportion of all or nothing
         centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         return mean, max(0.0, centre - half), min(1.0, centre + half)
-    half = 1.96 * statistics.stdev(shares) / math.sqrt(n)
+    half = 1.96 * statistics.stdev(itertools.chain.from_iterable(
+        itertools.repeat(share, count) for share, count in shares.items())) / math.sqrt(n)  # one pass, exact
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def summarize(results: Sequence[GameResult]) -> list[LevelSummary]:
-    """Per level (in the order the levels first appear): see :class:`LevelSummary`."""
-    levels = list(dict.fromkeys(level for result in results for level in result.levels))
-    summaries = []
-    for level in levels:
-        shares, points, margins, times, iterations = [], [], [], [], []
-        seats = 0
-        for result in results:
-            winners = result.ranks.count(1)
-            mine = [seat for seat, name in enumerate(result.levels) if name == level]
-            seats = len(mine)
-            shares.append(sum(1 / winners for seat in mine if result.ranks[seat] == 1))
-            for seat in mine:
-                points.append(result.scores[seat])
-                margins.append(result.scores[seat] - max(score for other, score in enumerate(result.scores)
-                                                         if other != seat))
-                times += result.seconds[seat] if result.seconds else []
-                iterations += [n for n in result.iterations[seat] if n > 0] if result.iterations else []
-        share, low, high = _interval(shares)
-        summaries.append(LevelSummary(
-            level, seats, len(results), share, low, high, seats / len(results[0].scores),
-            statistics.fmean(points), statistics.fmean(margins), len(times),
-            statistics.median(times) if times else 0.0, max(times) if times else 0.0,
-            statistics.fmean(iterations) if iterations else 0.0))
-    return summaries
+@dataclass
+class _LevelTally:
+    """A level's figures over the games seen so far: running sums, never one entry a game or a decision."""
+
+    level: str
+    seats: int = 0
+    shares: Counter[float] = field(default_factory=Counter)  # per-game win shares, by value
+    share_total: float = 0  # their sum in game order
+    points: int = 0
+    margins: int = 0
+    seated: int = 0  # seats of the level over all games
+    decisions: int = 0
+    searched: int = 0
+    iterations: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+
+    def add(self, result: GameResult) -> None:
+        winners = result.ranks.count(1)
+        mine = [seat for seat, name in enumerate(result.levels) if name == self.level]
+        self.seats = len(mine)
+        share = sum(1 / winners for seat in mine if result.ranks[seat] == 1)
+        self.shares[share] += 1
+        self.share_total += share
+        for seat in mine:
+            self.seated += 1
+            self.points += result.scores[seat]
+            self.margins += result.scores[seat] - max(score for other, score in enumerate(result.scores)
+                                                      if other != seat)
+            if result.decisions:
+                self.decisions += result.decisions[seat]
+                self.searched += result.searched[seat]
+                self.iterations += result.iterations[seat]
+            if result.seconds:
+                self.seconds += result.seconds[seat]
+                self.slowest = max(self.slowest, result.slowest[seat])
+
+
+def summarize(results: Iterable[GameResult]) -> list[LevelSummary]:
+    """Per level (in the order the levels first appear): see :class:`LevelSummary`. Reads the results once,
+    as they come (:func:`play_games`), in memory that does not grow with their number."""
+    tallies: dict[str, _LevelTally] = {}
+    games, players = 0, 0
+    for result in results:
+        games, players = games + 1, len(result.scores)
+        for level in result.levels:
+            if level not in tallies:
+                tallies[level] = _LevelTally(level)
+                tallies[level].shares[0] += games - 1  # the games before it came (with no seat of it)
+        for tally in tallies.values():
+            tally.add(result)
+    return [_summary(tally, games, players) for tally in tallies.values()]
+
+
+def _summary(tally: _LevelTally, games: int, players: int) -> LevelSummary:
+    share, low, high = _interval(tally.shares, tally.share_total, games)
+    seated = max(tally.seated, 1)
+    return LevelSummary(
+        tally.level, tally.seats, games, share, low, high, tally.seats / players, tally.points / seated,
+        tally.margins / seated, tally.decisions,
+        tally.seconds / tally.decisions if tally.decisions else 0.0, tally.slowest,
+        tally.iterations / tally.searched if tally.searched else 0.0)
