@@ -35,17 +35,14 @@ def balance(
     cluster: Annotated[Optional[str], typer.Option(
         metavar="ADDRESS", help="Play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786).")] = None,
     out: Annotated[Path, typer.Option(metavar="DIR", help="Folder for report.html, report.txt, report.json.")] = Path("balance"),
+    html: Annotated[bool, typer.Option("--html/--no-html", help="Write report.html with its figures (drawn with matplotlib; --no-html: the text and JSON only, and a faster start).")] = True,
 ) -> None:
     """Play games between computer seats (rotated) and report their balance: win share by seat, length,
     points, cards; with --against, two rulesets side by side and their significant differences. Needs the
     lab extra: pip install 'spbc[lab]'."""
-    try:
-        from spbc.lab.report import make_report, write_report
-        from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
-    except ModuleNotFoundError as error:
-        if (error.name or "").partition(".")[0] not in LAB_MODULES:
-            raise
-        fail(f"spb balance needs {error.name}, which comes with the lab extra: pip install 'spbc[lab]'")
+    _need_lab_extra(html)
+    from spbc.lab.report import make_report, write_report
+    from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
 
     levels = tuple(s.strip() for s in seats.split(","))
     if not all(levels):
@@ -73,13 +70,26 @@ def balance(
     typer.echo(report.text(), nl=False)
     typer.echo(report.speed(where))
     try:
-        written = write_report(report, out, where)
+        written = write_report(report, out, where, page=html)
     except OSError as error:
         fail(f"cannot write the report into {out}: {error.strerror or error}")
     typer.echo(f"report: {written[0]}")
     if any(not o.complete for o in outcomes):
         typer.echo("interrupted: the report holds the games that finished", err=True)
         raise typer.Exit(130)
+
+
+def _need_lab_extra(html: bool) -> None:
+    """Exit saying how to install the lab extra when a module of it that this run needs is missing (matplotlib
+    only for the HTML page), before any game is played."""
+    try:
+        import spbc.lab.run  # noqa: F401
+        if html:
+            import spbc.lab.page  # noqa: F401
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in LAB_MODULES:
+            raise
+        fail(f"spb balance needs {error.name}, which comes with the lab extra: pip install 'spbc[lab]'")
 
 
 def _rulesets(names: list[str], players: int) -> list[Ruleset]:

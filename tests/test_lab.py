@@ -355,3 +355,19 @@ def test_balance_without_the_lab_extra_says_how_to_install_it(tmp_path):
     assert "spb balance needs matplotlib" in result.stderr and "pip install 'spbc[lab]'" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_spb_balance_no_html_writes_text_and_json_and_never_imports_matplotlib(tmp_path):
+    """issue 23 item 3: the report's figures were a fixed cost of every run (matplotlib imported and four
+    figures drawn). --no-html writes report.txt and report.json and loads no plotting at all."""
+    code = ("import sys\nsys.argv = ['spb', 'balance', 'base', '--games', '20', '--jobs', '1', '--no-html',"
+            f" '--out', {str(tmp_path / 'out')!r}]\n"
+            "from spbc.frontends.cli import main\ntry:\n    main()\nexcept SystemExit as done:\n"
+            "    assert not done.code, done.code\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'spbc.lab.page'))))\n")
+    done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert "base: 20 games, seats random,random rotated" in done.stdout
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.json", "report.txt"]

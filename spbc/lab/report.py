@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spbc.lab import page, text
+from spbc.lab import text
 from spbc.lab.run import Outcome
 from spbc.lab.summary import Difference, Summary, compare, summarize
 from spbc.play.game import Ruleset
@@ -31,6 +31,10 @@ class Report:
         return f"{games} games in {seconds:.2f} s on {where}: {rate}"
 
     def page(self, where: str) -> str:
+        """The HTML page with its figures. Matplotlib is imported here, for the page alone: a run without it
+        (spb balance --no-html) neither imports nor draws."""
+        from spbc.lab import page
+
         return page.render(self.summaries, self.differences, self.speed(where))
 
     def data(self) -> dict[str, Any]:
@@ -46,12 +50,12 @@ def make_report(rulesets: list[Ruleset], outcomes: list[Outcome]) -> Report:
     return Report(summaries, differences, outcomes)
 
 
-def write_report(report: Report, folder: Path, where: str) -> list[Path]:
-    """report.html, report.txt and report.json in folder (made when missing); the paths written.
-    OSError (spbc.source.files.FileWriteError) when one cannot be written."""
+def write_report(report: Report, folder: Path, where: str, page: bool = True) -> list[Path]:
+    """report.html (unless not page), report.txt and report.json in folder (made when missing); the paths
+    written. OSError (spbc.source.files.FileWriteError) when one cannot be written."""
     folder.mkdir(parents=True, exist_ok=True)
-    files = {"report.html": report.page(where), "report.txt": report.text(),
-             "report.json": json.dumps(report.data(), indent=1) + "\n"}
+    files = {"report.html": report.page(where)} if page else {}
+    files |= {"report.txt": report.text(), "report.json": json.dumps(report.data(), indent=1) + "\n"}
     for name, content in files.items():
         write_text_atomic(folder / name, content)
     return [folder / name for name in files]
