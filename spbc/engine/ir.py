@@ -22,6 +22,8 @@ class DeclIR:
 
 @dataclass(frozen=True)
 class CardIR(DeclIR):
+    """A card as the engine's card tables hold it: colour, deck and symbol as indices."""
+
     name: str
     cost: int
     copies: int
@@ -41,16 +43,22 @@ class CardIR(DeclIR):
 
 @dataclass(frozen=True)
 class ColourIR(DeclIR):
+    """A colour and the cards of it, by index."""
+
     cards: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class DeckIR(DeclIR):
+    """A deck as it is dealt from before the shuffle."""
+
     contents: tuple[int, ...]  # one card index per copy, in declaration order (before the shuffle)
 
 
 @dataclass(frozen=True)
 class PhaseIR(DeclIR):
+    """A phase: the deck that refills the board when it starts, and what its scoring pays."""
+
     deck: int
     scores: int  # colour index, or -1
     scored_cards: tuple[int, ...]  # the cards of that colour
@@ -112,6 +120,9 @@ class MechanicIR:
 
 @dataclass(frozen=True)
 class EngineIR:
+    """Everything the engine of one ruleset bakes in: the game's numbers, its tables by kind, the
+    mechanics it uses, the layout of its state array and the bounds of its buffers."""
+
     ruleset: str
     digest: str
     files: tuple[str, ...]
