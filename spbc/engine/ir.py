@@ -150,9 +150,9 @@ class EngineIR:
     deck_max: int
     max_moves: int  # the most legal moves of any state the engine accepts: its move buffers' size
     max_game_moves: int  # more moves than any game can last from any state the engine accepts
-    noble_cards: tuple[int, ...]
-    noble_bonus: tuple[int, ...]
-    cards: tuple[CardIR, ...]
+    noble_cards: tuple[int, ...]  # the cards of the noble colour, whose different ones earn the bonus
+    noble_bonus: tuple[int, ...]  # that bonus by the number of them (GameParams.noble_bonus)
+    cards: tuple[CardIR, ...]  # in declaration order, as are the colours, decks and phases
     colours: tuple[ColourIR, ...]
     decks: tuple[DeckIR, ...]
     phases: tuple[PhaseIR, ...]
