@@ -35,9 +35,9 @@ def test_a_store_of_the_first_server_opens_upgraded_and_plays_on(old_store):
         assert version_of(server.store.db) == VERSION
         before = server.store.moves("old1")
         assert len(before) == 9
-        context = server._context("old1")
+        context = server.sitting("old1")
         assert context.game.players[context.game.current_player] == "Boris"
-        legal = server._legal(context.game)[0][0]
+        legal = context.legal(context.game.current_player)[0][0]
         outcome = server.receive(mail("boris@b.test", ["game old1", f"secret {OLD_SECRETS['boris@b.test']}",
                                                        "move 10", legal]))
         assert outcome.applied == 1, outcome.result

@@ -188,8 +188,9 @@ class Table:
         if seat != self.on_turn:
             raise TurnError(seat, self.on_turn)
         move = parse_move(text, self.game)
-        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves), len(self.log))
-        return self.play(seat, move, Mover.PERSON, snapshot if self._keeps_undo else None)
+        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves),
+                             len(self.log)) if self._keeps_undo else None
+        return self.play(seat, move, Mover.PERSON, snapshot)
 
     def play(self, seat: int, move: Move, mover: Mover, snapshot: _Snapshot | None = None) -> list[Event]:
         """Play a move for seat (on turn) and book it: the history, the undo barrier, the events.
