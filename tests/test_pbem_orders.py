@@ -53,3 +53,37 @@ def test_the_store_gives_its_rows_as_enums_and_orders(game):  # noqa: F811
     assert kinds <= set(MailKind) and MailKind.WELCOME in kinds and MailKind.REPLY in kinds
     stored = server.store.db.execute("SELECT orders FROM seats WHERE game = 'g1' AND seat = 0").fetchone()[0]
     assert stored == '["pass-broke"]'  # the form every version of the store has kept
+
+
+def test_the_servers_computer_seats_play_as_the_one_table_plays_them(tmp_path, compiled):
+    """The server has no turn loop of its own: its stored game is the one a Table of the same seats and
+    agent seed plays, made anew for every move, with the person's moves submitted to it."""
+    from pbem_mail import make_server, secret_of
+    from spbc.pbem.server import NewGame, SeatSpec
+    from spbc.table.seats import parse_seats
+    from spbc.table.table import Seeding, Table
+
+    server = make_server(tmp_path)
+    server.new_game(NewGame([SeatSpec("ai:easy"), SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:random")],
+                            seed=5, game_id="t1"))
+    secret = secret_of(outbox(tmp_path), "anna@a.test")
+    for _ in range(12):
+        sitting = server.sitting("t1")
+        if sitting.game.is_over:
+            break
+        move = sitting.legal(1)[-1][0]
+        server.receive(mail("anna@a.test", ["game t1", f"secret {secret}", f"move {sitting.moves + 1}", move]))
+    stored = server.store.moves("t1")
+    row = server.store.game("t1")
+    assert row is not None
+    table = Table(compiled.new_game(["ai:easy", "Anna", "ai:random"], 5), parse_seats("ai:easy,Anna,ai:random"),
+                  agent_seed=row.agent_seed, seeding=Seeding.PER_MOVE)
+    for seat, text, how in stored:
+        if how == "mail":
+            table.submit(seat, text)
+        else:
+            assert (seat, how) == (table.on_turn, "computer")
+            table.step()
+        assert table.history.moves[-1][2] == text
+    assert table.game.state_values() == server.sitting("t1").game.state_values()
+    server.close()

@@ -88,10 +88,11 @@ def may_move(sitting: Sitting, seat: SeatRow, number: int | None, first: bool) -
     row, game = sitting.row, sitting.game
     if row.status is not GameStatus.ACTIVE:
         return f"the game is {row.status}; no moves are taken"
-    if game.is_over:
+    on_turn = sitting.table.on_turn
+    if on_turn is None:
         return "the game is over"
-    if game.current_player != seat.seat:
-        return f"it is {game.players[game.current_player]}'s turn, not yours (move {sitting.moves + 1})"
+    if on_turn != seat.seat:
+        return f"it is {game.players[on_turn]}'s turn, not yours (move {sitting.moves + 1})"
     if first and number is None:
         return f"say which move your mail answers: a line 'move {sitting.moves + 1}'"
     if first and number != sitting.moves + 1:
