@@ -13,13 +13,18 @@ from dataclasses import dataclass, field
 
 from spbc.pbem.hints import Hint
 from spbc.pbem.orders import SeatOrders, current_orders
-from spbc.pbem.states import GameStatus
+from spbc.pbem.states import GameStatus, MoveSource
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import event_lines
 from spbc.play.game import Game
 from spbc.table.events import Event, Mover, NewPhase, Played
 from spbc.table.seats import Seat
 from spbc.table.table import LegalMoves, Seeding, Table
+
+
+#: How the store says a move was made, by who made it at the table.
+SOURCE_OF = {Mover.PERSON: MoveSource.MAIL, Mover.COMPUTER: MoveSource.COMPUTER, Mover.ORDER: MoveSource.ORDER,
+             Mover.DEADLINE: MoveSource.DEADLINE}
 
 
 @dataclass
@@ -72,7 +77,7 @@ def book(sitting: Sitting, store: Store, now: float, events: list[Event]) -> Non
         played = events[start]
         assert isinstance(played, Played)
         after = events[start + 1:end]
-        store.add_move(row.id, number, played.seat, played.text, played.mover.value)
+        store.add_move(row.id, number, played.seat, played.text, SOURCE_OF[played.mover])
         tag = " (at the deadline)" if played.mover is Mover.DEADLINE else ""
         store.add_log(row.id, f"{number}. {played.name}: {played.text}{tag}")
         for event in after:

@@ -51,6 +51,15 @@ class MailState(StrEnum):
     DROPPED = "dropped"  # given up by the operator (spb pbem outbox --drop)
 
 
+class MoveSource(StrEnum):
+    """How a stored move was made (the moves table's ``how``)."""
+
+    MAIL = "mail"  # a person's mail
+    COMPUTER = "computer"  # a computer seat
+    ORDER = "order"  # the person's standing order
+    DEADLINE = "deadline"  # the game's policy, at the person's deadline
+
+
 class PolicyKind(StrEnum):
     """What a game does for a person who has not moved by the deadline (a policy ``ai:LEVEL`` is COMPUTER)."""
 

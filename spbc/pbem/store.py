@@ -29,7 +29,7 @@ from typing import Any
 
 from spbc.pbem.orders import Order, format_order, parse_order
 from spbc.pbem.schema import migrate
-from spbc.pbem.states import GameStatus, MailKind, MailOption, MailState
+from spbc.pbem.states import GameStatus, MailKind, MailOption, MailState, MoveSource
 
 __all__ = ["GameRow", "MailState", "Outgoing", "SeatRow", "Store"]
 
@@ -188,16 +188,16 @@ class Store:
 
     # --- moves and the log -------------------------------------------------------------------
 
-    def moves(self, game_id: str) -> list[tuple[int, str, str]]:
+    def moves(self, game_id: str) -> list[tuple[int, str, MoveSource]]:
         """(seat, move in notation, how it was made) of every accepted move, in order."""
-        return [(r[0], r[1], r[2]) for r in self.db.execute(
+        return [(r[0], r[1], MoveSource(r[2])) for r in self.db.execute(
             "SELECT seat, text, how FROM moves WHERE game = ? ORDER BY ply", (game_id,))]
 
     def move_count(self, game_id: str) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM moves WHERE game = ?", (game_id,)).fetchone()[0])
 
-    def add_move(self, game_id: str, ply: int, seat: int, text: str, how: str) -> None:
-        self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, how))
+    def add_move(self, game_id: str, ply: int, seat: int, text: str, how: MoveSource) -> None:
+        self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, MoveSource(how).value))
 
     def add_log(self, game_id: str, line: str) -> int:
         cursor = self.db.execute("INSERT INTO log (game, line) VALUES (?, ?)", (game_id, line))

@@ -98,9 +98,9 @@ class Turn:
 
 
 class Mover(StrEnum):
-    """Who made a move for its seat (the values are those a store keeps)."""
+    """Who made a move for its seat."""
 
-    PERSON = "mail"  # the seat's person typed or mailed it
+    PERSON = "person"  # the seat's person typed, mailed or clicked it
     COMPUTER = "computer"  # a computer seat
     ORDER = "order"  # the person's standing order
     DEADLINE = "deadline"  # the game's deadline policy, for a person who did not move in time
