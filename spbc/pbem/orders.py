@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from typing_extensions import override
+
 from spbc.play.game import Game, Ruleset
 from spbc.play.moves import PASS, Move, MoveKind
 from spbc.play.words import vocabulary_of
@@ -39,6 +41,7 @@ class Order:
     phase: str = ""
     verb: str = ""
 
+    @override
     def __str__(self) -> str:
         return format_order(self)
 
