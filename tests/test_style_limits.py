@@ -21,7 +21,6 @@ MAX_FUNCTION_LINES = 60
 PENDING: set[str | tuple[str, str]] = {
     "spbc/play/game.py",
     "spbc/play/notation.py",
-    ("frontends/game_cmds.py", "play"),
 }
 
 
