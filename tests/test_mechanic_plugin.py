@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import spbc
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.frontends.screen import describe_income
 from spbc.lang.load import load_model
 from spbc.lang.schema import ABILITIES

@@ -11,7 +11,7 @@ import pytest
 import spbc
 from spbc.play.notation import format_move, parse_move
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.engine.emit import emit_engine_ir
 from spbc.engine.lower import lower
 from spbc.lang.load import load_model

@@ -18,7 +18,7 @@ from pathlib import PurePath
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
@@ -222,6 +222,15 @@ class Lowering:
         return origin(span, self.model.files)
 
 
+class LowerPart:
+    """The engine's part of one mechanic, which its ``lower.py`` defines as ``class Lower(LowerPart)``."""
+
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        """Its abilities lowered: rows, state fields, tables, stages, use moves and share of the move buffer.
+        Every mechanic with engine code overrides it."""
+        raise NotImplementedError(f"{type(self).__module__} lowers nothing: it overrides no lower()")
+
+
 def _symbol_index(symbols: tuple[str, ...], symbol: str | None) -> int:
     if symbol is None:
         return NO_SYMBOL
@@ -345,14 +354,14 @@ def _lower_mechanics(model: RulesModel, lowering: Lowering) -> tuple[MechanicIR,
     used = mechanics.used_by(effect.kind for card in model.cards for effect in card.abilities)
     for card in model.cards:
         for effect in card.abilities:
-            if effect.kind not in {m.kind for m in used} or mechanics.mechanic(effect.kind).part("lower") is None:
+            if effect.kind not in {m.kind for m in used} or mechanics.mechanic(effect.kind).part("lower", LowerPart) is None:
                 raise TypeError(f"the engine has no code for the ability {effect.kind!r} of {card.name}")
     lowered: list[MechanicIR] = []
     number = CORE_PROBLEMS + 1
     for mechanic in used:
-        part = mechanic.part("lower")
+        part = mechanic.part("lower", LowerPart)
         assert part is not None
-        ir: MechanicIR = part.lower(lowering)
+        ir = part.lower(lowering)
         taken = [stage for other in lowered for stage in other.stages if stage in ir.stages]
         if taken or any(stage in CORE_STAGES or stage not in STAGES for stage in ir.stages):
             raise TypeError(f"mechanic {ir.kind!r} owns a stage of the core or of another mechanic: {ir.stages}")

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 import jinja2
+from typing_extensions import override
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.source import locate
 
 from spbc.source import quote
@@ -74,9 +75,10 @@ def _finalize_markdown(context: jinja2.runtime.Context, value: Any) -> Any:
 
 class MechanicsLoader(jinja2.BaseLoader):
     """``mechanics/<kind>/<file>``: a file of the folder of the mechanic registered for kind
-    (spbc.mechanics), looked up when the template is loaded, so a mechanic registered at run time
+    (spbc.contract.mechanics), looked up when the template is loaded, so a mechanic registered at run time
     is found too."""
 
+    @override
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
         kind, _, name = template.partition("/")
         try:

@@ -13,7 +13,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from spbc import mechanics
+from typing_extensions import override
+
+from spbc.contract import mechanics
 from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
 
@@ -36,7 +38,7 @@ def generated_name(ident: str) -> str:
 
 # --- the effect vocabulary -------------------------------------------------------------
 #
-# A card ability is one effect. Each kind is a mechanic, a package of spbc.mechanics that
+# A card ability is one effect. Each kind is a mechanic, a package of spbc/mechanics/ that
 # holds its dataclass (a subclass of Effect) and its code at every later layer.
 
 
@@ -45,7 +47,7 @@ class Effect:
     """Base of every ability effect: one ability's parameters, as its mechanic's dataclass holds them.
 
     ``kind`` is the name rules files use (``ability KIND { ... }``); ``order`` places the
-    kind's hooks among the other kinds' (spbc.mechanics calls them lowest first). The methods are
+    kind's hooks among the other kinds' (spbc.contract.mechanics calls them lowest first). The methods are
     what the core asks of any ability about the rules; a kind overrides those it has an answer to.
     A kind whose moves have a word in the notation has a str parameter ``verb``.
     """
@@ -86,13 +88,16 @@ class _EffectKinds(Mapping[str, type[Effect]]):
     """The effect classes by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> type[Effect]:
         cls: type[Effect] = mechanics.effect_kinds()[kind]
         return cls
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(mechanics.effect_kinds())
 
+    @override
     def __len__(self) -> int:
         return len(mechanics.effect_kinds())
 

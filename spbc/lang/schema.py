@@ -1,7 +1,7 @@
 """What each block of the rules language accepts, and how a written value becomes a typed one.
 
 :data:`BLOCKS` lists the block kinds with their settings; :data:`ABILITIES` has one entry
-per registered mechanic (spbc.mechanics), its parameters typed by the fields of its effect
+per registered mechanic (spbc.contract.mechanics), its parameters typed by the fields of its effect
 dataclass and by what :func:`setting` says of each. :func:`read_value` turns a syntax value into a Python value
 (int, str, bool, ``(low, high)``, :class:`Ref`, tuple) or raises :class:`ValueProblem`
 carrying the diagnostic. References are only recorded here; :mod:`spbc.lang.check`
@@ -17,7 +17,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc import mechanics
+from typing_extensions import override
+
+from spbc.contract import mechanics
 from spbc.lang import syntax
 from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
 from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT
@@ -277,12 +279,15 @@ class _Abilities(Mapping[str, BlockSpec]):
     """The ability blocks by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> BlockSpec:
         return _ability_specs(mechanics.mechanics())[kind]
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(_ability_specs(mechanics.mechanics()))
 
+    @override
     def __len__(self) -> int:
         return len(_ability_specs(mechanics.mechanics()))
 

@@ -82,10 +82,9 @@ def _stage_refusal(game: Game, move: Move, known: Known) -> str | Refusal | None
     model = game.ruleset.model
     if game.stage != "actions":
         owner = hooks.stage_owner(model, game.stage)
-        refuse = getattr(owner, "refuse_in_stage", None)
-        return refuse(game, move, known) if refuse is not None else None
-    for refuse in hooks.offering(model, "refuse_elsewhere"):
-        refusal: str | Refusal | None = refuse(game, move, known)
+        return owner.refuse_in_stage(game, move, known) if owner is not None else None
+    for part in hooks.presenters(model):
+        refusal = part.refuse_elsewhere(game, move, known)
         if refusal:
             return refusal
     return None
@@ -95,13 +94,10 @@ def _use_refusal(game: Game, move: Move, known: Known) -> Refusal:
     """Why a use is refused, as the mechanic of the card's ability says (a special card's play is told
     to a reader who may not know the hand: refuse_play)."""
     found = hooks.ability(game.ruleset.model, move.card or "", MoveKind.USE)
-    play = getattr(found[1], "refuse_play", None) if found is not None else None
-    if found is not None and play is not None:
-        return _plain(play(game, move, found[0], known))
-    refuse = getattr(found[1], "refuse_use", None) if found is not None else None
-    if found is None or refuse is None:
+    if found is None:
         return Refusal.of("no_action", card=move.card or "")
-    return _plain(refuse(game, move, found[0]))
+    effect, part = found
+    return _plain(part.refuse_play(game, move, effect, known))
 
 
 def _where_refusal(game: Game, move: Move, known: Known) -> Refusal | None:

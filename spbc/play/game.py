@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing_extensions import override
+
 from spbc.contract.protocol import Engine, EngineModule
 from spbc.engine.backend import load_engine
 from spbc.contract.abi import (
@@ -75,6 +77,7 @@ class Ruleset:
         #: The engine deck index of each engine card, in engine card order.
         self.card_decks: tuple[int, ...] = tuple(self._deck_index[deck_of[card_id]] for card_id in engine.CARD_IDS)
 
+    @override
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r} backend={self.backend!r}>"
 
@@ -130,7 +133,7 @@ class Ruleset:
             return Move(kind, card=card, row="drawn")
         # a use or a points decision: the middle bits are what the card's mechanic says (hooks.MIDDLE)
         found = hooks.ability(self.model, card, kind)
-        field = getattr(found[1], "MIDDLE", None) if found is not None else None
+        field = found[1].MIDDLE if found is not None else None
         if field == "deck":
             return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
         if field == "amount":
@@ -224,8 +227,8 @@ class Game:
 
     def drawn_card(self) -> str | None:
         """The card an ability drew and its owner must now decide on (shown to everyone)."""
-        for pending in hooks.offering(self.ruleset.model, "pending_card"):
-            card: str | None = pending(self)
+        for part in hooks.presenters(self.ruleset.model):
+            card = part.pending_card(self)
             if card is not None:
                 return card
         return None
@@ -319,7 +322,7 @@ class Game:
         found = hooks.ability(model, move.card or "", move.kind)
         if found is None:
             return None
-        wanted = getattr(found[1], "MIDDLE", None)
+        wanted = found[1].MIDDLE
         for name in ("deck", "amount"):
             if name == wanted and getattr(move, name) is None:
                 return f"a {move.kind.value} move of {model.card(move.card or '').name} names its {name}"

@@ -20,7 +20,6 @@ from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX  # where t
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
-from spbc import mechanics
 from spbc.lang.model import RulesModel
 from spbc.play import hooks
 
@@ -159,10 +158,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
 
     fields = ruleset.engine.FIELDS
     # a field a mechanic keeps, or kept once, that these rules' engine has not: ignored
-    kept = {name for m in mechanics.mechanics() for part in [m.part("present")]
-            for name in getattr(part, "FIELD_NAMES", ())}
-    defaults = {name: value for m in mechanics.mechanics()
-                for name, value in getattr(m.part("present"), "FIELD_DEFAULTS", {}).items()}
+    kept = {name for part in hooks.every_presenter() for name in part.FIELD_NAMES}
+    defaults = {name: value for part in hooks.every_presenter() for name, value in part.FIELD_DEFAULTS.items()}
     unknown = sorted(set(state) - {name for name, _, _ in fields} - kept)
     if unknown:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
@@ -208,8 +205,8 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     hand_max = len(fields["hand"]) // model.game.max_players
     deck_max = len(fields["decks"]) // len(model.decks)
     order = {name: index for index, (name, _, _) in enumerate(ruleset.engine.FIELDS)}
-    abilities = sorted((bound for bounds_of in hooks.offering(model, "state_bounds")
-                        for bound in bounds_of(model, fields, one)), key=lambda bound: order[bound[0]])
+    abilities = sorted((bound for part in hooks.presenters(model) for bound in part.state_bounds(model, fields, one)),
+                       key=lambda bound: order[bound[0]])
     bounds = [
         ("players", players, model.game.min_players, model.game.max_players),
         ("players", players, names, names),
@@ -242,10 +239,10 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     stage = STAGES[one["stage"]]
     if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
         return f"the stage is {stage!r}, which no ability of these rules leads to"
-    for problem_of in hooks.offering(model, "state_problem"):
-        problem = problem_of(model, fields, one)
+    for part in hooks.presenters(model):
+        problem = part.state_problem(model, fields, one)
         if problem:
-            return str(problem)
+            return problem
     problem = _check_places(model, fields, one, deck_max)
     if problem:
         return problem
@@ -256,10 +253,8 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     places += fields["upper"][:one["upper_size"]] + fields["lower"][:one["lower_size"]]
     for deck, size in enumerate(fields["deck_size"]):
         places += fields["decks"][deck * deck_max: deck * deck_max + size]
-    for held in hooks.offering(model, "held_cards"):
-        places += held(fields, one)
-    for held_in in hooks.offering(model, "held_cards_in"):
-        places += held_in(model, fields, one)
+    for part in hooks.presenters(model):
+        places += part.held_cards(fields, one) + part.held_cards_in(model, fields, one)
     if any(not 0 <= card < ncards for card in places):
         return "a card id is out of range"
     return _check_cards(model, fields, places, players)
@@ -304,10 +299,10 @@ def _check_cards(model: RulesModel, fields: dict[str, list[int]], places: list[i
             count = sum(n for n, card in zip(area, model.cards) if card.colour == colour)
             if fields["colour_count"][seat * len(colours) + c] != count:
                 return f"the {colour} count of seat {seat + 1} does not match its cards"
-            for problem_of in hooks.offering(model, "area_problem"):
-                problem = problem_of(model, fields, seat, c)
+            for part in hooks.presenters(model):
+                problem = part.area_problem(model, fields, seat, c)
                 if problem:
-                    return str(problem)
+                    return problem
     if fields["owned_mask"] != owned_mask(fields["owned"], model, len(fields["owned_mask"])):
         return "the owned mask of a seat does not match its cards"
     return None

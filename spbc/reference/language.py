@@ -31,7 +31,7 @@ from typing import Any
 
 import jinja2
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.engine import render
 from spbc.lang.model import RulesModel
 from spbc.source.language import language_name

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
-from spbc import mechanics
 from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
@@ -107,7 +106,7 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     closed, endgame = _last_round(view, model)
     prompts = {language: text for language in LANGUAGES
                for text in [stage_prompt(game, view, language)] if text is not None}
-    shown = any(hooks.offering(model, "SHOWS_DISCARD"))
+    shown = any(part.SHOWS_DISCARD for part in hooks.presenters(model))
     return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
 
 
@@ -120,16 +119,12 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
     model = game.ruleset.model
     local = model.in_language(language) if language in model.languages else model
     name = view.players[view.current_player].name
-    for drawn_prompt in hooks.offering(model, "drawn_prompt"):
-        said: str | None = drawn_prompt(game, local, view, name, language)
+    for part in hooks.presenters(model):
+        said = part.drawn_prompt(game, local, view, name, language)
         if said is not None:
             return said
     owner = hooks.stage_owner(model, view.stage)
-    prompt = getattr(owner, "prompt", None)
-    if prompt is None:
-        return None
-    text: str | None = prompt(game, local, view, name, language)
-    return text
+    return owner.prompt(game, local, view, name, language) if owner is not None else None
 
 
 def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
@@ -142,10 +137,10 @@ def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
         parts.append(" ".join(p for p in (rubles.format(card.rubles) if card.rubles else "",
                                           points.format(card.points) if card.points else "") if p))
     for effect in card.abilities:
-        present = mechanics.mechanic(effect.kind).part("present")
-        summary = getattr(present, f"summary_{language}", None) or getattr(present, "summary", None)
-        if summary is not None:
-            parts.append(str(summary(model, effect)))
+        present = hooks.presenter(effect.kind)
+        if present is not None:
+            summary = {"de": present.summary_de, "zh": present.summary_zh}.get(language, present.summary)
+            parts.append(summary(model, effect))
     return ", ".join(parts) or "-"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.contract.abi import MAX_POINTS_PER_OFFER
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
@@ -41,6 +43,7 @@ class BuyPoints(Effect):
         """The rubles of one lot."""
         return self.rubles_per_lot or self.lot * self.rubles_per_point
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """One price, a cap of whole lots, and one decision's points within a move code:

@@ -3,35 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
+
+from typing_extensions import override
 
 from spbc.lang.model import RulesModel
+from spbc.play.hooks import Presenter
 from spbc.mechanics.discount.effect import Discount
 
-#: The state field it keeps.
-FIELD_NAMES = ("discount",)
 
+class Present(Presenter[Discount]):
+    """The discount mechanic's part at the table."""
 
-def summary(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"-{effect.amount} on {colours[effect.colour]}"
+    #: The state field it keeps.
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ("discount",)
 
+    @override
+    def summary(self, model: RulesModel, effect: Discount) -> str:
+        colours = {c.id: c.name for c in model.colours}
+        return f"-{effect.amount} on {colours[effect.colour]}"
 
-def summary_de(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"-{effect.amount} auf {colours[effect.colour]}"
+    @override
+    def summary_de(self, model: RulesModel, effect: Discount) -> str:
+        colours = {c.id: c.name for c in model.colours}
+        return f"-{effect.amount} auf {colours[effect.colour]}"
 
+    @override
+    def summary_zh(self, model: RulesModel, effect: Discount) -> str:
+        colours = {c.id: c.name for c in model.colours}
+        return f"{colours[effect.colour]}減{effect.amount}"
 
-def summary_zh(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"{colours[effect.colour]}減{effect.amount}"
-
-
-def area_problem(model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
-    """Whether the seat's discount on one colour is what the discount cards of its play area give."""
-    ncards, colour_id = len(model.cards), model.colours[colour].id
-    area = fields["owned"][seat * ncards:(seat + 1) * ncards]
-    discount = sum(n * effect.reduction(colour_id) for n, card in zip(area, model.cards)
-                   for effect in card.abilities if isinstance(effect, Discount))
-    if fields["discount"][seat * len(model.colours) + colour] != discount:
-        return f"the {colour_id} discount of seat {seat + 1} does not match its cards"
-    return None
+    @override
+    def area_problem(self, model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
+        """Whether the seat's discount on one colour is what the discount cards of its play area give."""
+        ncards, colour_id = len(model.cards), model.colours[colour].id
+        area = fields["owned"][seat * ncards:(seat + 1) * ncards]
+        discount = sum(n * effect.reduction(colour_id) for n, card in zip(area, model.cards)
+                       for effect in card.abilities if isinstance(effect, Discount))
+        if fields["discount"][seat * len(model.colours) + colour] != discount:
+            return f"the {colour_id} discount of seat {seat + 1} does not match its cards"
+        return None

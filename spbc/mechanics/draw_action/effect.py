@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
@@ -27,10 +29,12 @@ class DrawAction(Effect):
     used_scores: bool = setting(default=False)
     used_displaceable: bool = setting(default=False)
 
+    @override
     @property
     def used_locks(self) -> bool:
         return not self.used_displaceable
 
+    @override
     @property
     def used_idle(self) -> bool:
         return not self.used_scores

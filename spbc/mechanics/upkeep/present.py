@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from typing_extensions import override
+
 from spbc.lang.model import RulesModel
+from spbc.play.hooks import Presenter
 from spbc.mechanics.upkeep.effect import Upkeep
 
 
-def summary(model: RulesModel, effect: Upkeep) -> str:
-    return f"costs {effect.rubles}r"
+class Present(Presenter[Upkeep]):
+    """The upkeep mechanic's part at the table."""
 
+    @override
+    def summary(self, model: RulesModel, effect: Upkeep) -> str:
+        return f"costs {effect.rubles}r"
 
-def summary_de(model: RulesModel, effect: Upkeep) -> str:
-    return f"kostet {effect.rubles} Rbl"
+    @override
+    def summary_de(self, model: RulesModel, effect: Upkeep) -> str:
+        return f"kostet {effect.rubles} Rbl"
 
-
-def summary_zh(model: RulesModel, effect: Upkeep) -> str:
-    return f"花費{effect.rubles}盧布"
+    @override
+    def summary_zh(self, model: RulesModel, effect: Upkeep) -> str:
+        return f"花費{effect.rubles}盧布"
