@@ -134,10 +134,9 @@ class _Reader:
         shown = " ".join(self.typed.get(word, word) for word in phrase.split())
         return shown if len(shown) <= 40 else shown[:28] + "..." + shown[-8:]
 
-    def malformed(self, message: str | Refusal) -> MalformedMoveError:
-        """The error of a text that does not read as a move (a mechanic may still give English text)."""
-        refusal = message if isinstance(message, Refusal) else Refusal.of("said", text=message)
-        error: MalformedMoveError = MalformedMoveError.refused(refusal, self.game, self.text)
+    def malformed(self, message: Refusal) -> MalformedMoveError:
+        """The error of a text that does not read as a move, for the reason ``message`` gives."""
+        error: MalformedMoveError = MalformedMoveError.refused(message, self.game, self.text)
         return error
 
     def ambiguous(self, reason: Refusal, moves: list[str]) -> AmbiguousMoveError:
