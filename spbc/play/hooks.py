@@ -90,13 +90,6 @@ class Known:
     hand: list[str] | None  # None: secret from the reader
 
 
-def either(names: list[str]) -> str:
-    """``"a, b or c"``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
 class Presenter(Generic[E]):
     """The play layer's part of one mechanic, for abilities of its effect class ``E``; every default offers nothing."""
 

@@ -219,11 +219,7 @@ class _Reader:
         raise self.ambiguous(Refusal.of("name_in_full", typed=self.shown(phrase), cards=near),
                              [f"{self.shown(phrase)} ... {name}" for name in names])
 
-    def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
-        """The deck a phrase names (see find_deck)."""
-        return self.find_deck(phrase, verb, decks)
-
-    def find_deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
+    def deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
         """A deck by id or name in any language, or a beginning of one: of an id or English name
         first, then of a name in another language (so ``a`` stays the aristocrats)."""
         decks = {**self.words.other_decks, **self.words.decks}
