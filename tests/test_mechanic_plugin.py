@@ -218,3 +218,4 @@ def test_nothing_outside_its_folder_names_it():
             if path.suffix in (".py", ".j2", ".lark") and "generated" not in path.parts:
                 text = path.read_text(encoding="utf-8")
                 assert "take_rubles" not in text and "tax_office" not in text, path
+

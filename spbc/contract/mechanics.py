@@ -51,6 +51,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
+from spbc.contract.parts import problems_of
+
 #: The environment variable naming more mechanic packages, comma-separated.
 ENVIRONMENT = "SPBC_MECHANICS"
 
@@ -121,6 +123,11 @@ def _part(package: str, name: str) -> object | None:
     cls = getattr(module, PARTS[name], None)
     if not isinstance(cls, type):
         raise MechanicError(f"mechanic package {package!r}: {name}.py defines no class {PARTS[name]}")
+    problems = problems_of(cls, package)
+    if problems:
+        kind = getattr(getattr(_module(package, "effect"), "EFFECT", None), "kind", "?")
+        raise MechanicError(f"mechanic {kind!r} (package {package!r}), its {name} part ({package}.{name}): "
+                            + "; ".join(problems))
     part: object = cls()
     return part
 
@@ -128,12 +135,16 @@ def _part(package: str, name: str) -> object | None:
 def register(package: str) -> None:
     """Add the mechanic of an importable package (``"myrules.mechanics.rebate"``) to the registry.
 
-    Raises MechanicError when it has no ``effect.EFFECT`` or its kind is already registered.
+    Raises MechanicError when it has no ``effect.EFFECT``, its kind is already registered, or a part class
+    does not fit its base: a public name that overrides nothing, a method that takes other parameters
+    (spbc.contract.parts).
     """
     _registered.append(package)  # once per call: unregister takes back one registration
     mechanics.cache_clear()
     try:
         mechanics()
+        for name in PARTS:
+            _part(package, name)
     except Exception:
         _registered.remove(package)
         mechanics.cache_clear()

@@ -6,7 +6,7 @@ kind: it asks the mechanics a ruleset uses, in hook order, through the functions
 present module defines ``class Present(Presenter[ItsEffect])`` and overrides (``@override``) those of
 :class:`Presenter`'s attributes and methods that its kind has; the others keep their defaults, which
 offer nothing. ``fields`` is a state by field name (``{"drawn": [-1], ...}``) and ``one`` its one-value
-fields as ints.
+fields as ints. The hooks, as the table below (printed from Presenter itself) lists them:
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from spbc.contract import mechanics
+from spbc.contract.parts import describe
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
 from spbc.play.refusal import Refusal
+from spbc.reference.language import has_prose, line_of
 
 if TYPE_CHECKING:
     from spbc.play.view import GameView
@@ -90,6 +92,12 @@ class Known:
     hand: list[str] | None  # None: secret from the reader
 
 
+def screen_line(language: str, kind: str, macro: str, *args: Any) -> str:
+    """A mechanic's line on the game screen, the macro of its ``prose.<language>.j2`` (the reference's
+    prose, spbc.reference.language.line_of), or of its English prose where it has none in that language."""
+    return line_of(language if has_prose(kind, language, macro) else "en", kind, macro, *args)
+
+
 class Presenter(Generic[E]):
     """The play layer's part of one mechanic, for abilities of its effect class ``E``; every default offers nothing."""
 
@@ -147,16 +155,9 @@ class Presenter(Generic[E]):
         return None
 
     def summary(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen: ``"hand 4"``."""
-        return effect.kind.replace("_", " ")
-
-    def summary_de(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen in German (by default the English one)."""
-        return self.summary(model, effect)
-
-    def summary_zh(self, model: RulesModel, effect: E) -> str:
-        """Its short line on the screen in Chinese (by default the English one)."""
-        return self.summary(model, effect)
+        """Its short line on the screen in the model's language: ``"hand 4"``, by default the macro ``summary``
+        of its prose given the effect (:func:`screen_line`)."""
+        return screen_line(model.language, effect.kind, "summary", effect)
 
     def pays_per_card(self, effect: E) -> tuple[str, str, int, int] | None:
         """(phase, colour, rubles, points) it pays per card of a colour at scoring, or None."""
@@ -164,7 +165,8 @@ class Presenter(Generic[E]):
 
     def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
         """The screen's line while its stage waits on ``name``, in a language (``model`` has the ruleset's
-        names in it); every reader of the position sees it, so it says only what everyone may know."""
+        names in it; the text is a macro of its prose, :func:`screen_line`); every reader of the position
+        sees it, so it says only what everyone may know."""
         return None
 
     def drawn_prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str,
@@ -267,3 +269,6 @@ def verb_kinds(model: RulesModel) -> frozenset[MoveKind]:
 def state_by_name(fields: Mapping[str, list[int]]) -> dict[str, int]:
     """The one-value fields of a state, as ints."""
     return {name: part[0] for name, part in fields.items() if len(part) == 1}
+
+
+__doc__ = f"{__doc__}\n{describe(Presenter)}\n"

@@ -9,7 +9,8 @@ reference module defines ``class Reference(ReferencePart[ItsEffect])`` and overr
 those methods its kind has; ``uses`` is every (card, effect) of its kind, in card declaration order.
 
 Every kind also has its paragraph under "Special abilities", the macro ``ability`` of its prose, and
-its name in the card tables, the macro ``title``.
+its name in the card tables, the macro ``title``. The hooks, as the table below (printed from
+ReferencePart itself) lists them:
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from spbc.contract import mechanics
+from spbc.contract.parts import describe
 from spbc.lang.model import Card, Effect, Phase, RulesModel
 
 if TYPE_CHECKING:
@@ -91,3 +93,6 @@ def notation_forms(model: RulesModel, card: Card, effect: Effect) -> list[Notati
     """The forms of move text one ability adds to the notation."""
     part = reference_part(effect.kind)
     return list(part.notation_forms(model, card, effect)) if part is not None else []
+
+
+__doc__ = f"{__doc__}\n{describe(ReferencePart)}\n"

@@ -129,18 +129,18 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
 
 def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
-    mechanic says its part: ``summary_de`` in German when it has one, else ``summary``)."""
+    mechanic says its part, its ``summary`` in the language: the macro of its prose)."""
     # a card's income, abbreviated in the language: "3r 1p", "3 Rbl 1 Pkt", "3盧布 1分"
     rubles, points = catalogue(language if language in LANGUAGES else "en").short_income
     parts = []
     if card.rubles or card.points:
         parts.append(" ".join(p for p in (rubles.format(card.rubles) if card.rubles else "",
                                           points.format(card.points) if card.points else "") if p))
+    speaking = model if model.language == language else dataclasses.replace(model, language=language)
     for effect in card.abilities:
         present = hooks.presenter(effect.kind)
         if present is not None:
-            summary = {"de": present.summary_de, "zh": present.summary_zh}.get(language, present.summary)
-            parts.append(summary(model, effect))
+            parts.append(present.summary(speaking, effect))
     return ", ".join(parts) or "-"
 
 

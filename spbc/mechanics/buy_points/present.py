@@ -11,7 +11,7 @@ from typing_extensions import override
 from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.buy_points.effect import BuyPoints
-from spbc.play.hooks import GameLike, Known, Presenter, Reader
+from spbc.play.hooks import GameLike, Known, Presenter, Reader, screen_line
 from spbc.play.moves import Move, MoveKind
 from spbc.play.refusal import Refusal
 from spbc.play.view import GameView
@@ -53,37 +53,6 @@ def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> Refu
 def _mix(effect: BuyPoints) -> bool:
     """Whether the offer is an income taken as any mix of rubles and points (1 ruble a point, up to it)."""
     return effect.income > 0 and effect.price == effect.lot and effect.max_points == effect.income
-
-
-#: The screen's line while an owner decides on an offer, per language and kind of offer: an income taken as
-#: any mix of points and rubles, points bought one by one, points bought in lots. Only the card's terms and
-#: the copies in the play area are in it (everyone sees them), never what the owner's rubles allow.
-PROMPTS = {
-    "en": {
-        "mix": "The phase has scored; {name} takes the {card}'s {income} as points and rubles: "
-               "how many points (the rest in rubles)?",
-        "one": "The phase has scored; {name} may buy points with the {card}: {price} rubles a point, "
-               "at most {most} (0 buys none){extra}",
-        "lots": "The phase has scored; {name} may buy points with the {card}: {price} rubles for each {lot} points, "
-                "at most {most} (0 buys none){extra}",
-        "extra": "; it also pays {income} rubles",
-    },
-    "de": {
-        "mix": "Die Phase ist gewertet; {name} nimmt die {income} von {card} als Punkte und Rubel: "
-               "wie viele Punkte (der Rest in Rubel)?",
-        "one": "Die Phase ist gewertet; {name} kann Punkte kaufen ({card}): {price} Rubel je Punkt, "
-               "höchstens {most} (0 kauft keine){extra}",
-        "lots": "Die Phase ist gewertet; {name} kann Punkte kaufen ({card}): {price} Rubel je {lot} Punkte, "
-                "höchstens {most} (0 kauft keine){extra}",
-        "extra": "; dazu zahlt die Karte {income} Rubel",
-    },
-    "zh": {
-        "mix": "本階段已計分；{name}將{card}的{income}拆為分數與盧布：要幾分（其餘為盧布）？",
-        "one": "本階段已計分；{name}可用{card}購買分數：每分{price}盧布，最多{most}分（0為不買）{extra}",
-        "lots": "本階段已計分；{name}可用{card}購買分數：每{lot}分{price}盧布，最多{most}分（0為不買）{extra}",
-        "extra": "；另付{income}盧布",
-    },
-}
 
 
 def _offers(model: RulesModel) -> list[tuple[int, int]]:
@@ -141,26 +110,10 @@ class Present(Presenter[BuyPoints]):
         return None
 
     @override
-    def summary(self, model: RulesModel, effect: BuyPoints) -> str:
-        if _mix(effect):
-            return f"{effect.income} as rubles or points ({effect.verb})"
-        return f"buys points ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: BuyPoints) -> str:
-        if _mix(effect):
-            return f"{effect.income} als Rubel oder Punkte ({effect.verb})"
-        return f"kauft Punkte ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: BuyPoints) -> str:
-        if _mix(effect):
-            return f"{effect.income}盧布或分數 ({effect.verb})"
-        return f"購買分數 ({effect.verb})"
-
-    @override
     def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
-        """What the offer waiting is: the card's terms (its income, price, lot and cap for the copies owned)."""
+        """What the offer waiting is: the card's terms (its income, price, lot and cap for the copies owned),
+        an income taken as any mix of points and rubles, points bought one by one or in lots. Only the card's
+        terms and the copies in the play area are in it (everyone sees them), never what the rubles allow."""
         offers = _offers(model)
         offer = game.state_field("offer")[0]
         if not 0 <= offer < len(offers):
@@ -169,11 +122,17 @@ class Present(Presenter[BuyPoints]):
         effect = _effect(game, card.id)
         copies = view.players[view.current_player].play_area.get(card.id, 0) if effect.per == "card" else 1
         most, income = effect.max_points * copies, effect.income * copies
-        words = PROMPTS.get(language, PROMPTS["en"])
-        kind = "mix" if _mix(effect) else "one" if effect.lot == 1 else "lots"
-        extra = words["extra"].format(income=income) if income and kind != "mix" else ""
-        return words[kind].format(name=name, card=card.name, income=income, price=effect.price, lot=effect.lot,
-                                  most=most, extra=extra)
+        if _mix(effect):
+            return screen_line(language, BuyPoints.kind, "prompt_mix", name, card.name, income)
+        if effect.lot == 1:
+            return screen_line(language, BuyPoints.kind, "prompt_one", name, card.name, income, effect.price, most)
+        return screen_line(language, BuyPoints.kind, "prompt_lots", name, card.name, income, effect.price, effect.lot,
+                           most)
+
+    @override
+    def summary(self, model: RulesModel, effect: BuyPoints) -> str:
+        """``buys points (pub)``, or ``4 as rubles or points (guild)`` for an income taken as any mix."""
+        return screen_line(model.language, effect.kind, "summary", effect, _mix(effect))
 
     @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing_extensions import override
 
-from spbc.lang.model import RulesModel
 from spbc.mechanics.discard_from_hand.effect import DiscardFromHand
 from spbc.play import special
 from spbc.play.hooks import GameLike, Known
@@ -36,14 +35,3 @@ class Present(SpecialCard[DiscardFromHand]):
             return Refusal.of("no_other", kind=KIND, target=move.target)
         return special.not_now(move)
 
-    @override
-    def summary(self, model: RulesModel, effect: DiscardFromHand) -> str:
-        return f"play: discard 1 more ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: DiscardFromHand) -> str:
-        return f"ausspielen: 1 weitere abwerfen ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: DiscardFromHand) -> str:
-        return f"打出：再棄1張 ({effect.verb})"

@@ -8,8 +8,8 @@ from typing import ClassVar
 from typing_extensions import override
 
 from spbc.lang.model import RulesModel
-from spbc.play.hooks import Presenter
 from spbc.mechanics.discount.effect import Discount
+from spbc.play.hooks import Presenter, screen_line
 
 
 class Present(Presenter[Discount]):
@@ -20,18 +20,9 @@ class Present(Presenter[Discount]):
 
     @override
     def summary(self, model: RulesModel, effect: Discount) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        return f"-{effect.amount} on {colours[effect.colour]}"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: Discount) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        return f"-{effect.amount} auf {colours[effect.colour]}"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: Discount) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        return f"{colours[effect.colour]}減{effect.amount}"
+        """``-1 on blue``: the macro ``summary`` of its prose, given the colour's name."""
+        colour = next(c.name for c in model.colours if c.id == effect.colour)
+        return screen_line(model.language, effect.kind, "summary", effect, colour)
 
     @override
     def area_problem(self, model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:

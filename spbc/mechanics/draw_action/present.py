@@ -11,7 +11,7 @@ from typing_extensions import override
 from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
-from spbc.play.hooks import GameLike, Known, Reader, presenters
+from spbc.play.hooks import GameLike, Known, Reader, presenters, screen_line
 from spbc.play.moves import Move, MoveKind
 from spbc.play.refusal import Refusal
 from spbc.play.use import UseAbility
@@ -29,13 +29,6 @@ def _how(game: GameLike) -> Refusal | None:
 
 
 KIND = DrawAction.kind
-
-#: The screen's line while a drawn card waits, per language (the card's name is the ruleset's in it).
-PROMPTS = {
-    "en": "{name} drew {card}: buy it, take it or discard it",
-    "de": "{name} hat {card} gezogen: kaufen, auf die Hand nehmen oder ablegen",
-    "zh": "{name}抽到{card}：購買、拿入手牌或棄掉",
-}
 
 
 class Present(UseAbility[DrawAction]):
@@ -91,22 +84,10 @@ class Present(UseAbility[DrawAction]):
         return None if code < 0 else game.ruleset.model.cards[code].id
 
     @override
-    def summary(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"draws a card ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"zieht eine Karte ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: DrawAction) -> str:
-        return f"抽一張卡 ({effect.verb})"
-
-    @override
     def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
         if view.drawn is None:
             return None
-        return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
+        return screen_line(language, DrawAction.kind, "prompt", name, model.card(view.drawn).name)
 
     @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],

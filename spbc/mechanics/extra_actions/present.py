@@ -33,18 +33,6 @@ class Present(SpecialCard[ExtraActions]):
         return super().parse_move(reader, card_id, effect, verb, rest)
 
     @override
-    def summary(self, model: RulesModel, effect: ExtraActions) -> str:
-        return f"play: {effect.actions} more actions ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: ExtraActions) -> str:
-        return f"ausspielen: {effect.actions} weitere Aktionen ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: ExtraActions) -> str:
-        return f"打出：再做{effect.actions}個行動 ({effect.verb})"
-
-    @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
                      one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
         return [("extra", one["extra"], 0, _most(model))]

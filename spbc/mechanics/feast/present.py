@@ -54,18 +54,6 @@ class Present(SpecialCard[Feast]):
         return Refusal.of("no_target", kind=KIND, card=card, target=move.target)
 
     @override
-    def summary(self, model: RulesModel, effect: Feast) -> str:
-        return f"play: x{effect.times} next income ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: Feast) -> str:
-        return f"ausspielen: nächstes Einkommen x{effect.times} ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: Feast) -> str:
-        return f"打出：下次收入x{effect.times} ({effect.verb})"
-
-    @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
                      one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
         rows, ncards = _rows(model), len(model.cards)

@@ -1,25 +1,10 @@
-"""The hand_limit mechanic at the table: its line on the screen."""
+"""The hand_limit mechanic at the table: its line on the screen, the macro ``summary`` of its prose."""
 
 from __future__ import annotations
 
-from typing_extensions import override
-
-from spbc.lang.model import RulesModel
-from spbc.play.hooks import Presenter
 from spbc.mechanics.hand_limit.effect import HandLimit
+from spbc.play.hooks import Presenter
 
 
 class Present(Presenter[HandLimit]):
-    """The hand_limit mechanic's part at the table."""
-
-    @override
-    def summary(self, model: RulesModel, effect: HandLimit) -> str:
-        return f"hand {effect.limit}"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: HandLimit) -> str:
-        return f"Hand {effect.limit}"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: HandLimit) -> str:
-        return f"手牌上限{effect.limit}"
+    """The hand_limit mechanic's part at the table: the defaults (its summary is its prose's)."""

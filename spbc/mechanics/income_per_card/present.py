@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing_extensions import override
 
 from spbc.lang.model import RulesModel
-from spbc.play.hooks import Presenter
 from spbc.mechanics.income_per_card.effect import IncomePerCard
+from spbc.play.hooks import Presenter, screen_line
 
 
 class Present(Presenter[IncomePerCard]):
@@ -19,21 +19,6 @@ class Present(Presenter[IncomePerCard]):
 
     @override
     def summary(self, model: RulesModel, effect: IncomePerCard) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        pays = " ".join(p for p in (f"{effect.rubles}r" if effect.rubles else "",
-                                    f"{effect.points}p" if effect.points else "") if p)
-        return f"{pays} per {colours[effect.colour]}"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: IncomePerCard) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        pays = " ".join(p for p in (f"{effect.rubles} Rbl" if effect.rubles else "",
-                                    f"{effect.points} Pkt" if effect.points else "") if p)
-        return f"{pays} je {colours[effect.colour]}"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: IncomePerCard) -> str:
-        colours = {c.id: c.name for c in model.colours}
-        pays = " ".join(p for p in (f"{effect.rubles}盧布" if effect.rubles else "",
-                                    f"{effect.points}分" if effect.points else "") if p)
-        return f"每張{colours[effect.colour]}卡{pays}"
+        """``1r per green``: the macro ``summary`` of its prose, given the colour's name."""
+        colour = next(c.name for c in model.colours if c.id == effect.colour)
+        return screen_line(model.language, effect.kind, "summary", effect, colour)

@@ -13,7 +13,7 @@ from spbc.contract.abi import STAGES
 from spbc.lang.model import RulesModel
 from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
-from spbc.play.hooks import GameLike, Known, Reader
+from spbc.play.hooks import GameLike, Known, Reader, screen_line
 from spbc.play.moves import Move, MoveKind
 from spbc.play.refusal import Refusal
 from spbc.play.use import UseAbility
@@ -21,14 +21,6 @@ from spbc.play.view import GameView
 
 
 KIND = TakeDiscard.kind
-
-#: The screen's line while the card taken waits in the drawn stage, per language (the card's name is the
-#: ruleset's in it).
-PROMPTS = {
-    "en": "{name} took {card} from the discard pile: buy it, take it or discard it",
-    "de": "{name} hat {card} vom Ablagestapel genommen: kaufen, auf die Hand nehmen oder ablegen",
-    "zh": "{name}從棄牌堆拿了{card}：購買、拿入手牌或棄掉",
-}
 
 
 def _discarded(game: GameLike) -> list[str]:
@@ -104,7 +96,7 @@ class Present(UseAbility[TakeDiscard]):
         """While the card taken from the discard pile waits: where it came from."""
         if view.drawn is None or not _waiting(game):
             return None
-        return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
+        return screen_line(language, TakeDiscard.kind, "drawn_prompt", name, model.card(view.drawn).name)
 
     @override
     def drawn_how(self, game: GameLike) -> Refusal | None:
@@ -121,15 +113,3 @@ class Present(UseAbility[TakeDiscard]):
         if one["taken"] and one["stage"] != STAGES.index("drawn"):
             return "a card is marked taken from the discard pile outside the drawn stage"
         return None
-
-    @override
-    def summary(self, model: RulesModel, effect: TakeDiscard) -> str:
-        return ("play: " if effect.from_hand else "") + f"takes from the discard pile ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: TakeDiscard) -> str:
-        return ("ausspielen: " if effect.from_hand else "") + f"nimmt vom Ablagestapel ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: TakeDiscard) -> str:
-        return ("打出：" if effect.from_hand else "") + f"從棄牌堆拿牌 ({effect.verb})"

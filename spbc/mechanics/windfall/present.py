@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing_extensions import override
 
-from spbc.lang.model import RulesModel
 from spbc.mechanics.windfall.effect import Windfall
 from spbc.play.hooks import Reader
 from spbc.play.refusal import Refusal
@@ -21,15 +20,3 @@ class Present(SpecialCard[Windfall]):
         if rest:
             raise reader.malformed(Refusal.of("nothing_after", verb=verb))
         return super().parse_move(reader, card_id, effect, verb, rest)
-
-    @override
-    def summary(self, model: RulesModel, effect: Windfall) -> str:
-        return f"play: +{effect.rubles}r ({effect.verb})"
-
-    @override
-    def summary_de(self, model: RulesModel, effect: Windfall) -> str:
-        return f"ausspielen: +{effect.rubles} Rbl ({effect.verb})"
-
-    @override
-    def summary_zh(self, model: RulesModel, effect: Windfall) -> str:
-        return f"打出：+{effect.rubles}盧布 ({effect.verb})"
