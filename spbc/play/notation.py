@@ -136,17 +136,14 @@ class _Reader:
 
     def malformed(self, message: Refusal) -> MalformedMoveError:
         """The error of a text that does not read as a move, for the reason ``message`` gives."""
-        error: MalformedMoveError = MalformedMoveError.refused(message, self.game, self.text)
-        return error
+        return MalformedMoveError.refused(message, self.game, self.text)
 
     def ambiguous(self, reason: Refusal, moves: list[str]) -> AmbiguousMoveError:
         refusal = Refusal.of("ambiguous", reason=reason, moves=moves)
-        error: AmbiguousMoveError = AmbiguousMoveError.refused(refusal, self.game, self.text, candidates=moves)
-        return error
+        return AmbiguousMoveError.refused(refusal, self.game, self.text, candidates=moves)
 
     def refused(self, refusal: Refusal) -> IllegalMoveError:
-        error: IllegalMoveError = IllegalMoveError.refused(refusal, self.game, self.text)
-        return error
+        return IllegalMoveError.refused(refusal, self.game, self.text)
 
     def illegal(self, move: Move) -> IllegalMoveError:
         return self.refused(refusal_of(self.game, move, reader=self.reader))
