@@ -247,12 +247,8 @@ class Session:
                          phase=phase)
 
     def _refusal(self, error: MoveError) -> str:
-        """Why a move was refused, with who and when in the session's language (the reason itself
-        is the notation's, English)."""
-        message = str(error)
-        if error.context and message.endswith(f" ({error.context})"):
-            message = message[:-len(f" ({error.context})")] + f" ({self.context()})"
-        return message
+        """Why a move was refused, with who and when, in the session's language."""
+        return error.say(self.game, self.language)
 
     # --- commands ------------------------------------------------------------------------
 
