@@ -25,17 +25,15 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from spbc.contract.engine_api cimport EngineApi
+from spbc.contract.engine_api cimport (
+    KIND_BUY, KIND_DISCARD, KIND_PASS, KIND_PLAY, KIND_TAKE, EngineApi, move_card, move_kind, rng_below,
+    rng_next,
+)
 
 cdef enum:
     HASH_SIZE = 1024          # slots of the legal-move table at a node: far above MAX_MOVES
     MAX_SEATS = 8
     MAX_PATH = 8192           # above MAX_GAME_MOVES of any ruleset the engine limits allow
-    KIND_PASS = 0             # move kinds of spbc.contract.abi
-    KIND_BUY = 1
-    KIND_TAKE = 2
-    KIND_PLAY = 3
-    KIND_DISCARD = 5
 
 
 cdef const EngineApi* _api(object capsule) except NULL:
@@ -44,21 +42,9 @@ cdef const EngineApi* _api(object capsule) except NULL:
     return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")
 
 
-cdef inline uint64_t _next(uint64_t* x) noexcept nogil:
-    """SplitMix64, as the engines draw (spbc.contract.rng)."""
-    x[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _below(uint64_t* x, int n) noexcept nogil:
-    return <int>(((_next(x) >> 32) * <uint64_t>n) >> 32)
-
-
 cdef inline double _unit(uint64_t* x) noexcept nogil:
-    return (_next(x) >> 11) * (1.0 / 9007199254740992.0)
+    """A double in [0, 1) from the engines' generator: its top 53 bits."""
+    return (rng_next(x) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef inline double _now() noexcept nogil:
@@ -100,8 +86,8 @@ cdef inline int _rounds_left(const EngineApi* api, const int* s, const Layout* L
 
 cdef double _weight(const int* s, int code, int rounds, int player, const Layout* L) noexcept nogil:
     """How much the rollout policy likes a move (0: never)."""
-    cdef int kind = code & 15
-    cdef int card = (code >> 4) & 255
+    cdef int kind = move_kind(code)
+    cdef int card = move_card(code)
     cdef double value
     if kind == KIND_PASS:
         return 0.3
@@ -138,7 +124,7 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
             weights[i] = _weight(s, moves[i], rounds, player, L)
             total += weights[i]
         if total <= 0:
-            api.apply_move(s, moves[_below(x, n)])
+            api.apply_move(s, moves[rng_below(x, n)])
             continue
         pick = _unit(x) * total
         i = 0

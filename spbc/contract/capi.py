@@ -29,6 +29,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spbc.contract.abi import (
+    CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND, ROW_LOWER,
+    ROW_UPPER, TARGET_SHIFT,
+)
+
+#: The move layout as spbc/contract/engine_api.pxd declares it (a C enum, with the inline decoders move_kind,
+#: move_card, move_middle and move_target): the numbers of spbc.contract.abi. A compiled engine cimports these
+#: names from there, as every other .pyx does; the twin prints them as Python constants.
+MOVE_LAYOUT: tuple[tuple[str, int], ...] = (
+    *((f"KIND_{kind.upper()}", code) for code, kind in enumerate(MOVE_KINDS)),
+    ("KIND_MASK", KIND_MASK), ("CARD_SHIFT", CARD_SHIFT), ("CARD_MASK", CARD_MASK),
+    ("MIDDLE_SHIFT", MIDDLE_SHIFT), ("MIDDLE_MASK", MIDDLE_MASK), ("TARGET_SHIFT", TARGET_SHIFT),
+    ("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND),
+)
+#: The random generator's inline functions in engine_api.pxd (spbc.contract.rng in Python).
+GENERATOR = ("rng_next", "rng_below")
+
 
 @dataclass(frozen=True)
 class CFunction:

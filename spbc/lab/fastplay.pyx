@@ -20,18 +20,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from spbc.contract.engine_api cimport EngineApi
-
-from spbc.contract import abi
-
-# how a move is coded (spbc.contract.abi): the same for every ruleset
-cdef int KIND_MASK = abi.KIND_MASK
-cdef int CARD_SHIFT = abi.CARD_SHIFT
-cdef int CARD_MASK = abi.CARD_MASK
-cdef int TARGET_SHIFT = abi.TARGET_SHIFT
-cdef int KIND_BUY = abi.MOVE_KINDS.index("buy")
-cdef int KIND_TAKE = abi.MOVE_KINDS.index("take")
-cdef int KIND_PLAY = abi.MOVE_KINDS.index("play")
+from spbc.contract.engine_api cimport (
+    CARD_MASK, KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, move_card, move_kind, move_target, rng_below,
+)
 
 #: The counters kept per card, in this order: bought, taken into a hand, played from a hand, displaced.
 EVENTS = ("bought", "taken", "played", "displaced")
@@ -45,20 +36,6 @@ cdef enum:
     MAX_PHASES = 32
     MAX_DECKS = 32
     MAX_CARDS = 1024   # the card count in a move code (CARD_MASK) is below
-
-
-cdef inline uint64_t _next(uint64_t* x) noexcept nogil:
-    # SplitMix64, the engines' generator (spbc.contract.rng)
-    cdef uint64_t z
-    x[0] += 0x9E3779B97F4A7C15ULL
-    z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _below(uint64_t* x, int n) noexcept nogil:
-    return <int>(((_next(x) >> 32) * <uint64_t>n) >> 32)
 
 
 cdef const EngineApi* _api(object capsule) except NULL:
@@ -218,7 +195,7 @@ cdef int _easy_choose(const EngineApi* api, const int* observed, const int* lega
         memcpy(after, observed, api.state_size * sizeof(int))
         api.apply_move(after, legal[j])
         value = _position_value(api, after, seat, _rounds_left(api, after, E), E, scratch)
-        value += E.noise * _below(x, 1 << 16) / (1 << 16)
+        value += E.noise * rng_below(x, 1 << 16) / (1 << 16)
         if value > best_value:
             best, best_value = legal[j], value
     return best
@@ -318,13 +295,13 @@ def lab_games(object capsule, list levels, long long first_game, long long first
                     if n == 1:
                         m = moves[0]
                     elif seat_kind[p] == 0:
-                        m = moves[_below(&x[p], n)]
+                        m = moves[rng_below(&x[p], n)]
                     else:
                         _observe(api, s, p, ledger, observed, &E, places, pooled)
                         m = _easy_choose(api, observed, moves, n, p, &x[p], &E, after, scratch)
-                    kind = m & KIND_MASK
-                    card = (m >> CARD_SHIFT) & CARD_MASK
-                    target = (m >> TARGET_SHIFT) & CARD_MASK
+                    kind = move_kind(m)
+                    card = move_card(m)
+                    target = move_target(m)
                     if card < ncards:
                         if kind == KIND_BUY:
                             events[(0 * ncards + card) * players + p] += 1
