@@ -173,6 +173,14 @@ cdef int tie_break(const int* s, int p) noexcept nogil
 cdef void score_phase(int* s, int phase) noexcept nogil
 # 0 if the engine can play s safely, else the number of what is wrong (as Engine.load checks).
 cdef int state_problem(const int* s) noexcept nogil
+# Make canonical what observer cannot see (spbc.play.observe); the others' secret rubles become rubles.
+cdef void canonical_unseen(int* s, int observer, const int* rubles) noexcept nogil
+# A guess at how many rounds remain, this one included.
+cdef int rounds_left(const int* s) noexcept nogil
+# What seat's position is worth to the easy player, in points, with left rounds to come.
+cdef double position_value(const int* s, int seat, int left) noexcept nogil
+# The easy player's move among the n legal moves, its noise drawn from x.
+cdef int easy_choice(const int* s, const int* legal, int n, int seat, uint64_t* x, double noise) noexcept nogil
 
 
 # The Python-facing class (engine.pyx); its state array is readable and writable from Cython.

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from spbc.ai import search
-from spbc.ai.tables import card_tables, rounds_left
+from spbc.ai.tables import card_tables
 from spbc.contract.rng import MASK64, rng_below, rng_next
-from spbc.play.game import Game, Ruleset
+from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -80,45 +80,14 @@ class RandomAgent:
 EASY_NOISE = 2.0
 
 
-def position_value(game: Game, seat: int, left: int) -> float:
-    """What seat's position is worth in points: its final points if the game ended now, plus what each
-    scoring phase would pay it, by the cards it owns, in the left rounds (this one included) it will
-    still score, plus the points the disc will bring it at the round ends to come (disc_to_come); a ruble
-    to come is worth more than at the end while there are rounds to spend it."""
-    rules = game.ruleset.model.game
-    worth = min(0.4, 1 / rules.rubles_per_point + 0.05 * left)
-    value = float(game._engine.final_score(seat))
-    current = game.ruleset.engine.PHASE_IDS.index(game.phase)
-    for index, phase in enumerate(game.ruleset.model.phases):
-        if phase.scores is None:
-            continue
-        times = left - 1 + (index >= current and not game.is_over)
-        if times > 0:
-            rubles, points = game.forecast(seat, phase.id)
-            value += times * (points + rubles * worth)
-    return value + disc_to_come(game, seat, left)
-
-
-def disc_to_come(game: Game, seat: int, left: int) -> int:
-    """The points the disc (GameParams.disc) will still bring seat: it moves on with the markers at each of
-    the left - 1 round ends to come, and pays whoever it reaches. 0 without a disc in play."""
-    holder = game.disc()
-    if holder is None:
-        return 0
-    rules = game.ruleset.model.game
-    players = len(game.players)
-    points = 0
-    for _ in range(left - 1):
-        holder = (holder + rules.shift(players)) % players
-        if holder == seat:
-            points += rules.disc_points
-    return points
-
-
 class EasyAgent:
-    """A greedy beginner: the move that leaves its position worth most (:func:`position_value`), with
-    noise. It buys income early, since income pays for rounds to come, and keeps no cards in hand,
-    since the hand penalty counts in the final points."""
+    """A greedy beginner: the move that leaves its position worth most, with noise. A position's worth is
+    its final points if the game ended now, plus what each scoring phase would pay it, by the cards it
+    owns, in the rounds left (this one included) it will still score, plus the points the disc will bring
+    it; a ruble to come is worth more than at the end while there are rounds to spend it. It buys income
+    early, since income pays for rounds to come, and keeps no cards in hand, since the hand penalty counts
+    in the final points. The engine computes it (Engine.easy_choice, spbc/engine/templates/kernels.j2),
+    the same function the balance lab's C loop calls for its easy seats."""
 
     name = "easy"
 
@@ -130,17 +99,7 @@ class EasyAgent:
         codes = observation.legal
         if len(codes) == 1:
             return codes[0]
-        position = observation.position()
-        seat = observation.seat
-        best, best_value = codes[0], float("-inf")
-        for code in codes:
-            after = position.clone()
-            after.play_code(code)
-            value = position_value(after, seat, rounds_left(after.ruleset, after.state_values()))
-            value += self.noise * rng_below(self.rng, 1 << 16) / (1 << 16)
-            if value > best_value:
-                best, best_value = code, value
-        return best
+        return observation.engine().easy_choice(codes, observation.seat, self.rng, self.noise)
 
 
 @dataclass(frozen=True)
@@ -222,16 +181,7 @@ class SearchAgent:
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
         """What the search is handed for these rules: the card tables, the state layout, the settings."""
         tables = card_tables(ruleset)
-        fields = ruleset._fields
-        refilled = 0
-        for phase in ruleset.model.phases:
-            refilled |= 1 << ruleset.engine.DECK_IDS.index(phase.deck)
-        layout = {
-            "hand_size": fields["hand_size"][0], "last_round": fields["last_round"][0],
-            "deck_size": fields["deck_size"][0], "rubles": fields["rubles"][0],
-            "ndecks": len(ruleset.engine.DECK_IDS), "refilled_mask": refilled,
-            "hand_limit": ruleset.model.game.hand_limit,
-        }
+        layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
         settings = {
             "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
             "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),

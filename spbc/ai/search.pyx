@@ -54,14 +54,9 @@ cdef inline double _now() noexcept nogil:
 
 
 cdef struct Layout:
-    # where the policy reads the state, and what it knows of the cards
-    int o_hand_size
-    int o_last_round
-    int o_deck_size
-    int o_rubles
-    int ndecks
-    int refilled_mask       # decks that a phase refills from: the game ends when one runs out
+    # what the policy knows of the rules and the cards (the state's offsets are the engine's: EngineApi)
     int hand_limit
+    int o_hand_size
     int ncards
     const int* cost
     const int* rubles
@@ -70,18 +65,6 @@ cdef struct Layout:
     double margin_scale     # points of margin that count fully
     double exploration      # UCB's constant
     int uniform             # 1: uniformly random playouts (the engine's own)
-
-
-cdef inline int _rounds_left(const EngineApi* api, const int* s, const Layout* L) noexcept nogil:
-    if s[L.o_last_round]:
-        return 1
-    cdef int players = s[api.o_players], d, least = 1 << 30, n
-    for d in range(L.ndecks):
-        if L.refilled_mask & (1 << d):
-            n = (s[L.o_deck_size + d] + players) // (players + 1)
-            if n < least:
-                least = n
-    return 1 + least
 
 
 cdef double _weight(const int* s, int code, int rounds, int player, const Layout* L) noexcept nogil:
@@ -117,7 +100,7 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
         if n == 1:
             api.apply_move(s, moves[0])
             continue
-        rounds = _rounds_left(api, s, L)
+        rounds = api.rounds_left(s)
         player = s[api.o_current]
         total = 0
         for i in range(n):
@@ -252,7 +235,7 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
                 untried += tried[i] == 0
             if untried and t.size < t.capacity:
                 # expand: one untried move, drawn as the rollout policy would draw it
-                rounds = _rounds_left(api, s, L)
+                rounds = api.rounds_left(s)
                 total = 0
                 for i in range(n):
                     weights[i] = (_weight(s, moves[i], rounds, mover, L) + 0.05) if tried[i] == 0 else 0.0
@@ -313,8 +296,8 @@ def search(object capsule, state, int observer, long iterations, double seconds,
            tables, dict layout, dict settings):
     """Search from ``state`` (an observation's state, engine layout) for ``observer``, the seat to move:
     ``iterations`` iterations, or when that is 0 as many as ``seconds`` allow. ``tables`` are the
-    per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` the state offsets the policy reads
-    (hand_size, last_round, deck_size, rubles), ``ndecks``, ``refilled_mask``, ``hand_limit``;
+    per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` what the policy reads of the rules
+    (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
     ``settings`` margin_weight, margin_scale, exploration, uniform.
 
     Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
@@ -356,12 +339,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
             per_card[2 * ncards + i] = tables[2][i]
         L.cost, L.rubles, L.points = per_card, per_card + ncards, per_card + 2 * ncards
         L.ncards = ncards
-        L.o_hand_size = layout["hand_size"]
-        L.o_last_round = layout["last_round"]
-        L.o_deck_size = layout["deck_size"]
-        L.o_rubles = layout["rubles"]
-        L.ndecks = layout["ndecks"]
-        L.refilled_mask = layout["refilled_mask"]
+        L.o_hand_size = api.o_hand_size
         L.hand_limit = layout["hand_limit"]
         L.margin_weight = settings["margin_weight"]
         L.margin_scale = settings["margin_scale"]

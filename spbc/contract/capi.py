@@ -78,4 +78,13 @@ C_FUNCTIONS: tuple[CFunction, ...] = (
               "Pay every player what the scoring of phase pays (without moving the game on)."),
     CFunction("int", "state_problem", "const int* s",
               "0 if the engine can play s safely, else the number of what is wrong (as Engine.load checks)."),
+    # the computer players' kernels (spbc/engine/templates/kernels.j2), the same in the twin
+    CFunction("void", "canonical_unseen", "int* s, int observer, const int* rubles",
+              "Make canonical what observer cannot see (spbc.play.observe); the others' secret rubles become rubles."),
+    CFunction("int", "rounds_left", "const int* s",
+              "A guess at how many rounds remain, this one included."),
+    CFunction("double", "position_value", "const int* s, int seat, int left",
+              "What seat's position is worth to the easy player, in points, with left rounds to come."),
+    CFunction("int", "easy_choice", "const int* s, const int* legal, int n, int seat, uint64_t* x, double noise",
+              "The easy player's move among the n legal moves, its noise drawn from x."),
 )

@@ -85,6 +85,10 @@ ctypedef struct EngineApi:
     int o_current
     int o_stage
     int stage_over
+    int o_round
+    int o_rubles
+    int o_hand_size
+    int ncards
     void (*setup)(int* s, int players, uint64_t seed) noexcept nogil
     int (*legal_moves)(const int* s, int* out) noexcept nogil
     void (*apply_move)(int* s, int move) noexcept nogil
@@ -93,3 +97,8 @@ ctypedef struct EngineApi:
     int (*final_score)(const int* s, int p) noexcept nogil
     int (*tie_break)(const int* s, int p) noexcept nogil
     void (*score_phase)(int* s, int phase) noexcept nogil   # what Engine.forecast plays on a copy
+    # the computer players' kernels, printed with the engine (spbc/engine/templates/kernels.j2)
+    void (*canonical_unseen)(int* s, int observer, const int* rubles) noexcept nogil
+    int (*rounds_left)(const int* s) noexcept nogil
+    double (*position_value)(const int* s, int seat, int left) noexcept nogil
+    int (*easy_choice)(const int* s, const int* legal, int n, int seat, uint64_t* x, double noise) noexcept nogil

@@ -61,9 +61,10 @@ class CythonDialect:
         """The table of the engine's C functions (spbc/contract/engine_api.pxd) and the capsule of it."""
         sizes = ("state_size", "STATE_SIZE"), ("max_moves", "MAX_MOVES"), ("max_game_moves", "MAX_GAME_MOVES"), \
             ("max_players", "MAX_PLAYERS"), ("o_players", "O_PLAYERS"), ("o_current", "O_CURRENT"), \
-            ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER")
+            ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER"), ("o_round", "O_ROUND"), ("o_rubles", "O_RUBLES"), \
+            ("o_hand_size", "O_HAND_SIZE"), ("ncards", "NCARDS")
         functions = ("setup", "legal_moves", "apply_move", "playout", "redeal_unseen", "final_score", "tie_break",
-                     "score_phase")
+                     "score_phase", "canonical_unseen", "rounds_left", "position_value", "easy_choice")
         lines = ["cdef EngineApi _C_API"]
         lines += [f"_C_API.{field} = {value}" for field, value in sizes]
         lines += [f"_C_API.{name} = {name}" for name in functions]

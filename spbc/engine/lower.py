@@ -196,6 +196,7 @@ class EngineIR:
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
     specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
+    open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'
 
 
 @dataclass(frozen=True)
@@ -433,5 +434,5 @@ def lower(model: RulesModel) -> EngineIR:
         idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size, mask_words=words,
-        specials=any(card.special for card in cards),
+        specials=any(card.special for card in cards), open_rubles=game.open_rubles,
     )
