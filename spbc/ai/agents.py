@@ -24,7 +24,8 @@ Levels (``LEVELS``):
 - ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision.
 
 A search level takes a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a decision) or
-``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine).
+``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine);
+spbc.ai.budget parses a level once into a Level with its Budget, which make_agent also takes.
 An agent also offers ``last``, a :class:`Decision` with the figures of its last choice
 (None for the levels that do not search).
 """
@@ -32,23 +33,17 @@ An agent also offers ``last``, a :class:`Decision` with the figures of its last 
 from __future__ import annotations
 
 import copy
-import re
 import time
 from dataclasses import dataclass
 from typing import Protocol
 
 from spbc.ai import search
+from spbc.ai.budget import HARD_SECONDS, LEVELS, MEDIUM_ITERATIONS, Budget, Level
 from spbc.ai.tables import card_tables
 from spbc.contract.rng import MASK64, rng_below, rng_next
 from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
 
-LEVELS = ("random", "easy", "medium", "hard")
-
-#: medium's budget: iterations of the search per decision.
-MEDIUM_ITERATIONS = 300
-#: hard's budget: seconds per decision.
-HARD_SECONDS = 1.0
 #: The share of a time budget the search may take: the rest is left for the observation and the answer,
 #: so that a decision keeps within its budget on a busy machine too.
 TIME_SHARE = 0.95
@@ -144,14 +139,13 @@ _Tables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 class SearchAgent:
     """Information-set Monte Carlo tree search on the compiled engine (spbc.ai.search), from the
     observation's state: every iteration deals the unseen cards anew from the agent's own generator.
-    A budget of ``iterations`` (fixed: reproducible) or else ``seconds`` per decision."""
+    A budget (spbc.ai.budget.Budget) of iterations (fixed: reproducible) or else seconds per decision."""
 
-    def __init__(self, name: str, seed: int, iterations: int = 0, seconds: float = HARD_SECONDS,
+    def __init__(self, name: str, seed: int, budget: Budget = Budget(seconds=HARD_SECONDS),
                  settings: Settings = Settings()) -> None:
         self.name = name
         self.rng = [seed & MASK64]
-        self.iterations = iterations
-        self.seconds = seconds
+        self.budget = budget
         self.settings = settings
         self.last: Decision | None = None
         self._prepared: tuple[Ruleset, _Tables, dict[str, int], dict[str, float]] | None = None
@@ -170,10 +164,10 @@ class SearchAgent:
         _, tables, layout, settings = self._prepared
         seed = rng_next(self.rng)
         seconds = 0.0
-        if self.iterations <= 0:
-            seconds = max(0.0005, self.seconds * TIME_SHARE - (time.perf_counter() - began))
+        if self.budget.iterations <= 0:
+            seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (time.perf_counter() - began))
         children, iterations, playouts, nodes, took = search.search(
-            capsule, observation.state, observation.seat, self.iterations, seconds, seed,
+            capsule, observation.state, observation.seat, self.budget.iterations, seconds, seed,
             tables, layout, settings)
         self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, took)
         return self.last
@@ -204,47 +198,22 @@ class SearchAgent:
         return self.decide(observation).choices[0].code
 
 
-_BUDGET = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>s|ms|it)")
-
-
-def _budget(level: str) -> tuple[str, int, float]:
-    """(base level, iterations, seconds) of a level name; ValueError for a bad one."""
-    base, _, budget = level.removeprefix("ai:").partition("@")
-    if base not in LEVELS:
-        raise ValueError(f"unknown computer level {base!r}; known: {', '.join(LEVELS)}")
-    iterations, seconds = (MEDIUM_ITERATIONS, 0.0) if base == "medium" else (0, HARD_SECONDS)
-    if budget:
-        found = _BUDGET.fullmatch(budget)
-        if base not in ("medium", "hard") or found is None:
-            raise ValueError(f"bad computer level {level!r}: only medium and hard take a budget, written "
-                             "@2s, @500ms or @5000it (seconds, milliseconds or iterations per decision)")
-        number, unit = float(found["number"]), found["unit"]
-        if unit == "it":
-            iterations, seconds = int(number), 0.0
-        else:
-            iterations, seconds = 0, number / (1000 if unit == "ms" else 1)
-        if iterations <= 0 and not 0.001 <= seconds <= 600:
-            raise ValueError(f"bad computer level {level!r}: a budget is at least 1 iteration or 1 ms, "
-                             "and at most 600 s")
-    return base, iterations, seconds
-
-
 def level_problem(level: str) -> str | None:
     """Why a level name is not one of LEVELS (with a budget such as ``hard@2s`` where one takes it),
-    or None."""
+    or None (spbc.ai.budget.Level.parse)."""
     try:
-        _budget(level)
+        Level.parse(level)
     except ValueError as error:
         return str(error)
     return None
 
 
-def make_agent(level: str, seed: int) -> Agent:
-    """An agent by level name (``ai:`` may lead it, a budget may follow: ``hard@2s``); ValueError
-    naming the known levels for any other."""
-    base, iterations, seconds = _budget(level)
-    if base == "easy":
+def make_agent(level: str | Level, seed: int) -> Agent:
+    """An agent by level (a Level, or its name: ``ai:`` may lead it, a budget may follow: ``hard@2s``);
+    ValueError naming the known levels for any other name."""
+    parsed = Level.parse(level) if isinstance(level, str) else level
+    if parsed.name == "easy":
         return EasyAgent(seed)
-    if base in ("medium", "hard"):
-        return SearchAgent(level.removeprefix("ai:"), seed, iterations, seconds)
+    if parsed.budget is not None:
+        return SearchAgent(str(parsed), seed, parsed.budget)
     return RandomAgent(seed)

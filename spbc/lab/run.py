@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc.ai.agents import EASY_NOISE, make_agent
+from spbc.ai.agents import EASY_NOISE
+from spbc.ai.budget import Level
 from spbc.ai.sim import play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import fastplay
@@ -176,7 +177,7 @@ def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) ->
 def check_seats(seats: Iterable[str]) -> None:
     """ValueError naming the known levels for a seat that is none."""
     for level in seats:
-        make_agent(level, 0)
+        Level.parse(level)
 
 
 #: progress(games done, games in all) after each batch.

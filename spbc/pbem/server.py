@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
+from spbc.ai.budget import Level
 from spbc.play.game import Game, Ruleset
 from spbc.play.moves import PASS, Move, MoveError, MoveKind
 from spbc.play.notation import format_move, parse_move
@@ -235,7 +236,7 @@ class Server:
             return
         if policy.startswith(AI_PREFIX):
             try:
-                make_agent(policy, 0)
+                Level.parse(policy)
                 return
             except ValueError as error:
                 raise PbemError(f"policy {policy}: {error}") from None
