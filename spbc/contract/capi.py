@@ -15,11 +15,13 @@ array of its own, without the GIL and without a Python object per move::
         score = spb.final_score(s, 0)
 
 The pxd declares, per ruleset: every constant of the engine as a C enum (sizes such as
-STATE_SIZE, MAX_MOVES, NCARDS, MAX_PLAYERS, MAX_GAME_MOVES; move kinds, rows, stages; the state
-offsets O_*; card, deck and phase indices), the engine's random generator (``rng_next``,
-``rng_below``: inline, so a caller draws from the very generator the engine uses), the functions
-below, and the ``Engine`` class with its state array ``s``. The engine's tables stay private: Cython
-shares no C variables between modules.
+STATE_SIZE, MAX_MOVES, NCARDS, MAX_PLAYERS, MAX_GAME_MOVES; stages; the state offsets O_*; card,
+deck and phase indices), the functions below, and the ``Engine`` class with its state array ``s``.
+It cimports the move layout (MOVE_LAYOUT: kinds, the fields' masks and shifts, rows) and the random
+generator (``rng_next``, ``rng_below``: inline, so a caller draws from the very generator the engine
+uses) from spbc/contract/engine_api.pxd, where they are written once for every engine and every other
+.pyx, and passes them on to its callers. The engine's tables stay private: Cython shares no C
+variables between modules.
 
 The signatures here are the contract: engine.pxd prints them, the engine templates define the
 functions, and Cython refuses to compile an engine whose definition differs from its declaration.
