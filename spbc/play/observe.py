@@ -68,10 +68,7 @@ class Observation:
 
 def observe(game: Game, seat: int, moves: int = 0) -> Observation:
     """What seat may know of game now, as an agent receives it (``moves``: how many were played). The
-    canonical state is the engine's (its ``observed``: one source with the balance lab's C loop)."""
-    rubles = [game.public_rubles(other) for other in range(len(game.players))]
-    real = game.ruleset.engine.Engine()
-    real.load(game.state_values())
-    engine = real.observed(seat, rubles)
+    canonical state is the engine's (Engine.observed: one source with the balance lab's C loop)."""
+    engine = game.observed(seat)
     legal = tuple(game.legal_codes()) if game.current_player == seat else ()
     return Observation(game.ruleset, seat, game.players, tuple(engine.state()), legal, moves, [engine])
