@@ -214,6 +214,7 @@ def test_the_contracts_pxd_declares_the_move_layout_of_the_abi_and_no_pyx_decode
     for path in Path(spbc.__file__).parent.glob("*/*.pyx"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"KIND_[A-Z]+ = |& 15\b|>> 4\b|& 255\b|abi\.", text), path
+        assert "PyCapsule_IsValid" not in text, path  # the capsule is opened by the contract's engine_api()
 
 
 @pytest.mark.slow  # a Cython build

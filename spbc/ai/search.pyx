@@ -18,7 +18,6 @@ untried moves.
 
 import time
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -26,20 +25,14 @@ from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from spbc.contract.engine_api cimport (
-    KIND_BUY, KIND_DISCARD, KIND_PASS, KIND_PLAY, KIND_TAKE, EngineApi, move_card, move_kind, rng_below,
-    rng_next,
+    KIND_BUY, KIND_DISCARD, KIND_PASS, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind,
+    rng_below, rng_next,
 )
 
 cdef enum:
     HASH_SIZE = 1024          # slots of the legal-move table at a node: far above MAX_MOVES
     MAX_SEATS = 8
     MAX_PATH = 8192           # above MAX_GAME_MOVES of any ruleset the engine limits allow
-
-
-cdef const EngineApi* _api(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"spbc.EngineApi"):
-        raise TypeError("not the C functions of a compiled engine (its c_api()); the twin has none")
-    return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")
 
 
 cdef inline double _unit(uint64_t* x) noexcept nogil:
@@ -303,7 +296,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
     mean win share) of the root's children, most visited first.
     """
-    cdef const EngineApi* api = _api(capsule)
+    cdef const EngineApi* api = engine_api(capsule)
     if len(state) != api.state_size:
         raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
     cdef int ncards = len(tables[0])

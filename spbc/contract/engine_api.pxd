@@ -12,6 +12,7 @@
 # object per move, and without being compiled against that ruleset's engine.pxd. The signatures are
 # those of spbc.contract.capi.
 
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint64_t
 
 # --- move codes (spbc.contract.abi) -------------------------------------------------------------------
@@ -102,3 +103,10 @@ ctypedef struct EngineApi:
     int (*rounds_left)(const int* s) noexcept nogil
     double (*position_value)(const int* s, int seat, int left) noexcept nogil
     int (*easy_choice)(const int* s, const int* legal, int n, int seat, uint64_t* x, double noise) noexcept nogil
+
+
+cdef inline const EngineApi* engine_api(object capsule) except NULL:
+    """The EngineApi of a compiled engine's capsule (its module's c_api()); TypeError for anything else."""
+    if not PyCapsule_IsValid(capsule, b"spbc.EngineApi"):
+        raise TypeError("not the C functions of a compiled engine (its c_api()); the twin has none")
+    return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")

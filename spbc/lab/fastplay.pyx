@@ -14,13 +14,12 @@ move for move: dealt from the seed, each seat drawing from its own generator, se
   as spbc.play.game.Game.public_rubles keeps it); never on the real state.
 """
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from spbc.contract.engine_api cimport (
-    KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, move_card, move_kind, move_target, rng_below,
+    KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind, move_target, rng_below,
 )
 
 #: The counters kept per card, in this order: bought, taken into a hand, played from a hand, displaced.
@@ -32,12 +31,6 @@ LEVELS = ("random", "easy")
 
 cdef enum:
     MAX_SEATS = 8
-
-
-cdef const EngineApi* _api(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"spbc.EngineApi"):
-        raise TypeError("not the C functions of a compiled engine (its c_api()); the twin has none")
-    return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")
 
 
 def lab_games(object capsule, list levels, long long first_game, long long first_seed, int count,
@@ -60,7 +53,7 @@ def lab_games(object capsule, list levels, long long first_game, long long first
 
     RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug).
     """
-    cdef const EngineApi* api = _api(capsule)
+    cdef const EngineApi* api = engine_api(capsule)
     cdef int players = len(levels), p, ncards = api.ncards
     cdef int kinds[MAX_SEATS]
     if players < 1 or players > api.max_players or players > MAX_SEATS:
