@@ -7,12 +7,15 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
 from spbc.frontends.options import complete_rules, integers
+
+if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
+    from spbc.play.game import Ruleset
 
 #: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
 LAB_MODULES = ("matplotlib", "dask", "distributed")
@@ -51,12 +54,7 @@ def balance(
         check_seats(levels)
     except ValueError as error:
         fail(str(error), code=2)
-    rulesets = [load_ruleset(str(rules))] + ([load_ruleset(against)] if against is not None else [])
-    for ruleset in rulesets:
-        model = ruleset.model.game
-        if not model.min_players <= len(levels) <= model.max_players:
-            fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {len(levels)}",
-                 code=2)
+    rulesets = _rulesets([str(rules)] + ([against] if against is not None else []), len(levels))
     plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed,
                   model=r.model if Path(str(r.source)).is_file() else None) for r in rulesets]
     workers = jobs or os.cpu_count() or 1
@@ -82,6 +80,18 @@ def balance(
     if any(not o.complete for o in outcomes):
         typer.echo("interrupted: the report holds the games that finished", err=True)
         raise typer.Exit(130)
+
+
+def _rulesets(names: list[str], players: int) -> list[Ruleset]:
+    """The rulesets to play, each loaded (exit 1 with the rules' errors); exit 2 unless each is for that
+    many players."""
+    rulesets = [load_ruleset(name) for name in names]
+    for ruleset in rulesets:
+        model = ruleset.model.game
+        if not model.min_players <= players <= model.max_players:
+            fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {players}",
+                 code=2)
+    return rulesets
 
 
 @contextmanager

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import override
+
 import typer
 from typer._click import Context, HelpFormatter  # Typer 0.29 carries its own Click; its commands take these
 from typer.core import TyperArgument, TyperCommand
@@ -89,6 +91,7 @@ def _plain_name(argument: TyperArgument) -> str:
 class PlainCommand(TyperCommand):
     """A command whose usage line and Arguments section show each argument's metavar plainly."""
 
+    @override
     def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
@@ -98,6 +101,7 @@ class PlainCommand(TyperCommand):
                 pieces.extend(param.get_usage_pieces(ctx))
         return pieces
 
+    @override
     def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
         arguments, options = [], []
         for param in self.get_params(ctx):

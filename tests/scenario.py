@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from spbc.play.game import Game, Ruleset
-from spbc.contract.abi import STAGES
 from spbc.play.moves import Move, MoveKind
 from spbc.play.save import check_state, owned_mask
 
@@ -271,7 +270,7 @@ class Scenario:
         state["discard"] = [self.discard[card] for card in self.cards]
         if self.drawn_card is not None:
             state["drawn"] = [index[self.drawn_card]]
-            state["stage"] = [STAGES.index("drawn")]
+            state["stage"] = [self.model.stages.index("drawn")]
         return state
 
     def _areas(self, areas: list[Counter[str]], index: Mapping[str, int]) -> list[int]:

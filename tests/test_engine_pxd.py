@@ -20,7 +20,6 @@ from types import ModuleType
 import pytest
 
 import spbc
-from spbc.contract.abi import STAGES
 from spbc.contract.capi import C_FUNCTIONS, MOVE_LAYOUT
 from spbc.source.locate import generated_dir
 
@@ -225,7 +224,7 @@ def test_the_constants_seen_from_cython_are_the_engine_s(caller, compiled):
     assert caller.constants() == dict(
         STATE_SIZE=engine.STATE_SIZE_, MAX_MOVES=engine.MAX_MOVES_, NCARDS=engine.NCARDS_,
         MAX_PLAYERS=compiled.model.game.max_players, MAX_GAME_MOVES=limits["game_moves"],
-        O_STAGE=fields["stage"], O_CURRENT=fields["current"], STAGE_OVER=STAGES.index("over"),
+        O_STAGE=fields["stage"], O_CURRENT=fields["current"], STAGE_OVER=compiled.stages.index("over"),
     )
 
 

@@ -285,8 +285,8 @@ def test_missing_and_unknown_parts_are_refused(ruleset):
 
 def test_other_format_or_rules_are_refused(ruleset):
     data = saved(ruleset)
-    data["version"] = 2
-    assert refusal(ruleset, json.dumps(data)) == "not a saved game of this version: format 'spbc-game' 2"
+    data["version"] = 3
+    assert refusal(ruleset, json.dumps(data)) == "not a saved game of this version: format 'spbc-game' 3"
     data = saved(ruleset)
     digest = data["digest"]
     data["digest"] = "0" * 64

@@ -2,7 +2,9 @@
 
 The layers, lowest first, are the packages of spbc (README "Layout"); frontends/ is the top. A mechanic's
 folder (spbc/mechanics/<kind>/) spans the layers, each file in the layer its name gives: effect.py and the
-package itself in lang, lower.py in engine, reference.py in reference, present.py in play. Imports under ``if TYPE_CHECKING:`` are
+kind's package in lang, lower.py in engine, reference.py in reference, present.py in play. The registry that
+finds them is spbc.contract.mechanics, on the contract floor like any module of it; spbc/mechanics/ itself is
+a bare package marker that nothing imports. Imports under ``if TYPE_CHECKING:`` are
 checked for direction too, but are not run, so they do not count as cycles; imports inside functions are
 not allowed in spbc/ (they hide cycles), except where a module documents why it defers one import.
 """
@@ -50,6 +52,8 @@ def layer_of(module: str) -> int | None:
         return None
     if len(parts) == 1:
         return LAYERS.index("play")  # the package's front door re-exports the Game API
+    if parts[1] == "mechanics" and len(parts) == 2:
+        return LAYERS.index("source")  # a package marker with no code (test below), under every kind's files
     if parts[1] == "mechanics":
         part = parts[3] if len(parts) > 3 else "__init__"
         return LAYERS.index(MECHANIC_PARTS[part]) if part in MECHANIC_PARTS else None
@@ -167,6 +171,14 @@ def test_no_import_is_hidden_in_a_function():
 def test_every_module_is_in_a_layer():
     modules, _ = collect_imports(ROOT)
     assert [m for m in sorted(modules) if layer_of(m) is None] == []
+
+
+def test_nothing_imports_the_mechanics_package_itself():
+    """The registry moved to spbc.contract.mechanics: spbc.mechanics is a folder of kinds, with no code of its own."""
+    _, imports = collect_imports(ROOT)
+    assert [f"{i.module}:{i.line}" for i in imports if i.target == "spbc.mechanics"] == []
+    marker = ast.parse((ROOT / "spbc" / "mechanics" / "__init__.py").read_text(encoding="utf-8"))
+    assert [type(node).__name__ for node in marker.body] == ["Expr"]  # its docstring only
 
 
 def test_the_check_fails_on_a_lower_layer_importing_a_higher_one(tmp_path):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import spbc
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.frontends.screen import describe_income
 from spbc.lang.load import load_model
 from spbc.lang.schema import ABILITIES
@@ -218,3 +218,4 @@ def test_nothing_outside_its_folder_names_it():
             if path.suffix in (".py", ".j2", ".lark") and "generated" not in path.parts:
                 text = path.read_text(encoding="utf-8")
                 assert "take_rubles" not in text and "tax_office" not in text, path
+

@@ -11,7 +11,7 @@ import pytest
 import spbc
 from spbc.play.notation import format_move, parse_move
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.engine.emit import emit_engine_ir
 from spbc.engine.lower import lower
 from spbc.lang.load import load_model
@@ -41,7 +41,7 @@ def test_each_mechanic_owns_its_part_of_the_state_in_a_fixed_place():
     assert names[:11] == ["players", "round", "phase", "current", "passes", "last_round", "stage",
                           "drawn", "offer", "offer_turn", "markers"]  # the stages' state, in stage order
     assert names[names.index("colour_count") + 1] == "discount"
-    assert ir.stages == ("drawn", "points") and ir.idle_stages == () and ir.problems == 10
+    assert ir.stages == ("drawn", "points") and ir.problems == 10
 
 
 
@@ -56,17 +56,23 @@ def test_a_mechanic_that_changes_prices_must_name_the_cards_that_change_them():
     with pytest.raises(TypeError, match="mechanic 'discount' has a macro context but lists no reprices"):
         emit_engine_ir(silent)
 
-def test_a_ruleset_without_an_ability_has_none_of_its_code_or_state(tmp_path):
-    shutil.copytree(locate.rules_dir(), tmp_path, dirs_exist_ok=True)
-    buildings = tmp_path / "base" / "buildings.spb"
+def _without_buy_points(folder):
+    """A copy of the base rules without the Pub's buy_points ability: rules file's path."""
+    shutil.copytree(locate.rules_dir(), folder, dirs_exist_ok=True)
+    buildings = folder / "base" / "buildings.spb"
     source = buildings.read_text(encoding="utf-8")
     start = source.index("    ability buy_points {")
     end = source.index("}", start) + 1
     buildings.write_text(source[:start] + source[end:], encoding="utf-8")
+    return folder / "base.spb"
+
+
+def test_a_ruleset_without_an_ability_has_none_of_its_code_or_state(tmp_path):
+    _without_buy_points(tmp_path)
     ir = lower(load_model(tmp_path / "base.spb"))
     assert "buy_points" not in [m.kind for m in ir.mechanics]
     assert "offer" not in [field.name for field in ir.layout]
-    assert ir.idle_stages == ("points",) and ir.problems == 9
+    assert ir.stages == ("drawn",) and ir.problems == 9
     rules = spbc.load_rules(tmp_path / "base.spb", backend="python")
     assert rules.engine.random_games(3, 5, 1) > 0
     game = rules.new_game(2, seed=4)
@@ -74,10 +80,31 @@ def test_a_ruleset_without_an_ability_has_none_of_its_code_or_state(tmp_path):
         for move in game.legal_moves():
             assert parse_move(format_move(move, rules), game) == move
         game.play(game.legal_moves()[-1])
+    # its engine numbers only the stages of its mechanics: the end comes right after the drawn stage
+    assert rules.stages == ("actions", "drawn", "over") and rules.engine.STAGE_OVER == 2
     values = game.state_values()
-    values[[name for name, _, _ in rules.engine.FIELDS].index("stage")] = 2  # "points": no ability leads there
+    values[[name for name, _, _ in rules.engine.FIELDS].index("stage")] = 3  # "points" in the base game's engine
     with pytest.raises(ValueError, match="outside what the engine can play safely"):
         rules.engine.Engine().load(values)
+
+
+def test_a_game_saved_before_stages_were_numbered_per_ruleset_still_loads(tmp_path):
+    """Version 1 numbered the stages of every ruleset as the base game's engine does; a game of rules without
+    the points stage is saved as version 2, and a version 1 save of it loads with its stage renumbered."""
+    rules = spbc.load_rules(_without_buy_points(tmp_path), backend="python")
+    game = rules.new_game(2, seed=4)
+    while not game.is_over:
+        game.play(game.legal_moves()[-1])
+    saved = json.loads(game.to_json())
+    assert saved["version"] == 2 and saved["state"]["stage"] == [2]
+    assert rules.game_from_json(game.to_json()).is_over
+    old = dict(saved, version=1, state=dict(saved["state"], stage=[3]))  # "over" as version 1 numbered it
+    assert rules.game_from_json(json.dumps(old)).state_values() == game.state_values()
+    old["state"]["stage"] = [2]  # "points" as version 1 numbered it, which these rules have not
+    with pytest.raises(ValueError, match="the stage is 'points', which no ability of these rules leads to"):
+        rules.game_from_json(json.dumps(old))
+    base = spbc.load_rules("base", backend="python")  # the shipped rules: saved as version 1, as before
+    assert json.loads(base.new_game(2, seed=1).to_json())["version"] == 1
 
 
 def test_a_kind_registered_twice_or_a_package_without_an_effect_is_refused(tmp_path, monkeypatch):

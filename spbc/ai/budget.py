@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from typing_extensions import override
+
 #: The computer levels, weakest first.
 LEVELS = ("random", "easy", "medium", "hard")
 #: The levels that search, and so take a budget.
@@ -59,6 +61,7 @@ class Budget:
             return cls(iterations=int(number))
         return cls(seconds=number / (1000 if unit == "ms" else 1))
 
+    @override
     def __str__(self) -> str:
         if self.iterations:
             return f"{self.iterations}it"
@@ -104,6 +107,7 @@ class Level:
         except ValueError as error:
             raise ValueError(f"bad computer level {text!r}: {error}") from None
 
+    @override
     def __str__(self) -> str:
         """The level as written, without ``ai:``, its budget after ``@`` unless it is the default one
         (``hard``, ``hard@2s``): ``Level.parse(str(level)) == level``."""

@@ -7,6 +7,10 @@ One module, read by the checker (SPB301, SPB411), by lowering and the engine tem
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 # --- move codes -------------------------------------------------------------------------------------
 # kind in bits 0-3, card in bits 4-11, row / deck / amount in bits 12-17, displaced card + 1 in bits 18-25.
 KIND_MASK, CARD_SHIFT, CARD_MASK = 15, 4, 255
@@ -15,8 +19,49 @@ MIDDLE_SHIFT, MIDDLE_MASK, TARGET_SHIFT = 12, 63, 18
 MOVE_KINDS = ("pass", "buy", "take", "play", "use", "discard", "points")
 #: Where a card is bought, taken or played from: the middle field of a buy, take, play or discard move.
 ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND = 0, 1, 2, 3
-#: What the player to move decides: a normal turn, a drawn card, a buy-points offer; or the game is over.
-STAGES = ("actions", "drawn", "points", "over")
+
+# --- stages ------------------------------------------------------------------------------------------
+#: What the player to move decides is the state's stage. The core has two: a normal turn, numbered 0, and
+#: the end of the game, numbered last. Every other stage is a mechanic's own (its effect class declares
+#: it, see spbc.lang.model.Effect.stages); each engine numbers the stages its ruleset's mechanics declare
+#: when it is built (:func:`stage_names`), so an engine has exactly the stages of its rules.
+FIRST_STAGE, LAST_STAGE = "actions", "over"
+
+
+@dataclass(frozen=True, order=True)
+class Stage:
+    """A stage a mechanic owns: the engine waits in it for a decision only that mechanic's moves make.
+
+    ``name`` names the engine's constant and function (``drawn``: STAGE_DRAWN, drawn_moves) and the
+    stage in the play layer (Game.stage); ``order`` places it among the stages of a ruleset, lowest
+    first: its number in the engine and the place of its state fields after O_STAGE.
+
+    >>> Stage(50, "drawn")
+    Stage(order=50, name='drawn')
+    """
+
+    order: int
+    name: str
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", self.name) or self.name in (FIRST_STAGE, LAST_STAGE):
+            raise ValueError(f"a mechanic's stage is a lowercase name other than {FIRST_STAGE!r} and "
+                             f"{LAST_STAGE!r}, not {self.name!r}")
+
+
+def stage_names(declared: Iterable[Stage]) -> tuple[str, ...]:
+    """The stages of one engine by number: the core's first, the mechanics' by order (then name), the
+    core's last. ValueError when two declarations give one name different orders.
+
+    >>> stage_names([Stage(40, "points"), Stage(30, "drawn"), Stage(40, "points")])
+    ('actions', 'drawn', 'points', 'over')
+    """
+    owned = sorted(set(declared))
+    names = [stage.name for stage in owned]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"the stage {twice[0]!r} is declared with two orders")
+    return (FIRST_STAGE, *names, LAST_STAGE)
 
 # --- values ------------------------------------------------------------------------------------------
 #: Rubles and points stop growing here: far beyond any game, well within a C int.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from spbc.engine.lower import EngineIR
+from spbc.engine.ir import EngineIR
 from spbc.lang.dump import dump_literal
 
 

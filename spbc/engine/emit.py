@@ -14,7 +14,7 @@ repeat the enum, the generator or the state field.
 from __future__ import annotations
 
 from spbc.source.version import VERSION
-from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX
+from spbc.contract.abi import FIRST_STAGE, LAST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX
 from spbc.contract.capi import C_FUNCTIONS, GENERATOR, MOVE_LAYOUT
 from spbc.contract.rng import python_source
 from spbc.engine.hooks import Hooks
@@ -33,6 +33,15 @@ _CONTRACT_NAMES = tuple(name for name, _value in MOVE_LAYOUT) + GENERATOR
 def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
     """The rows of a table, ``width`` literals each."""
     return [", ".join(code_literal(v) for v in values[i:i + width]) for i in range(0, len(values), width)]
+
+
+def _filled(head: str, values: tuple[int, ...], brackets: str, one_row_end: str) -> list[str]:
+    """The lines that fill a table: ``head`` and the values between ``brackets``, on one line closed by
+    ``one_row_end`` when they fit one row (_chunks), else a row a line."""
+    rows = _chunks(values)
+    if len(rows) == 1:
+        return [f"{head}{brackets[0]}{rows[0]}{one_row_end}"]
+    return [f"{head}{brackets[0]}", *(f"    {row}," for row in rows), brackets[1]]
 
 
 def _python_params(params: str) -> str:
@@ -95,13 +104,7 @@ class CythonDialect:
         out = []
         for name, ctype, values in tables:
             out.append(f"cdef {identifier(ctype)} {identifier(name)}[{code_literal(len(values))}]")
-            rows = _chunks(values)
-            if len(rows) == 1:
-                out.append(f"{name}[:] = [{rows[0]}]")
-            else:
-                out.append(f"{name}[:] = [")
-                out += [f"    {row}," for row in rows]
-                out.append("]")
+            out += _filled(f"{name}[:] = ", values, "[]", "]")
         return Code("\n".join(out))
 
     def ctz(self, word: str) -> Code:
@@ -175,13 +178,7 @@ class PythonDialect:
     def tables(self, tables: list[Table]) -> Code:
         out = []
         for name, _ctype, values in tables:
-            rows = _chunks(values)
-            if len(rows) == 1:
-                out.append(f"{identifier(name)} = ({rows[0]},)")
-            else:
-                out.append(f"{identifier(name)} = (")
-                out += [f"    {row}," for row in rows]
-                out.append(")")
+            out += _filled(f"{identifier(name)} = ", values, "()", ",)")
         return Code("\n".join(out))
 
     def ctz(self, word: str) -> Code:
@@ -238,7 +235,9 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("CTX_SIZE", 1 + len(ir.colours) + ir.mask_words),
     ]
     constants += MOVE_LAYOUT  # the contract's (engine_api.pxd), which the compiled engine cimports
-    constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(STAGES)]
+    # the stages of these rules by number: the core's first and last, the mechanics' between (EngineIR.stages)
+    stages = (FIRST_STAGE, *ir.stages, LAST_STAGE)
+    constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(stages)]
     constants += [(field.const, field.offset) for field in ir.layout]
     constants += [(c.const, c.index) for c in ir.cards]
     constants += [(c.const, c.index) for c in ir.colours]

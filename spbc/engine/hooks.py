@@ -7,46 +7,81 @@ a mechanic without that macro prints nothing there. Inside its macros a mechanic
 Dialect), ``ir`` (the EngineIR), ``m`` (its own MechanicIR) and ``hooks``.
 
 The hooks, by the template and function that call them (a macro prints whole lines, indented for
-its place):
-
-=============  ==================  ==============================================================
-template       function            hook
-=============  ==================  ==============================================================
-moves.j2       hand_limit          ``hand_limit``: raise ``limit`` for player p
-moves.j2       cost_context        ``context``: add to ``ctx[CTX_OFF + colour]`` what p takes off that colour;
-                                   read when p's prices (O_PRICE) are computed, so a mechanic with it
-                                   lists in ``reprices`` the cards that change it
-moves.j2       reprice             ``reprice``: change p's prices (O_PRICE) after seat_price computed them;
-                                   a mechanic with it lists in ``reprices`` the cards that change it
-moves.j2       action_moves        ``action_moves``: append the use moves of a normal turn to out
-moves.j2       (after it)          ``stage_moves``: the function <stage>_moves of each stage it owns
-flow.j2        place               ``place``: follow a card entering (delta 1) or leaving p's area
-flow.j2        end_turn            ``keep_turn``: return while p has actions left (p stays on turn);
-                                   a mechanic's apply_use that ends the action itself calls
-                                   ``hooks.turn_over()``
-flow.j2        apply_move          ``pass_turn``: a pass of p's (before it counts)
-flow.j2        score_phase         ``score(ph)``: add to r and v of player p in phase ph's scoring
-flow.j2        (after it)          ``functions``: functions of its own (seek_offer...)
-flow.j2        end_phase           ``end_phase``: start its decisions after the phase's scoring
-flow.j2        apply_move          ``apply_decision``: play a move that is no action, and return
-flow.j2        apply_move          ``apply_use``: play a use of one of its cards, and return
-flow.j2        apply_move          ``leave_row``: a card bought, taken or discarded from its row
-flow.j2        setup               ``setup``: its fields in a new game
-guard.j2       SAFETY_PROBLEMS     ``problems``: the text of each of its problems, one line each
-guard.j2       ranges_problem      ``ranges``: ``and in_range(...)`` lines for its fields (by_stage)
-guard.j2       copies_problem      ``count_copies``: count the cards it holds in ``count``
-guard.j2       areas_problem       ``areas``, ``areas_test``: check its per-colour area values
-guard.j2       turn_problem        ``turn_problem``: return its problem number for a bad decision
-=============  ==================  ==============================================================
+its place), as :data:`ENGINE_HOOKS` lists them: the one table that this docstring prints and that a
+mechanic's macros are checked against (a macro of another name is refused, naming the hooks).
 """
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
 from typing import Any
 
+from jinja2.runtime import Macro
+
+from spbc.contract.parts import table
 from spbc.engine import render
 from spbc.engine.lower import EngineIR, MechanicIR
 from spbc.source.quote import Code
+
+
+@dataclass(frozen=True)
+class EngineHook:
+    """One hook of the core engine templates: the macro name a mechanic's engine.j2 defines for it."""
+
+    name: str
+    template: str  # the core template that calls it
+    function: str  # the generated function it prints lines into ("(after it)": its own functions there)
+    does: str  # what the macro's lines do
+
+
+#: Every hook the core engine templates call, in the order of the templates.
+ENGINE_HOOKS = (
+    EngineHook("hand_limit", "moves.j2", "hand_limit", "raise ``limit`` for player p"),
+    EngineHook("context", "moves.j2", "cost_context",
+               "add to ``ctx[CTX_OFF + colour]`` what p takes off that colour; read when p's prices (O_PRICE) "
+               "are computed, so a mechanic with it lists in ``reprices`` the cards that change it"),
+    EngineHook("reprice", "moves.j2", "reprice",
+               "change p's prices (O_PRICE) after seat_price computed them; a mechanic with it lists in "
+               "``reprices`` the cards that change it"),
+    EngineHook("action_moves", "moves.j2", "action_moves", "append the use moves of a normal turn to out"),
+    EngineHook("stage_moves", "moves.j2", "(after it)", "the function <stage>_moves of each stage it owns"),
+    EngineHook("place", "flow.j2", "place", "follow a card entering (delta 1) or leaving p's area"),
+    EngineHook("keep_turn", "flow.j2", "end_turn",
+               "return while p has actions left (p stays on turn); a mechanic's apply_use that ends the "
+               "action itself calls ``hooks.turn_over()``"),
+    EngineHook("pass_turn", "flow.j2", "apply_move", "a pass of p's (before it counts)"),
+    EngineHook("score", "flow.j2", "score_phase", "add to r and v of player p in phase ph's scoring (the macro takes ph)"),
+    EngineHook("functions", "flow.j2", "(after it)", "functions of its own (seek_offer...)"),
+    EngineHook("end_phase", "flow.j2", "end_phase", "start its decisions after the phase's scoring"),
+    EngineHook("apply_decision", "flow.j2", "apply_move", "play a move that is no action, and return"),
+    EngineHook("apply_use", "flow.j2", "apply_move", "play a use of one of its cards, and return"),
+    EngineHook("leave_row", "flow.j2", "apply_move", "a card bought, taken or discarded from its row"),
+    EngineHook("setup", "flow.j2", "setup", "its fields in a new game"),
+    EngineHook("problems", "guard.j2", "SAFETY_PROBLEMS", "the text of each of its problems, one line each"),
+    EngineHook("ranges", "guard.j2", "ranges_problem", "``and in_range(...)`` lines for its fields (by_stage)"),
+    EngineHook("count_copies", "guard.j2", "copies_problem", "count the cards it holds in ``count``"),
+    EngineHook("areas", "guard.j2", "areas_problem", "check its per-colour area values"),
+    EngineHook("areas_test", "guard.j2", "areas_problem", "the test that its per-colour area values are right"),
+    EngineHook("turn_problem", "guard.j2", "turn_problem", "return its problem number for a bad decision"),
+)
+
+#: The names of the hooks.
+HOOK_NAMES = frozenset(hook.name for hook in ENGINE_HOOKS)
+
+
+def macro_problems(kind: str, names: list[str]) -> list[str]:
+    """What is wrong with the names of the macros a mechanic's engine.j2 exports: each that is no hook of
+    :data:`ENGINE_HOOKS` (a private helper macro's name starts with ``_``, which Jinja does not export)."""
+    problems = []
+    for name in names:
+        if name in HOOK_NAMES:
+            continue
+        close = difflib.get_close_matches(name, sorted(HOOK_NAMES), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else "the hooks are " + ", ".join(h.name for h in ENGINE_HOOKS)
+        problems.append(f"mechanic {kind!r} has a macro {name!r} in mechanics/{kind}/engine.j2, which no core "
+                        f"template calls: {hint} (a helper macro's name starts with _)")
+    return problems
 
 
 class Hooks:
@@ -61,6 +96,11 @@ class Hooks:
             for m in ir.mechanics
         ]
         for m, module in self._modules:
+            if getattr(module, "cost", None) is None:
+                problems = macro_problems(m.kind, sorted(name for name, value in vars(module).items()
+                                                         if isinstance(value, Macro) and not name.startswith("_")))
+                if problems:
+                    raise TypeError("; ".join(problems))
             if getattr(module, "cost", None) is not None:  # the hook before turn_context
                 raise TypeError(f"mechanic {m.kind!r} has a macro cost: the hook is context now, "
                                 "adding to ctx[CTX_OFF + colour] what a seat takes off, read when its prices are computed")
@@ -77,11 +117,17 @@ class Hooks:
                                 f"and its macro problems lists {len(listed)}")
 
     def __call__(self, hook: str, *args: Any) -> list[Code]:
-        """The lines every mechanic's macro ``hook`` prints, in hook order; [] when none has it."""
+        """The lines every mechanic's macro ``hook`` prints, in hook order; [] when none has it.
+        KeyError for a name that is no hook of ENGINE_HOOKS."""
+        if hook not in HOOK_NAMES:
+            raise KeyError(f"{hook!r} is no engine hook (spbc.engine.hooks.ENGINE_HOOKS)")
         return [line for m in self._ir.mechanics for line in self.of(m, hook, *args)]
 
     def of(self, mechanic: MechanicIR, hook: str, *args: Any) -> list[Code]:
-        """The lines one mechanic's macro ``hook`` prints; [] when it has none."""
+        """The lines one mechanic's macro ``hook`` prints; [] when it has none. KeyError for a name that is no
+        hook of ENGINE_HOOKS."""
+        if hook not in HOOK_NAMES:
+            raise KeyError(f"{hook!r} is no engine hook (spbc.engine.hooks.ENGINE_HOOKS)")
         module = next(module for m, module in self._modules if m is mechanic)
         macro = getattr(module, hook, None)
         if macro is None:
@@ -138,3 +184,8 @@ class Hooks:
             seekers = seekers[seekers.index(after):]
         calls = [f"{m.seek}(s)" for m in seekers]
         return Code(calls[0] if len(calls) == 1 else "(" + " or ".join(calls) + ")")
+
+
+__doc__ = f"""{__doc__}
+{table([(h.template, h.function, f"``{h.name}``: {h.does}") for h in ENGINE_HOOKS], ("template", "function", "hook"))}
+"""

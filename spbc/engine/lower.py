@@ -1,4 +1,5 @@
-"""Lowering: the checked model becomes the engine IR, every table and constant the engine bakes in.
+"""Lowering: the checked model becomes the engine IR (spbc.engine.ir), every table and constant the
+engine bakes in.
 
 The IR holds only integers, strings and tuples, already in the order the generated
 code prints them. Names in generated code come from :func:`const_name`.
@@ -18,16 +19,18 @@ from pathlib import PurePath
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc import mechanics
-from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, STAGES
+from spbc.contract import mechanics
+from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
+
+from spbc.engine.ir import CardIR, ColourIR, DeckIR, Field, PhaseIR
+# re-exported: what the emitters and each mechanic's lower.py import from here
+from spbc.engine.ir import EngineIR as EngineIR, MechanicIR as MechanicIR, StateField as StateField
 
 ANY_SYMBOL = -2  # symbol index of a wildcard ("any")
 NO_SYMBOL = -1
 
-#: The stages the core plays: a normal turn, and the end. A mechanic owns every other stage.
-CORE_STAGES = ("actions", "over")
 #: What the core's state check finds, by number from 1 (spbc.engine.templates.guard); the mechanics'
 #: problems come next, and the last number is the core's check of the decks (EngineIR.problems).
 CORE_PROBLEMS = 7
@@ -53,153 +56,6 @@ def origin(span: Span, files: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class CardIR:
-    index: int
-    id: str
-    const: str
-    name: str
-    cost: int
-    copies: int
-    rubles: int
-    points: int
-    colour: int
-    deck: int
-    trading: bool
-    symbol: int
-    displace_value: int  # 0 for trading cards, which are never displaced
-    targets: tuple[int, ...]  # the cards this trading card may displace
-    used_locked: bool  # a copy used this round may not be displaced (Effect.used_locks)
-    used_skips_income: bool  # a copy used this round pays nothing that round (Effect.used_idle)
-    origin: str
-    special: bool = False  # never bought: taken into hand, played by its ability, not counted by the hand penalty
-
-
-@dataclass(frozen=True)
-class ColourIR:
-    index: int
-    id: str
-    const: str
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DeckIR:
-    index: int
-    id: str
-    const: str
-    contents: tuple[int, ...]  # one card index per copy, in declaration order (before the shuffle)
-
-
-@dataclass(frozen=True)
-class PhaseIR:
-    index: int
-    id: str
-    const: str
-    deck: int
-    scores: int  # colour index, or -1
-    scored_cards: tuple[int, ...]  # the cards of that colour
-    scored_by: tuple[str, ...]  # the mechanics that add to this phase's scoring
-    origin: str
-
-
-@dataclass(frozen=True)
-class Field:
-    """One part of the flat state array: ``size`` ints from ``offset``."""
-
-    name: str
-    const: str
-    offset: int
-    size: int
-
-
-@dataclass(frozen=True)
-class StateField:
-    """A part of the state a mechanic keeps: ``size`` ints, laid out at ``place``.
-
-    ``"stage"``: the state of the decision a stage waits for, right after O_STAGE, in stage order;
-    ``"area"``: what a mechanic keeps beside the play areas, after O_COLOUR_COUNT, in hook order.
-    """
-
-    name: str
-    size: int
-    place: str
-
-
-@dataclass(frozen=True)
-class MechanicIR:
-    """What one mechanic bakes into the engine of a ruleset that uses it; its ``lower.py`` makes it.
-
-    The core templates call its macros (mechanics/<kind>/engine.j2, see spbc.engine.hooks);
-    everything else here tells the core where its code and data go and what it adds to the
-    engine's bounds.
-    """
-
-    kind: str
-    rows: tuple[Any, ...]  # one entry per ability of its kind, in card declaration order
-    fields: tuple[StateField, ...] = ()
-    tables: tuple[tuple[str, str, tuple[int, ...]], ...] = ()  # (name, C type, values), never empty
-    stages: tuple[str, ...] = ()  # the stages it owns: it prints their function <stage>_moves
-    uses: tuple[int, ...] = ()  # the cards whose use moves it lists and plays
-    scores: tuple[int, ...] = ()  # the phases whose scoring it adds to (macro score)
-    seek: str = ""  # after a phase scores: its function that finds the next decision (1) or none (0)
-    problems: int = 0  # how many state problems its guard finds (macro problems lists them)
-    locals: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (function, int locals its macros use there)
-    moves: tuple[tuple[str, int], ...] = ()  # (stage, the most moves it adds to one list of that stage)
-    hand_max: int = 0  # the largest hand limit it gives
-    actions_per_round: int = 0  # the most actions per round that move no card (MAX_GAME_MOVES)
-    decisions_per_round: int = 0  # the most moves per round that are no action (MAX_GAME_MOVES)
-    first_problem: int = 0  # the number of its first state problem; lowering sets it
-    # the cards whose coming or going changes what its macro context takes off: place() reprices p for them
-    reprices: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class EngineIR:
-    ruleset: str
-    digest: str
-    files: tuple[str, ...]
-    min_players: int
-    max_players: int
-    starting_rubles: int
-    opening_deck: int
-    opening_per_player: int
-    board_size: int
-    refill_sizes: tuple[int, ...]  # by the number of players (0 up to max_players): what each refill tops up to
-    marker_shifts: tuple[int, ...]  # by the number of players: the seats the markers move at a round's end
-    disc: bool  # a disc beside the markers (GameParams.disc); the state then has the field "disc"
-    disc_rubles: int
-    disc_points: int
-    hand_limit: int
-    hand_max: int
-    hand_penalty: int
-    rubles_per_point: int
-    minimum_cost: int
-    same_card_discount: int
-    lower_row_discount: int
-    marker_shift: int
-    first_phase_must_buy: bool
-    tie_break: str
-    deck_max: int
-    max_moves: int  # the most legal moves of any state the engine accepts: its move buffers' size
-    max_game_moves: int  # more moves than any game can last from any state the engine accepts
-    noble_cards: tuple[int, ...]
-    noble_bonus: tuple[int, ...]
-    cards: tuple[CardIR, ...]
-    colours: tuple[ColourIR, ...]
-    decks: tuple[DeckIR, ...]
-    phases: tuple[PhaseIR, ...]
-    mechanics: tuple[MechanicIR, ...]  # the mechanics the ruleset uses, in hook order
-    stages: tuple[str, ...]  # the stages a mechanic owns, in stage order
-    idle_stages: tuple[str, ...]  # the stages no mechanic of the ruleset owns: no state may be in one
-    problems: int  # the state problems state_problem finds; the last is the core's check of the decks
-    layout: tuple[Field, ...]
-    state_size: int
-    mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
-    specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
-    open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'
-
-
-@dataclass(frozen=True)
 class Lowering:
     """What a mechanic's lowering is given: the model and the core's part of the IR.
 
@@ -221,6 +77,16 @@ class Lowering:
     def origin(self, span: Span) -> str:
         """The rules location of a span, for a comment in generated code (see :func:`origin`)."""
         return origin(span, self.model.files)
+
+
+class LowerPart:
+    """The engine's part of one mechanic, which its ``lower.py`` defines as ``class Lower(LowerPart)``."""
+
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        """Its abilities lowered: rows, state fields, tables, use moves and share of the move buffer (its stages
+        are those its effect declares: lowering adds them).
+        Every mechanic with engine code overrides it."""
+        raise NotImplementedError(f"{type(self).__module__} lowers nothing: it overrides no lower()")
 
 
 def _symbol_index(symbols: tuple[str, ...], symbol: str | None) -> int:
@@ -258,7 +124,8 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
     """The state array: the core's fields, the stages' after O_STAGE, the mechanics' areas after O_COLOUR_COUNT."""
     players = model.game.max_players
     ncards = len(model.cards)
-    by_stage = sorted(lowered, key=lambda m: min([STAGES.index(stage) for stage in m.stages] or [len(STAGES)]))
+    stages = model.stages
+    by_stage = sorted(lowered, key=lambda m: min([stages.index(stage) for stage in m.stages] or [len(stages)]))
     stage_parts = [(f.name, f.size) for m in by_stage for f in m.fields if f.place == "stage"]
     area_parts = [(f.name, f.size) for m in lowered for f in m.fields if f.place == "area"]
     parts = [
@@ -342,22 +209,28 @@ def max_game_moves(cards: tuple[CardIR, ...], players: int, phases: int, lowered
 
 
 def _lower_mechanics(model: RulesModel, lowering: Lowering) -> tuple[MechanicIR, ...]:
-    """Each mechanic the model uses, lowered by its own lower.py, its state problems numbered."""
+    """Each mechanic the model uses, lowered by its own lower.py, with the stages its effect declares and
+    its state problems numbered. TypeError for a stage two mechanics declare, or one its lower.py names
+    but its effect does not declare."""
     used = mechanics.used_by(effect.kind for card in model.cards for effect in card.abilities)
     for card in model.cards:
         for effect in card.abilities:
-            if effect.kind not in {m.kind for m in used} or mechanics.mechanic(effect.kind).part("lower") is None:
+            if effect.kind not in {m.kind for m in used} or mechanics.mechanic(effect.kind).part("lower", LowerPart) is None:
                 raise TypeError(f"the engine has no code for the ability {effect.kind!r} of {card.name}")
     lowered: list[MechanicIR] = []
     number = CORE_PROBLEMS + 1
     for mechanic in used:
-        part = mechanic.part("lower")
+        part = mechanic.part("lower", LowerPart)
         assert part is not None
-        ir: MechanicIR = part.lower(lowering)
-        taken = [stage for other in lowered for stage in other.stages if stage in ir.stages]
-        if taken or any(stage in CORE_STAGES or stage not in STAGES for stage in ir.stages):
-            raise TypeError(f"mechanic {ir.kind!r} owns a stage of the core or of another mechanic: {ir.stages}")
-        lowered.append(dataclasses.replace(ir, first_problem=number))
+        ir = part.lower(lowering)
+        declared = tuple(stage.name for stage in sorted(mechanic.effect.stages))
+        if ir.stages not in ((), declared):
+            raise TypeError(f"mechanic {ir.kind!r} names the stages {ir.stages} in its lowering; its effect "
+                            f"declares {declared} (Effect.stages), and lowering takes them from there")
+        taken = [stage for other in lowered for stage in other.stages if stage in declared]
+        if taken:
+            raise TypeError(f"mechanic {ir.kind!r} declares the stage {taken[0]!r} of another mechanic")
+        lowered.append(dataclasses.replace(ir, stages=declared, first_problem=number))
         number += ir.problems
     return tuple(lowered)
 
@@ -368,25 +241,9 @@ def lower(model: RulesModel) -> EngineIR:
     if (len(model.cards) > MAX_CARDS or len(model.decks) > MAX_DECKS
             or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL):
         raise ValueError(f"{model.name} is beyond what the engine holds; the checker should have said so")
-    colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
-    deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
-    phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
-
-    cards = tuple(
-        CardIR(
-            index=i, id=card.id, const=const_name("card", card.id), name=card.name,
-            cost=card.cost, copies=card.copies, rubles=card.rubles, points=card.points,
-            colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
-            symbol=_symbol_index(game.symbols, card.symbol),
-            displace_value=card.displace_value or 0, targets=displace_targets(model, card),
-            used_locked=any(e.used_locks for e in card.abilities),
-            used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
-            special=card.special,
-        )
-        for i, card in enumerate(model.cards)
-    )
-    lowering = Lowering(model, cards, colour_index, deck_index, phase_index, purchases(cards))
+    lowering = _lowering(model)
     lowered = _lower_mechanics(model, lowering)
+    cards = lowering.cards
     colours = tuple(
         ColourIR(i, colour.id, const_name("colour", colour.id),
                  tuple(c.index for c in cards if c.colour == i))
@@ -397,15 +254,7 @@ def lower(model: RulesModel) -> EngineIR:
                tuple(c.index for c in cards if c.deck == i for _ in range(c.copies)))
         for i, deck in enumerate(model.decks)
     )
-    phases = []
-    for i, phase in enumerate(model.phases):
-        scores = colour_index[phase.scores] if phase.scores else -1
-        phases.append(PhaseIR(
-            i, phase.id, const_name("phase", phase.id), deck_index[phase.deck], scores,
-            colours[scores].cards if scores >= 0 else (), tuple(m.kind for m in lowered if i in m.scores),
-            origin(phase.span, model.files),
-        ))
-    owned = [stage for m in lowered for stage in m.stages]
+    phases = _phases(lowering, colours, lowered)
     hand_max = max([game.hand_limit] + [m.hand_max for m in lowered])
     deck_max = max(len(d.contents) for d in decks)
     words = mask_words(cards)
@@ -413,7 +262,7 @@ def lower(model: RulesModel) -> EngineIR:
     return EngineIR(
         ruleset=model.name, digest=model.digest, files=model.files,
         min_players=game.min_players, max_players=game.max_players,
-        starting_rubles=game.starting_rubles, opening_deck=deck_index[game.opening_deck],
+        starting_rubles=game.starting_rubles, opening_deck=lowering.deck[game.opening_deck],
         opening_per_player=game.opening_per_player, board_size=game.board_size,
         refill_sizes=tuple(game.refill_size(n) if n >= game.min_players else game.board_size
                            for n in range(game.max_players + 1)),
@@ -427,12 +276,45 @@ def lower(model: RulesModel) -> EngineIR:
         tie_break=game.tie_break,
         deck_max=deck_max, max_moves=max_moves(cards, game.board_size, hand_max, lowered),
         max_game_moves=max_game_moves(cards, game.max_players, len(phases), lowered),
-        noble_cards=colours[colour_index[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
-        cards=cards, colours=colours, decks=decks, phases=tuple(phases),
+        noble_cards=colours[lowering.colour[game.noble_colour]].cards, noble_bonus=game.noble_bonus,
+        cards=cards, colours=colours, decks=decks, phases=phases,
         mechanics=lowered,
-        stages=tuple(stage for stage in STAGES if stage in owned),
-        idle_stages=tuple(stage for stage in STAGES if stage not in owned and stage not in CORE_STAGES),
+        stages=model.stages[1:-1],
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size, mask_words=words,
         specials=any(card.special for card in cards), open_rubles=game.open_rubles,
     )
+
+
+def _lowering(model: RulesModel) -> Lowering:
+    """The core's part of the IR that the mechanics' lowering is given: the cards and the indices by id."""
+    colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
+    deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
+    phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
+    cards = tuple(
+        CardIR(
+            index=i, id=card.id, const=const_name("card", card.id), name=card.name,
+            cost=card.cost, copies=card.copies, rubles=card.rubles, points=card.points,
+            colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
+            symbol=_symbol_index(model.game.symbols, card.symbol),
+            displace_value=card.displace_value or 0, targets=displace_targets(model, card),
+            used_locked=any(e.used_locks for e in card.abilities),
+            used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
+            special=card.special,
+        )
+        for i, card in enumerate(model.cards)
+    )
+    return Lowering(model, cards, colour_index, deck_index, phase_index, purchases(cards))
+
+
+def _phases(lowering: Lowering, colours: tuple[ColourIR, ...], lowered: tuple[MechanicIR, ...]) -> tuple[PhaseIR, ...]:
+    """Each phase with its deck, the colour and cards it scores, and the mechanics that add to its scoring."""
+    phases = []
+    for i, phase in enumerate(lowering.model.phases):
+        scores = lowering.colour[phase.scores] if phase.scores else -1
+        phases.append(PhaseIR(
+            i, phase.id, const_name("phase", phase.id), lowering.deck[phase.deck], scores,
+            colours[scores].cards if scores >= 0 else (), tuple(m.kind for m in lowered if i in m.scores),
+            lowering.origin(phase.span),
+        ))
+    return tuple(phases)

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 import jinja2
+from typing_extensions import override
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.source import locate
 
 from spbc.source import quote
@@ -74,16 +76,25 @@ def _finalize_markdown(context: jinja2.runtime.Context, value: Any) -> Any:
 
 class MechanicsLoader(jinja2.BaseLoader):
     """``mechanics/<kind>/<file>``: a file of the folder of the mechanic registered for kind
-    (spbc.mechanics), looked up when the template is loaded, so a mechanic registered at run time
-    is found too."""
+    (spbc.contract.mechanics), looked up when the template is loaded, so a mechanic registered at run time
+    is found too; a template loaded before is stale once another package's mechanic holds its kind."""
 
+    @override
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
         kind, _, name = template.partition("/")
-        try:
-            folder = mechanics.mechanic(kind).folder
-        except KeyError:
-            raise jinja2.TemplateNotFound(template) from None
-        return jinja2.FileSystemLoader(str(folder)).get_source(environment, name)
+        folder = _folder_of(kind)
+        if folder is None:
+            raise jinja2.TemplateNotFound(template)
+        source, path, uptodate = jinja2.FileSystemLoader(str(folder)).get_source(environment, name)
+        return source, path, lambda: uptodate() and _folder_of(kind) == folder
+
+
+def _folder_of(kind: str) -> Path | None:
+    """The folder of the mechanic registered for a kind, None when none is."""
+    try:
+        return mechanics.mechanic(kind).folder
+    except KeyError:
+        return None
 
 
 def _loader() -> jinja2.BaseLoader:

@@ -31,7 +31,8 @@ from spbc.lang.model import (
     RulesModel,
 )
 from spbc.source.language import LANGUAGES, localized_key
-from spbc.lang.schema import ABILITIES, BLOCKS, TRANSLATED, BlockSpec, Ref, ValueProblem, read_value
+from spbc.lang.schema import ABILITIES, BLOCKS, TRANSLATED, BlockSpec, Ref, ValueProblem
+from spbc.lang.values import read_value
 
 
 class Checker(Declarations):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing_extensions import override
+
 from spbc.lang import syntax
 from spbc.source.span import Span
 from spbc.lang.schema import BLOCKS
@@ -19,6 +21,7 @@ from spbc.source.diagnostics import Diagnostic, Note
 class _Invalid:
     """The value of a setting already reported as wrong."""
 
+    @override
     def __repr__(self) -> str:
         return "INVALID"
 

@@ -13,7 +13,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from spbc import mechanics
+from typing_extensions import override
+
+from spbc.contract import mechanics
+from spbc.contract.abi import Stage, stage_names
 from spbc.source.language import BASE_LANGUAGE
 from spbc.source.span import NO_SPAN, Span
 
@@ -36,7 +39,7 @@ def generated_name(ident: str) -> str:
 
 # --- the effect vocabulary -------------------------------------------------------------
 #
-# A card ability is one effect. Each kind is a mechanic, a package of spbc.mechanics that
+# A card ability is one effect. Each kind is a mechanic, a package of spbc/mechanics/ that
 # holds its dataclass (a subclass of Effect) and its code at every later layer.
 
 
@@ -45,7 +48,8 @@ class Effect:
     """Base of every ability effect: one ability's parameters, as its mechanic's dataclass holds them.
 
     ``kind`` is the name rules files use (``ability KIND { ... }``); ``order`` places the
-    kind's hooks among the other kinds' (spbc.mechanics calls them lowest first). The methods are
+    kind's hooks among the other kinds' (spbc.contract.mechanics calls them lowest first); ``stages`` are
+    the stages the kind owns, which an engine of rules that use it has (spbc.contract.abi.Stage). The methods are
     what the core asks of any ability about the rules; a kind overrides those it has an answer to.
     A kind whose moves have a word in the notation has a str parameter ``verb``.
     """
@@ -55,6 +59,8 @@ class Effect:
     #: Whether abilities of this kind may be what a special card does when played from the hand (each
     #: ability says whether it is: ``played``)
     plays_special: ClassVar[bool] = False
+    #: The stages of its own in which the engine waits for a decision of its moves, if any
+    stages: ClassVar[tuple[Stage, ...]] = ()
     span: Span = field(default=NO_SPAN, compare=False, kw_only=True)
 
     def reduction(self, colour: str) -> int:
@@ -86,13 +92,16 @@ class _EffectKinds(Mapping[str, type[Effect]]):
     """The effect classes by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> type[Effect]:
         cls: type[Effect] = mechanics.effect_kinds()[kind]
         return cls
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(mechanics.effect_kinds())
 
+    @override
     def __len__(self) -> int:
         return len(mechanics.effect_kinds())
 
@@ -128,26 +137,29 @@ NO_NAMES = Names()
 
 
 @dataclass(frozen=True)
-class Colour:
+class Declared:
+    """What every declared thing has first: its id, and its name in the model's language (the rest of
+    its fields follow; each kind ends with its span and its names in every language)."""
+
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class Colour(Declared):
     span: Span = field(default=NO_SPAN, compare=False)
     names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
-class Deck:
-    id: str
-    name: str
+class Deck(Declared):
     colour: str | None  # None: each card names its own colour (the trading deck)
     span: Span = field(default=NO_SPAN, compare=False)
     names: Names = NO_NAMES
 
 
 @dataclass(frozen=True)
-class Phase:
-    id: str
-    name: str
+class Phase(Declared):
     deck: str  # the deck that refills the board when this phase starts
     scores: str | None  # the colour paid when the phase ends, or None
     span: Span = field(default=NO_SPAN, compare=False)
@@ -155,9 +167,7 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class Card:
-    id: str
-    name: str
+class Card(Declared):
     aliases: tuple[str, ...]
     deck: str
     colour: str
@@ -294,6 +304,16 @@ class RulesModel:
         if names and symbol in self.game.symbols:
             return names[self.game.symbols.index(symbol)]
         return symbol
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The stages of this ruleset's engine by number: ``actions``, those of the kinds its cards' abilities
+        are, by order, and ``over`` (spbc.contract.abi.stage_names).
+
+        >>> load_model("base").stages                                          # doctest: +SKIP
+        ('actions', 'drawn', 'points', 'over')
+        """
+        return stage_names(stage for card in self.cards for effect in card.abilities for stage in effect.stages)
 
     def card(self, card_id: str) -> Card:
         for card in self.cards:

@@ -1,10 +1,10 @@
-"""What each block of the rules language accepts, and how a written value becomes a typed one.
+"""What each block of the rules language accepts: the types of its settings and their limits.
 
 :data:`BLOCKS` lists the block kinds with their settings; :data:`ABILITIES` has one entry
-per registered mechanic (spbc.mechanics), its parameters typed by the fields of its effect
-dataclass and by what :func:`setting` says of each. :func:`read_value` turns a syntax value into a Python value
-(int, str, bool, ``(low, high)``, :class:`Ref`, tuple) or raises :class:`ValueProblem`
-carrying the diagnostic. References are only recorded here; :mod:`spbc.lang.check`
+per registered mechanic (spbc.contract.mechanics), its parameters typed by the fields of its effect
+dataclass and by what :func:`setting` says of each. :func:`spbc.lang.values.read_value` turns a
+syntax value into the Python value its :class:`ValueType` asks for (a :class:`Ref` for a name) or
+raises :class:`ValueProblem`. References are only recorded here; :mod:`spbc.lang.check`
 resolves them once every declaration is known.
 """
 
@@ -17,12 +17,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc import mechanics
-from spbc.lang import syntax
-from spbc.source.diagnostics import Diagnostic, Note, did_you_mean
-from spbc.contract.abi import MAX_COPIES, MAX_NUMBER, MAX_PLACES, MAX_PLAYERS_LIMIT
+from typing_extensions import override
+
+from spbc.contract import mechanics
+from spbc.source.diagnostics import Diagnostic
+from spbc.contract.abi import MAX_COPIES, MAX_PLACES, MAX_PLAYERS_LIMIT
 from spbc.source.span import Span
-from spbc.source.quote import is_unprintable_in_a_name
 from spbc.source.language import BASE_LANGUAGE, LANGUAGES, localized_key
 
 
@@ -85,6 +85,16 @@ class BlockSpec:
     nested: tuple[str, ...] = ()
     single: bool = False  # at most one per ruleset
     fields: dict[str, dataclasses.Field[Any]] = field(default_factory=dict)  # abilities: by param
+
+
+#: Settings the engine keeps arrays of, with their own caps (spbc.contract.abi): places on the board
+#: and in a hand, copies of a card. (An ability's parameters say theirs: ``setting(cap=...)``.)
+PLACES = "the engine keeps this many places in every game state"
+ENGINE_MAXIMUM = {
+    "board_size": (MAX_PLACES, PLACES), "hand_limit": (MAX_PLACES, PLACES),
+    "opening_per_player": (MAX_PLACES, PLACES),
+    "copies": (MAX_COPIES, "the engine keeps every copy in the game state"),
+}
 
 
 class ValueProblem(Exception):
@@ -277,138 +287,17 @@ class _Abilities(Mapping[str, BlockSpec]):
     """The ability blocks by kind, one per registered mechanic, in hook order; asks the registry
     each time, so a mechanic registered at run time is known at once."""
 
+    @override
     def __getitem__(self, kind: str) -> BlockSpec:
         return _ability_specs(mechanics.mechanics())[kind]
 
+    @override
     def __iter__(self) -> Iterator[str]:
         return iter(_ability_specs(mechanics.mechanics()))
 
+    @override
     def __len__(self) -> int:
         return len(_ability_specs(mechanics.mechanics()))
 
 
 ABILITIES: Mapping[str, BlockSpec] = _Abilities()
-
-
-# --- reading values ----------------------------------------------------------------------
-
-
-def _found(node: syntax.Value) -> str:
-    if isinstance(node, syntax.Int):
-        return f"the number {node.value}"
-    if isinstance(node, syntax.Str):
-        return f"the string {syntax.format_value(node)}"
-    if isinstance(node, syntax.Name):
-        return f"the name '{node.value}'"
-    if isinstance(node, syntax.Bool):
-        return f"'{syntax.format_value(node)}'"
-    if isinstance(node, syntax.Range):
-        return f"the range {syntax.format_value(node)}"
-    return "a list"
-
-
-def _mismatch(vtype: ValueType, node: syntax.Value, key: str) -> ValueProblem:
-    hint = None
-    if isinstance(node, syntax.Str) and vtype.kind == "int" and node.value.strip().lstrip("-").isdigit():
-        hint = f"write numbers without quotes: {node.value.strip()}"
-    elif isinstance(node, syntax.Str) and vtype.kind in ("ref", "word", "choice"):
-        hint = f"write names without quotes: {node.value}"
-    elif isinstance(node, syntax.Name) and vtype.kind == "str":
-        hint = f'write text in quotes: "{node.value}"'
-    elif isinstance(node, (syntax.Str, syntax.Name)) and vtype.kind == "bool":
-        hint = "write yes or no"
-    message = f"expected {vtype.describe()} for '{key}', found {_found(node)}"
-    return ValueProblem(Diagnostic("SPB300", message, node.span, hint=hint))
-
-
-#: Settings the engine keeps arrays of, with their own caps (spbc.contract.abi): places on the board
-#: and in a hand, copies of a card. (An ability's parameters say theirs: ``setting(cap=...)``.)
-PLACES = "the engine keeps this many places in every game state"
-ENGINE_MAXIMUM = {
-    "board_size": (MAX_PLACES, PLACES), "hand_limit": (MAX_PLACES, PLACES),
-    "opening_per_player": (MAX_PLACES, PLACES),
-    "copies": (MAX_COPIES, "the engine keeps every copy in the game state"),
-}
-
-
-def _check_bounds(vtype: ValueType, number: syntax.Int, key: str) -> None:
-    low, high = vtype.minimum, vtype.maximum
-    if (low is None or number.value >= low) and (high is None or number.value <= high):
-        cap, hint = vtype.cap or ENGINE_MAXIMUM.get(key, (MAX_NUMBER, "the engine counts in whole numbers far below this"))
-        if number.value > cap:
-            message = f"'{key}' must be at most {cap}, not {number.value}"
-            raise ValueProblem(Diagnostic("SPB301", message, number.span, hint=hint))
-        return
-    if high is None:
-        limit = f"at least {low}"
-    elif low is None:
-        limit = f"at most {high}"
-    else:
-        limit = f"within {low}..{high}"
-    message = f"'{key}' must be {limit}, not {number.value}"
-    raise ValueProblem(Diagnostic("SPB301", message, number.span))
-
-
-def _read_list(vtype: ValueType, node: syntax.List, key: str) -> tuple[Any, ...]:
-    assert vtype.item is not None
-    if vtype.non_empty and not node.items:
-        raise ValueProblem(Diagnostic("SPB305", f"'{key}' needs at least one item", node.span))
-    values = [read_value(vtype.item, item, key) for item in node.items]
-    plain = [value.name if isinstance(value, Ref) else value for value in values]
-    if vtype.unique:
-        for index, value in enumerate(plain):
-            if value in plain[:index]:
-                first = node.items[plain.index(value)]
-                message = f"{syntax.format_value(node.items[index])} is listed twice in '{key}'"
-                note = Note("first listed here", first.span)
-                raise ValueProblem(Diagnostic("SPB306", message, node.items[index].span, notes=(note,)))
-    if vtype.non_decreasing:
-        for index in range(1, len(plain)):
-            if plain[index] < plain[index - 1]:
-                message = f"'{key}' must not decrease: {plain[index]} comes after {plain[index - 1]}"
-                raise ValueProblem(Diagnostic("SPB303", message, node.items[index].span))
-    return tuple(values)
-
-
-def read_value(vtype: ValueType, node: syntax.Value, key: str) -> Any:
-    """The Python value of ``node`` for the setting ``key``.
-
-    Raises :class:`ValueProblem` (SPB3xx) when the value has the wrong type or breaks a
-    limit. ``read_value(ValueType("range", minimum=2), <2..4>, "players") == (2, 4)``.
-    """
-    kind = vtype.kind
-    if kind == "int" and isinstance(node, syntax.Int):
-        _check_bounds(vtype, node, key)
-        return node.value
-    if kind == "str" and isinstance(node, syntax.Str):
-        if vtype.non_empty and not node.value.strip():
-            raise ValueProblem(Diagnostic("SPB305", f"'{key}' must not be empty", node.span))
-        if any(is_unprintable_in_a_name(char) for char in node.value):
-            # names end up on one line of a game record and of the screen, and must read as themselves
-            raise ValueProblem(Diagnostic("SPB307", f"'{key}' must not hold a line break, a control character "
-                                          "or a bidi control", node.span,
-                                          hint="write it on one line, without \\n, \\t or direction marks"))
-        return node.value
-    if kind == "bool" and isinstance(node, syntax.Bool):
-        return node.value
-    if kind == "range" and isinstance(node, (syntax.Range, syntax.Int)):
-        low, high = (node.low, node.high) if isinstance(node, syntax.Range) else (node, node)
-        _check_bounds(vtype, low, key)
-        _check_bounds(vtype, high, key)
-        if low.value > high.value:
-            message = f"the range {low.value}..{high.value} of '{key}' is empty: {low.value} is above {high.value}"
-            raise ValueProblem(Diagnostic("SPB302", message, node.span))
-        return (low.value, high.value)
-    if kind == "ref" and isinstance(node, syntax.Name):
-        return Ref(vtype.namespace, node.value, node.span)
-    if kind == "word" and isinstance(node, syntax.Name):
-        return node.value
-    if kind == "choice" and isinstance(node, syntax.Name):
-        if node.value not in vtype.choices:
-            message = f"'{key}' must be one of {', '.join(vtype.choices)}, not '{node.value}'"
-            hint = did_you_mean(node.value, vtype.choices)
-            raise ValueProblem(Diagnostic("SPB304", message, node.span, hint=hint))
-        return node.value
-    if kind == "list" and isinstance(node, syntax.List):
-        return _read_list(vtype, node, key)
-    raise _mismatch(vtype, node, key)

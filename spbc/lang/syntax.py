@@ -12,44 +12,42 @@ Every node carries a :class:`spbc.source.span.Span`. Nothing here depends on Lar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Generic, TypeVar, Union
 
 from spbc.source.span import Span
+
+T = TypeVar("T", int, str, bool)
 
 
 # --- values ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Int:
+class Atom(Generic[T]):
+    """A value that is one token: what it says, and where."""
+
+    value: T
+    span: Span
+
+
+@dataclass(frozen=True)
+class Int(Atom[int]):
     """An integer literal: ``3``, ``-1``."""
 
-    value: int
-    span: Span
-
 
 @dataclass(frozen=True)
-class Str:
+class Str(Atom[str]):
     """A string literal, escapes already resolved: ``"Gold Miner"``."""
 
-    value: str
-    span: Span
-
 
 @dataclass(frozen=True)
-class Name:
+class Name(Atom[str]):
     """An identifier: a block id, a setting name, or a reference such as ``worker``."""
 
-    value: str
-    span: Span
-
 
 @dataclass(frozen=True)
-class Bool:
+class Bool(Atom[bool]):
     """``yes`` or ``no``."""
-
-    value: bool
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -118,19 +116,21 @@ class Block:
 
 
 @dataclass(frozen=True)
-class Include:
-    """``include "base/workers.spb"``: the path is relative to the including file."""
+class FileLine:
+    """A line that names another rules file: its keyword, then the path in quotes."""
 
     path: Str
     span: Span
 
 
 @dataclass(frozen=True)
-class Extends:
-    """``extends "base"``: this ruleset is a variant of a shipped ruleset or of a rules file."""
+class Include(FileLine):
+    """``include "base/workers.spb"``: the path is relative to the including file."""
 
-    path: Str
-    span: Span
+
+@dataclass(frozen=True)
+class Extends(FileLine):
+    """``extends "base"``: this ruleset is a variant of a shipped ruleset or of a rules file."""
 
 
 @dataclass(frozen=True)

@@ -78,10 +78,9 @@ def _stage_refusal(game: Game, move: Move, known: Known) -> str | None:
     model = game.ruleset.model
     if game.stage != "actions":
         owner = hooks.stage_owner(model, game.stage)
-        refuse = getattr(owner, "refuse_in_stage", None)
-        return refuse(game, move, known) if refuse is not None else None
-    for refuse in hooks.offering(model, "refuse_elsewhere"):
-        refusal: str | None = refuse(game, move, known)
+        return owner.refuse_in_stage(game, move, known) if owner is not None else None
+    for part in hooks.presenters(model):
+        refusal = part.refuse_elsewhere(game, move, known)
         if refusal:
             return refusal
     return None
@@ -91,15 +90,10 @@ def _use_refusal(game: Game, move: Move, known: Known) -> str:
     """Why a use is refused, as the mechanic of the card's ability says (a special card's play is told
     to a reader who may not know the hand: refuse_play)."""
     found = hooks.ability(game.ruleset.model, move.card or "", MoveKind.USE)
-    play = getattr(found[1], "refuse_play", None) if found is not None else None
-    if found is not None and play is not None:
-        told: str = play(game, move, found[0], known)
-        return told
-    refuse = getattr(found[1], "refuse_use", None) if found is not None else None
-    if found is None or refuse is None:
+    if found is None:
         return f"{_name(game, move.card or '')} has no action to use"
-    reason: str = refuse(game, move, found[0])
-    return reason
+    effect, part = found
+    return part.refuse_play(game, move, effect, known)
 
 
 def _where_refusal(game: Game, move: Move, known: Known) -> str | None:

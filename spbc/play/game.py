@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing_extensions import override
+
 from spbc.contract.protocol import Engine, EngineModule
 from spbc.engine.backend import load_engine
 from spbc.contract.abi import (
     CARD_MASK, CARD_SHIFT, KIND_MASK, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS, ROW_DRAWN, ROW_HAND,
-    ROW_LOWER, ROW_UPPER, STAGES, TARGET_SHIFT,
+    ROW_LOWER, ROW_UPPER, TARGET_SHIFT,
 )
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
@@ -70,10 +72,13 @@ class Ruleset:
         self._card_index = {card_id: i for i, card_id in enumerate(engine.CARD_IDS)}
         self._deck_index = {deck_id: i for i, deck_id in enumerate(engine.DECK_IDS)}
         self._fields = {name: (offset, size) for name, offset, size in engine.FIELDS}
+        #: The stages of its engine by number: "actions", its mechanics' own stages, "over" (RulesModel.stages).
+        self.stages: tuple[str, ...] = model.stages
         deck_of = {card.id: card.deck for card in model.cards}
         #: The engine deck index of each engine card, in engine card order.
         self.card_decks: tuple[int, ...] = tuple(self._deck_index[deck_of[card_id]] for card_id in engine.CARD_IDS)
 
+    @override
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r} backend={self.backend!r}>"
 
@@ -129,7 +134,7 @@ class Ruleset:
             return Move(kind, card=card, row="drawn")
         # a use or a points decision: the middle bits are what the card's mechanic says (hooks.MIDDLE)
         found = hooks.ability(self.model, card, kind)
-        field = getattr(found[1], "MIDDLE", None) if found is not None else None
+        field = found[1].MIDDLE if found is not None else None
         if field == "deck":
             return Move(kind, card=card, deck=self.engine.DECK_IDS[middle])
         if field == "amount":
@@ -177,8 +182,9 @@ class Game:
 
     @property
     def stage(self) -> str:
-        """"actions" (a normal turn), "drawn" (decide on a drawn card), "points" (a buy-points offer) or "over"."""
-        return STAGES[self._value("stage")]
+        """"actions" (a normal turn), "over", or a stage of a mechanic of the rules: "drawn" (decide on a drawn
+        card), "points" (a buy-points offer)...; Ruleset.stages lists them."""
+        return self.ruleset.stages[self._value("stage")]
 
     @property
     def is_over(self) -> bool:
@@ -223,8 +229,8 @@ class Game:
 
     def drawn_card(self) -> str | None:
         """The card an ability drew and its owner must now decide on (shown to everyone)."""
-        for pending in hooks.offering(self.ruleset.model, "pending_card"):
-            card: str | None = pending(self)
+        for part in hooks.presenters(self.ruleset.model):
+            card = part.pending_card(self)
             if card is not None:
                 return card
         return None
@@ -319,7 +325,7 @@ class Game:
         found = hooks.ability(model, move.card or "", move.kind)
         if found is None:
             return None
-        wanted = getattr(found[1], "MIDDLE", None)
+        wanted = found[1].MIDDLE
         for name in ("deck", "amount"):
             if name == wanted and getattr(move, name) is None:
                 return f"a {move.kind.value} move of {model.card(move.card or '').name} names its {name}"

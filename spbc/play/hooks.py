@@ -1,63 +1,32 @@
-"""The play layer's side of the mechanics: what a mechanic's ``present.py`` may offer, and what it is given.
+"""The play layer's side of the mechanics: the base class of what a mechanic's ``present.py`` offers, and
+what it is given.
 
 The core of the play layer (moves, notation, explanations, saved games, the screen) names no ability
 kind: it asks the mechanics a ruleset uses, in hook order, through the functions below. A mechanic's
-present module defines those of these names that its kind has (every one is optional):
-
-=====================  ==============================================================================
-name                   what it is
-=====================  ==============================================================================
-``MOVE_KINDS``         the kinds of its moves that are written with its verb (``use``, ``points``)
-``MIDDLE``             the Move field those moves' middle bits hold: ``"deck"``, ``"amount"`` or None
-``STAGE``              the stage it owns (``"drawn"``), if any
-``RETIRED_FIELDS``     names of state fields it no longer keeps, which a saved game may still hold
-``FIELD_DEFAULTS``     {field: value} of state fields it keeps that a game saved before it kept them
-                       lacks: each value of such a field loads as this
-``format_move``        (move, verb) -> the move's canonical text
-``format_move_named``  (move, verb, names by card id) -> the canonical text of a move that names a card
-                       (preferred to ``format_move`` when a mechanic has it)
-``parse_move``         (reader, card id, effect, verb, words after the verb) -> the Move (see Reader)
-``refuse_use``         (game, move, effect) -> why a use of its card is not allowed now
-``refuse_play``        (game, move, effect, known) -> the same for a special card played from the hand,
-                       told to a reader who may not know that hand (spbc.play.special helps)
-``refuse_in_stage``    (game, move, known) -> why a move is refused while its stage waits, or None
-``refuse_elsewhere``   (game, move, known) -> why a move of its own is refused in another stage, or None
-``pending_card``       (game) -> the card its stage waits on, or None
-``summary``            (model, effect) -> its short line on the screen: ``"hand 4"``
-``pays_per_card``      (effect) -> (phase, colour, rubles, points) it pays per card of a colour at scoring
-``prompt``             (game, model, view, name, language) -> the screen's line while its stage waits on
-                       ``name``, in a language (``model`` has the ruleset's names in it); every reader
-                       of the position sees it, so it says only what everyone may know
-``drawn_prompt``       (game, model, view, name, language) -> the same for a stage another mechanic owns,
-                       while its own move's card waits there (a card taken from the discard pile, as the
-                       state says, so a loaded game says it too), or None
-``SHOWS_DISCARD``      True: its moves take from the discard pile, so the screen lists what lies there
-``drawn_how``          (game) -> how the card waiting in another mechanic's drawn stage came to the
-                       player when its move brought it, as the state says ("took from the discard pile"),
-                       for that stage's refusals; None: not by its move (then "drew")
-``state_bounds``       (model, fields, one) -> (field, value, low, high) of its fields, for a loaded state
-``state_problem``      (model, fields, one) -> what is inconsistent about its part of a loaded state
-``held_cards``         (fields, one) -> the cards its fields hold (each is a place of one copy)
-``held_cards_in``      (model, fields, one) -> the same, for fields that need the model to say which cards
-``lying_on``           (game, seat) -> (card, card it lies on) of every played card lying on a card of
-                       the seat's play area, which everyone sees (spbc.play.view)
-``area_problem``       (model, fields, seat) -> what of its per-seat values does not match the play area
-=====================  ==============================================================================
-
-``fields`` is a state by field name (``{"drawn": [-1], ...}``) and ``one`` its one-value fields as ints.
+present module defines ``class Present(Presenter[ItsEffect])`` and overrides (``@override``) those of
+:class:`Presenter`'s attributes and methods that its kind has; the others keep their defaults, which
+offer nothing. ``fields`` is a state by field name (``{"drawn": [-1], ...}``) and ``one`` its one-value
+fields as ints. The hooks, as the table below (printed from Presenter itself) lists them:
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from spbc import mechanics
+from spbc.contract import mechanics
+from spbc.contract.parts import describe
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
+from spbc.reference.language import has_prose, line_of
+
+if TYPE_CHECKING:
+    from spbc.play.view import GameView
+
+E = TypeVar("E", bound=Effect)
 
 
 class RulesetLike(Protocol):
@@ -122,6 +91,12 @@ class Known:
     hand: list[str] | None  # None: secret from the reader
 
 
+def screen_line(language: str, kind: str, macro: str, *args: Any) -> str:
+    """A mechanic's line on the game screen, the macro of its ``prose.<language>.j2`` (the reference's
+    prose, spbc.reference.language.line_of), or of its English prose where it has none in that language."""
+    return line_of(language if has_prose(kind, language, macro) else "en", kind, macro, *args)
+
+
 def either(names: list[str]) -> str:
     """``"a, b or c"``."""
     if len(names) <= 1:
@@ -129,70 +104,175 @@ def either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
+class Presenter(Generic[E]):
+    """The play layer's part of one mechanic, for abilities of its effect class ``E``; every default offers nothing."""
+
+    #: The kinds of its moves that are written with its verb (``use``, ``points``).
+    MOVE_KINDS: ClassVar[tuple[MoveKind, ...]] = ()
+    #: The Move field those moves' middle bits hold: ``"deck"``, ``"amount"`` or None.
+    MIDDLE: ClassVar[str | None] = None
+    #: The state fields it keeps, or kept once: a saved game may hold them where these rules' engine has not.
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ()
+    #: Names of state fields it no longer keeps, which a saved game may still hold.
+    RETIRED_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: {field: value} of state fields it keeps that a game saved before it kept them lacks: each loads as this.
+    FIELD_DEFAULTS: ClassVar[Mapping[str, int]] = MappingProxyType({})
+    #: True: its moves take from the discard pile, so the screen lists what lies there.
+    SHOWS_DISCARD: ClassVar[bool] = False
+
+    def format_move(self, move: Move, verb: str) -> str:
+        """The move's canonical text: by default its verb alone."""
+        return verb
+
+    def format_move_named(self, move: Move, verb: str, names: Mapping[str, str]) -> str:
+        """The canonical text of a move that names a card, given the names by card id (what the notation
+        writes; by default :meth:`format_move`)."""
+        return self.format_move(move, verb)
+
+    def parse_move(self, reader: Reader, card_id: str, effect: E, verb: str, rest: list[str]) -> Move:
+        """The Move of the words after the verb (see Reader): by default the verb alone, a move of its first
+        move kind naming only its card."""
+        if rest or not self.MOVE_KINDS:
+            raise reader.malformed(f"{verb!r} takes nothing after it")
+        return reader.settle_move(self.MOVE_KINDS[0], card=card_id)
+
+    def refuse_use(self, game: GameLike, move: Move, effect: E) -> str:
+        """Why a use of its card is not allowed now."""
+        return f"{game.ruleset.model.card(move.card or '').name} has no action to use"
+
+    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> str:
+        """Why a use is not allowed now, told to a reader who may not know the hand (a special card played
+        from the hand: spbc.play.special helps); by default :meth:`refuse_use`."""
+        return self.refuse_use(game, move, effect)
+
+    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> str | None:
+        """Why a move is refused while its stage waits, or None."""
+        return None
+
+    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> str | None:
+        """Why a move of its own is refused in another stage, or None."""
+        return None
+
+    def pending_card(self, game: GameLike) -> str | None:
+        """The card its stage waits on, or None."""
+        return None
+
+    def summary(self, model: RulesModel, effect: E) -> str:
+        """Its short line on the screen in the model's language: ``"hand 4"``, by default the macro ``summary``
+        of its prose given the effect (:func:`screen_line`)."""
+        return screen_line(model.language, effect.kind, "summary", effect)
+
+    def pays_per_card(self, effect: E) -> tuple[str, str, int, int] | None:
+        """(phase, colour, rubles, points) it pays per card of a colour at scoring, or None."""
+        return None
+
+    def prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
+        """The screen's line while its stage waits on ``name``, in a language (``model`` has the ruleset's
+        names in it; the text is a macro of its prose, :func:`screen_line`); every reader of the position
+        sees it, so it says only what everyone may know."""
+        return None
+
+    def drawn_prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str,
+                     language: str) -> str | None:
+        """The same for a stage another mechanic owns, while its own move's card waits there (a card taken
+        from the discard pile, as the state says, so a loaded game says it too), or None."""
+        return None
+
+    def drawn_how(self, game: GameLike) -> str | None:
+        """How the card waiting in another mechanic's drawn stage came to the player when its move brought
+        it, as the state says ("took from the discard pile"), for that stage's refusals; None: not by its move."""
+        return None
+
+    def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
+                     one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
+        """(field, value, low, high) of its fields, for a loaded state."""
+        return []
+
+    def state_problem(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
+        """What is inconsistent about its part of a loaded state, or None."""
+        return None
+
+    def held_cards(self, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> list[int]:
+        """The cards its fields hold (each is a place of one copy)."""
+        return []
+
+    def held_cards_in(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> list[int]:
+        """The same, for fields that need the model to say which cards."""
+        return []
+
+    def lying_on(self, game: GameLike, seat: int) -> list[tuple[str, str]]:
+        """(card, card it lies on) of every played card lying on a card of the seat's play area, which
+        everyone sees (spbc.play.view)."""
+        return []
+
+    def area_problem(self, model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
+        """What of its per-seat values of one colour does not match the play area, or None."""
+        return None
+
+
+def presenter(kind: str) -> Presenter[Any] | None:
+    """The present part of one kind's mechanic, None if it has none."""
+    return mechanics.mechanic(kind).part("present", Presenter)
+
+
 @functools.lru_cache(maxsize=64)
-def _presenters(registry: tuple[mechanics.Mechanic, ...], kinds: frozenset[str]) -> tuple[tuple[str, ModuleType], ...]:
-    return tuple((m.kind, part) for m in registry if m.kind in kinds
-                 for part in [m.part("present")] if part is not None)
+def _presenters(registry: tuple[mechanics.Mechanic, ...], kinds: frozenset[str]) -> tuple[Presenter[Any], ...]:
+    return tuple(part for m in registry if m.kind in kinds
+                 for part in [m.part("present", Presenter)] if part is not None)
 
 
-def presenters(model: RulesModel) -> tuple[tuple[str, ModuleType], ...]:
-    """(kind, present module) of every mechanic the ruleset uses that has one, in hook order."""
+def presenters(model: RulesModel) -> tuple[Presenter[Any], ...]:
+    """The present part of every mechanic the ruleset uses that has one, in hook order."""
     kinds = frozenset(effect.kind for card in model.cards for effect in card.abilities)
     return _presenters(mechanics.mechanics(), kinds)
 
 
-def offering(model: RulesModel, name: str) -> Iterator[Any]:
-    """What every mechanic of the ruleset defines under ``name`` in its present module, in hook order."""
-    for _, module in presenters(model):
-        value = getattr(module, name, None)
-        if value is not None:
-            yield value
+def every_presenter() -> tuple[Presenter[Any], ...]:
+    """The present part of every registered mechanic that has one, in hook order (a saved game's fields)."""
+    return tuple(part for m in mechanics.mechanics() for part in [m.part("present", Presenter)] if part is not None)
 
 
-def _present(kind: str) -> ModuleType | None:
-    return mechanics.mechanic(kind).part("present")
-
-
-def ability(model: RulesModel, card_id: str, kind: MoveKind) -> tuple[Effect, ModuleType] | None:
+def ability(model: RulesModel, card_id: str, kind: MoveKind) -> tuple[Effect, Presenter[Any]] | None:
     """The ability of a card whose moves of ``kind`` its mechanic writes with its verb, and that
-    mechanic's present module; None when the card has none."""
+    mechanic's present part; None when the card has none."""
     for effect in model.card(card_id).abilities:
-        module = _present(effect.kind)
-        if module is not None and kind in getattr(module, "MOVE_KINDS", ()):
-            return effect, module
+        part = presenter(effect.kind)
+        if part is not None and kind in part.MOVE_KINDS:
+            return effect, part
     return None
 
 
 def pays_per_card(effect: Effect) -> tuple[str, str, int, int] | None:
     """(phase, colour, rubles, points) an ability pays per card of a colour when a phase scores, as its
-    mechanic says (its present module's ``pays_per_card``); None for an ability that pays no such income."""
-    module = _present(effect.kind)
-    pays = getattr(module, "pays_per_card", None) if module is not None else None
-    if pays is None:
-        return None
-    phase, colour, rubles, points = pays(effect)
-    return str(phase), str(colour), int(rubles), int(points)
+    mechanic says (its ``pays_per_card``); None for an ability that pays no such income."""
+    part = presenter(effect.kind)
+    return part.pays_per_card(effect) if part is not None else None
 
 
 def verb(effect: Effect) -> str | None:
     """The word of an ability's moves in the notation (its ``verb``), if its mechanic writes moves with one."""
-    module = _present(effect.kind)
+    part = presenter(effect.kind)
     word = getattr(effect, "verb", None)
-    if module is None or not getattr(module, "MOVE_KINDS", None) or not isinstance(word, str):
+    if part is None or not part.MOVE_KINDS or not isinstance(word, str):
         return None
     return word
 
 
-def stage_owner(model: RulesModel, stage: str) -> ModuleType | None:
-    """The present module of the mechanic that owns a stage, or None."""
-    return next((module for _, module in presenters(model) if getattr(module, "STAGE", None) == stage), None)
+def stage_owner(model: RulesModel, stage: str) -> Presenter[Any] | None:
+    """The present part of the mechanic of the ruleset whose effect declares a stage (Effect.stages), or None."""
+    kinds = {effect.kind for card in model.cards for effect in card.abilities}
+    return next((part for m in mechanics.used_by(kinds) if any(own.name == stage for own in m.effect.stages)
+                 for part in [m.part("present", Presenter)] if part is not None), None)
 
 
 def verb_kinds(model: RulesModel) -> frozenset[MoveKind]:
     """The move kinds that the ruleset's mechanics write with a verb."""
-    return frozenset(kind for kinds in offering(model, "MOVE_KINDS") for kind in kinds)
+    return frozenset(kind for part in presenters(model) for kind in part.MOVE_KINDS)
 
 
 def state_by_name(fields: Mapping[str, list[int]]) -> dict[str, int]:
     """The one-value fields of a state, as ints."""
     return {name: part[0] for name, part in fields.items() if len(part) == 1}
+
+
+__doc__ = f"{__doc__}\n{describe(Presenter)}\n"

@@ -31,7 +31,6 @@ from typing import Any
 
 from spbc.play.explain import explain_illegal
 from spbc.engine.lower import displace_targets
-from spbc import mechanics
 from spbc.play import hooks
 from spbc.play.moves import (
     AmbiguousMoveError,
@@ -78,11 +77,7 @@ def format_move(move: Move, ruleset: Ruleset) -> str:
     if kind in hooks.verb_kinds(ruleset.model):
         found = hooks.ability(ruleset.model, move.card or "", kind)
         assert found is not None, f"{move.card} has no ability with {kind.value} moves"
-        named = getattr(found[1], "format_move_named", None)  # a mechanic whose moves name another card
-        if named is not None:
-            return str(named(move, words.verb_of[move.card or ""], words.names))
-        text: str = found[1].format_move(move, words.verb_of[move.card or ""])
-        return text
+        return found[1].format_move_named(move, words.verb_of[move.card or ""], words.names)
     parts = [kind.value]
     if kind in (MoveKind.BUY, MoveKind.TAKE) and move.row in ("upper", "lower"):
         parts.append(move.row)
@@ -191,10 +186,9 @@ class _Reader:
     def read_ability(self, verb: str, rest: list[str]) -> Move:
         """The words after an ability's verb, read by the mechanic of the ability (hooks.Reader)."""
         card_id, effect = self.words.abilities[verb]
-        present = mechanics.mechanic(effect.kind).part("present")
+        present = hooks.presenter(effect.kind)
         assert present is not None
-        move: Move = present.parse_move(self, card_id, effect, verb, rest)
-        return move
+        return present.parse_move(self, card_id, effect, verb, rest)
 
     def settle_move(self, kind: MoveKind, **fields: Any) -> Move:
         """The one legal move of that kind with those fields (see settle)."""

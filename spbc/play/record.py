@@ -25,6 +25,9 @@ replay. The seed and the moves give back the whole game, deck order included.
 A record written before the game ends may withhold the seed (``[Seed "?"]``): it would
 tell every player the order of every deck. Such a record is read back with the seed
 given from elsewhere (the saved game it belongs to, see :func:`read_record`).
+
+:mod:`spbc.play.recorder` writes records (:class:`RecordWriter`, :func:`write_record`); this module
+reads them back.
 """
 
 from __future__ import annotations
@@ -40,16 +43,22 @@ from spbc.source.diagnostics import RulesError, did_you_mean
 from spbc.source.files import read_text
 from spbc.play.moves import MalformedMoveError, Move, MoveError
 from spbc.play.names import names_problem
-from spbc.play.notation import format_move, parse_move
+from spbc.play.notation import parse_move
+# re-exported: records are written (spbc.play.recorder) and read through this module
+from spbc.play.recorder import WITHHELD as WITHHELD, RecordWriter as RecordWriter
+from spbc.play.recorder import format_result as format_result, write_record as write_record
 
 
 RECORD_EXTENSION = ".spbr"
-#: The Seed header of a record that withholds its seed until the game is over.
-WITHHELD = "?"
 #: A record is a few kilobytes of text; anything larger is refused unread.
 MAX_RECORD_BYTES = 10_000_000
 _HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _PLAYER = re.compile(r"Player([1-9][0-9]*)$")
+
+
+def _unquote(value: str) -> str:
+    """A header's value as written between its quotes, with ``\\"`` and ``\\\\`` read back."""
+    return re.sub(r"\\(.)", r"\1", value)
 
 
 @dataclass(frozen=True)
@@ -91,88 +100,6 @@ class Replay:
     moves: list[Move] = field(default_factory=list)  # the moves replayed, in order
     lines: list[int] = field(default_factory=list)  # the line of each of them in the record, from 1
     problems: list[RecordProblem] = field(default_factory=list)
-
-
-# --- writing -----------------------------------------------------------------------------
-
-
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def format_result(game: Game) -> str:
-    """The Result header of a finished game: final points in seat order, ``Anna 58, Boris 47``."""
-    by_seat = sorted(game.standings(), key=lambda s: s.seat)
-    return ", ".join(f"{s.name} {s.final}" for s in by_seat)
-
-
-class RecordWriter:
-    """Builds a record move by move as a frontend plays; it keeps its own copy of the game.
-
-    >>> writer = RecordWriter(game, date="2026-11-29")   # game as dealt, before any move
-    >>> writer.add(move)
-    >>> text = writer.text()    # the whole record so far, with the Result once the game is over
-    """
-
-    def __init__(self, game: Game, date: str | None = None) -> None:
-        """Raises ValueError unless game is as its seed deals it: a record replays from the seed."""
-        dealt = game.ruleset.new_game(list(game.players), game.seed)
-        if game.state_values() != dealt.state_values():
-            raise ValueError(f"a record starts where the game starts; this game is already at {game.context()}")
-        self.game = dealt
-        self.ruleset = game.ruleset
-        self.date = date
-        self.lines: list[str] = []
-        self.moves: list[Move] = []
-        self._when: tuple[int, str] | None = None
-
-    def add(self, move: Move) -> None:
-        """Note the next move of the game; IllegalMoveError if it is not legal there."""
-        game = self.game
-        text = f"{game.players[game.current_player]}: {format_move(move, self.ruleset)}"
-        when = (game.round, game.phase)
-        game.play(move)
-        if when != self._when:
-            phase = next(p.name for p in self.ruleset.model.phases if p.id == when[1])
-            if self.lines:
-                self.lines.append("")
-            self.lines.append(f"# round {when[0]}, {phase}")
-            self._when = when
-        self.lines.append(text)
-        self.moves.append(move)
-
-    def headers(self, withhold_seed: bool = False) -> dict[str, str]:
-        """The header values, in the order they are written; ``withhold_seed`` writes the seed
-        as ``?`` while the game is not over (it would give away the order of every deck)."""
-        game = self.game
-        headers = {
-            "Ruleset": self.ruleset.name,
-            "RulesDigest": self.ruleset.model.digest,
-            "Seed": WITHHELD if withhold_seed and not game.is_over else str(game.seed),
-        }
-        headers.update({f"Player{seat + 1}": name for seat, name in enumerate(game.players)})
-        if self.date:
-            headers["Date"] = self.date
-        if game.is_over:
-            headers["Result"] = format_result(game)
-        return headers
-
-    def text(self, withhold_seed: bool = False) -> str:
-        """The record of the moves so far (see :meth:`headers` for ``withhold_seed``)."""
-        head = [f"[{name} {_quote(value)}]" for name, value in self.headers(withhold_seed).items()]
-        return "\n".join(head + [""] + self.lines) + "\n"
-
-
-def write_record(ruleset: Ruleset, players: Sequence[str], seed: int, moves: Sequence[Move],
-                 date: str | None = None) -> str:
-    """The record of a game from its players, seed and moves.
-
-    Raises IllegalMoveError if a move is not legal where it stands.
-    """
-    writer = RecordWriter(ruleset.new_game(list(players), seed), date)
-    for move in moves:
-        writer.add(move)
-    return writer.text()
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -230,7 +157,7 @@ class _Reader:
             if match is None:
                 self.problem(index + 1, column, 'a header reads [Name "value"]')
                 continue
-            name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+            name, value = match.group(1), _unquote(match.group(2))
             if name in self.headers:
                 self.problem(index + 1, column, f"a second {name} header")
                 continue
@@ -437,5 +364,5 @@ def record_ruleset(text: str) -> str | None:
     for raw in text.splitlines():
         match = _HEADER.match(raw.strip())
         if match and match.group(1) == "Ruleset":
-            return re.sub(r"\\(.)", r"\1", match.group(2))
+            return _unquote(match.group(2))
     return None

@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from spbc.contract.abi import MASK_BITS, ROUND_MAX, STAGES, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.contract.abi import FIRST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX  # where the engine stops rubles and points: within a C int
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
-from spbc import mechanics
 from spbc.lang.model import RulesModel
 from spbc.play import hooks
 
@@ -28,7 +27,10 @@ if TYPE_CHECKING:
     from spbc.play.game import Game, Ruleset
 
 FORMAT = "spbc-game"
-VERSION = 1
+#: The versions read: 1 numbered the stages of every ruleset alike (VERSION_1_STAGES); 2 holds the number
+#: its engine gives the stage (Ruleset.stages), which is the stages of its rules' mechanics by order.
+VERSIONS = (1, 2)
+VERSION_1_STAGES = ("actions", "drawn", "points", "over")
 #: A saved game is a few kilobytes; anything larger is refused unread.
 MAX_SAVE_BYTES = 10_000_000
 
@@ -88,7 +90,7 @@ def write_game(game: Game, language: str | None = None) -> str:
         name: values[offset:offset + size] for name, offset, size in game.ruleset.engine.FIELDS
     }
     saved = SavedGame(
-        format=FORMAT, version=VERSION, ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
+        format=FORMAT, version=saved_version(game.ruleset), ruleset=game.ruleset.name, digest=game.ruleset.model.digest,
         players=list(game.players), seed=game.seed, rules=rules_file(game.ruleset), language=language, state=state,
     )
     left_out = {name for name in ("rules", "language") if getattr(saved, name) is None}
@@ -100,6 +102,24 @@ def write_game(game: Game, language: str | None = None) -> str:
 
 class GameFileError(ValueError):
     """A saved game that cannot be loaded: the message says which part is wrong."""
+
+
+def saved_version(ruleset: Ruleset) -> int:
+    """The version a game of these rules is saved as: 1 (which spbc before version 2 reads too) where its
+    engine numbers the stages as version 1 did, else 2."""
+    return 1 if ruleset.stages == VERSION_1_STAGES else 2
+
+
+def _stage_of_version_1(ruleset: Ruleset, state: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The state of a version 1 save with the stage numbered as these rules' engine numbers it. GameFileError
+    for a stage that none of their abilities leads to; a number that is no stage is left for check_state."""
+    stage = state.get("stage")
+    if not stage or not 0 <= stage[0] < len(VERSION_1_STAGES):
+        return state
+    name = VERSION_1_STAGES[stage[0]]
+    if name not in ruleset.stages:
+        raise GameFileError(f"inconsistent game state: the stage is {name!r}, which no ability of these rules leads to")
+    return dict(state, stage=[ruleset.stages.index(name)])
 
 
 def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
@@ -118,7 +138,7 @@ def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
     except (ValueError, RecursionError) as error:  # a number of thousands of digits, nesting too deep
         reason = "a number too long" if isinstance(error, ValueError) else "nested too deeply"
         raise GameFileError(f"not a saved game: {reason}") from None
-    if saved.format != FORMAT or saved.version != VERSION:
+    if saved.format != FORMAT or saved.version not in VERSIONS:
         raise GameFileError(f"not a saved game of this version: format {saved.format!r} {saved.version}")
     if saved.ruleset != ruleset.name or saved.digest != ruleset.model.digest:
         raise GameFileError(
@@ -128,7 +148,7 @@ def read_game(ruleset: Ruleset, text: str) -> tuple[Any, tuple[str, ...], int]:
     names = names_problem(saved.players)
     if names:
         raise GameFileError(f"not a saved game: players: {names}")
-    values = _flatten(ruleset, saved.state)
+    values = _flatten(ruleset, _stage_of_version_1(ruleset, saved.state) if saved.version == 1 else saved.state)
     problem = check_state(ruleset, values, len(saved.players))
     if problem:
         raise GameFileError(f"inconsistent game state: {problem}")
@@ -159,10 +179,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
 
     fields = ruleset.engine.FIELDS
     # a field a mechanic keeps, or kept once, that these rules' engine has not: ignored
-    kept = {name for m in mechanics.mechanics() for part in [m.part("present")]
-            for name in getattr(part, "FIELD_NAMES", ())}
-    defaults = {name: value for m in mechanics.mechanics()
-                for name, value in getattr(m.part("present"), "FIELD_DEFAULTS", {}).items()}
+    kept = {name for part in hooks.every_presenter() for name in part.FIELD_NAMES}
+    defaults = {name: value for part in hooks.every_presenter() for name, value in part.FIELD_DEFAULTS.items()}
     unknown = sorted(set(state) - {name for name, _, _ in fields} - kept)
     if unknown:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
@@ -207,9 +225,32 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     ncards, players = len(model.cards), one["players"]
     hand_max = len(fields["hand"]) // model.game.max_players
     deck_max = len(fields["decks"]) // len(model.decks)
+    for name, value, low, high in _bounds(ruleset, fields, one, names, (hand_max, deck_max)):
+        if not low <= value <= high:
+            return f"{name} is {value}, outside {low}..{high}"
+    for part in hooks.presenters(model):
+        problem = part.state_problem(model, fields, one)
+        if problem:
+            return problem
+    problem = _check_places(model, fields, one, deck_max)
+    if problem:
+        return problem
+    places = _held(model, fields, one, hand_max, deck_max)
+    if any(not 0 <= card < ncards for card in places):
+        return "a card id is out of range"
+    return _check_cards(model, fields, places, players)
+
+
+def _bounds(ruleset: Ruleset, fields: dict[str, list[int]], one: dict[str, int], names: int,
+            sizes: tuple[int, int]) -> list[tuple[str, int, int, int]]:
+    """Every value of a state with the range it must be in, (field, value, lowest, highest), for a game of
+    ``names`` players whose hands and decks hold ``sizes`` cards at the most."""
+    model = ruleset.model
+    players = one["players"]
+    hand_max, deck_max = sizes
     order = {name: index for index, (name, _, _) in enumerate(ruleset.engine.FIELDS)}
-    abilities = sorted((bound for bounds_of in hooks.offering(model, "state_bounds")
-                        for bound in bounds_of(model, fields, one)), key=lambda bound: order[bound[0]])
+    abilities = sorted((bound for part in hooks.presenters(model) for bound in part.state_bounds(model, fields, one)),
+                       key=lambda bound: order[bound[0]])
     bounds = [
         ("players", players, model.game.min_players, model.game.max_players),
         ("players", players, names, names),
@@ -217,9 +258,9 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
         ("phase", one["phase"], 0, len(model.phases) - 1),
         ("current", one["current"], 0, players - 1),
         # once every player passed in a row the phase is over: a turn of it is no more
-        ("passes", one["passes"], 0, players - 1 if one["stage"] == STAGES.index("actions") else players),
+        ("passes", one["passes"], 0, players - 1 if one["stage"] == ruleset.stages.index(FIRST_STAGE) else players),
         ("last_round", one["last_round"], 0, 1),
-        ("stage", one["stage"], 0, len(STAGES) - 1),
+        ("stage", one["stage"], 0, len(ruleset.stages) - 1),
         *abilities,  # the mechanics' fields, in the order of the state
         ("upper_size", one["upper_size"], 0, model.game.board_size),
         ("lower_size", one["lower_size"], 0, model.game.board_size),
@@ -236,33 +277,23 @@ def check_state(ruleset: Ruleset, values: list[int], names: int) -> str | None:
     # every other value (the unused places of hands, rows and decks too) must fit the engine's ints; the
     # prices are derived: the engine's load computes them from the play areas, whatever the save holds
     bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() if name != "price" for value in part]
-    for name, value, low, high in bounds:
-        if not low <= value <= high:
-            return f"{name} is {value}, outside {low}..{high}"
-    stage = STAGES[one["stage"]]
-    if stage not in ("actions", "over") and hooks.stage_owner(model, stage) is None:
-        return f"the stage is {stage!r}, which no ability of these rules leads to"
-    for problem_of in hooks.offering(model, "state_problem"):
-        problem = problem_of(model, fields, one)
-        if problem:
-            return str(problem)
-    problem = _check_places(model, fields, one, deck_max)
-    if problem:
-        return problem
+    return bounds
+
+
+def _held(model: RulesModel, fields: dict[str, list[int]], one: dict[str, int], hand_max: int,
+          deck_max: int) -> list[int]:
+    """The cards in the hands, the rows, the decks and what the mechanics hold (hooks held_cards and
+    held_cards_in): every card outside the play areas and the discard pile."""
     places: list[int] = []
     for seat in range(model.game.max_players):
-        size = fields["hand_size"][seat] if seat < players else 0
+        size = fields["hand_size"][seat] if seat < one["players"] else 0
         places += fields["hand"][seat * hand_max: seat * hand_max + size]
     places += fields["upper"][:one["upper_size"]] + fields["lower"][:one["lower_size"]]
     for deck, size in enumerate(fields["deck_size"]):
         places += fields["decks"][deck * deck_max: deck * deck_max + size]
-    for held in hooks.offering(model, "held_cards"):
-        places += held(fields, one)
-    for held_in in hooks.offering(model, "held_cards_in"):
-        places += held_in(model, fields, one)
-    if any(not 0 <= card < ncards for card in places):
-        return "a card id is out of range"
-    return _check_cards(model, fields, places, players)
+    for part in hooks.presenters(model):
+        places += part.held_cards(fields, one) + part.held_cards_in(model, fields, one)
+    return places
 
 
 def _check_places(model: RulesModel, fields: dict[str, list[int]], one: dict[str, int], deck_max: int) -> str | None:
@@ -304,10 +335,10 @@ def _check_cards(model: RulesModel, fields: dict[str, list[int]], places: list[i
             count = sum(n for n, card in zip(area, model.cards) if card.colour == colour)
             if fields["colour_count"][seat * len(colours) + c] != count:
                 return f"the {colour} count of seat {seat + 1} does not match its cards"
-            for problem_of in hooks.offering(model, "area_problem"):
-                problem = problem_of(model, fields, seat, c)
+            for part in hooks.presenters(model):
+                problem = part.area_problem(model, fields, seat, c)
                 if problem:
-                    return str(problem)
+                    return problem
     if fields["owned_mask"] != owned_mask(fields["owned"], model, len(fields["owned_mask"])):
         return "the owned mask of a seat does not match its cards"
     return None

@@ -1,12 +1,17 @@
 """Special cards at the table: what the mechanics that play a special card from the hand share in the
 notation (``feast Fur Shop``) and in the reasons a play is refused. A special card is never bought: it
-is taken into hand from the board, played from there by its ability (a use move), then discarded."""
+is taken into hand from the board, played from there by its ability (a use move), then discarded.
+
+A mechanic of such a card presents it with a subclass of :class:`SpecialCard`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
-from spbc.play.hooks import GameLike, Known, Reader
+from typing_extensions import override
+
+from spbc.play.hooks import E, GameLike, Known, Presenter, Reader
 from spbc.play.moves import Move, MoveKind
 
 
@@ -50,3 +55,28 @@ def refuse_play(game: GameLike, move: Move, effect: object, known: Known) -> str
     if move.target is not None:
         return f"{name(game, move.card)} names no card when it is played: write only its verb"
     return not_in_hand(game, move, known) or f"{name(game, move.card)} cannot be played now"
+
+
+class SpecialCard(Presenter[E]):
+    """The present part of a mechanic whose card is played from the hand: a use move, written as its verb
+    and the card it names, if any (``feast Fur Shop``), read from the cards in :attr:`WHERE`."""
+
+    MOVE_KINDS: ClassVar[tuple[MoveKind, ...]] = (MoveKind.USE,)
+    #: Where the card a play names lies, as messages say it: ``"your hand"``, ``"your play area"``.
+    WHERE: ClassVar[str] = "your hand"
+
+    @override
+    def format_move(self, move: Move, verb: str) -> str:
+        return format_move(move, verb)
+
+    @override
+    def format_move_named(self, move: Move, verb: str, names: Mapping[str, str]) -> str:
+        return format_move_named(move, verb, names)
+
+    @override
+    def parse_move(self, reader: Reader, card_id: str, effect: E, verb: str, rest: list[str]) -> Move:
+        return parse_move(reader, card_id, verb, rest, self.WHERE)
+
+    @override
+    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> str:
+        return refuse_play(game, move, effect, known)

@@ -76,7 +76,7 @@ def view_of(game: Game, viewer: int | None) -> GameView:
             starts=[phase for phase, holder in markers.items() if holder == seat],
             forecast={phase: game.forecast(seat, phase, own or open_rubles) for phase in scoring},
             disc=game.disc() == seat,
-            lying=[pair for lying_on in hooks.offering(game.ruleset.model, "lying_on") for pair in lying_on(game, seat)],
+            lying=[pair for part in hooks.presenters(game.ruleset.model) for pair in part.lying_on(game, seat)],
         ))
     return GameView(
         ruleset=game.ruleset.name, viewer=viewer, round=game.round, phase=game.phase,

@@ -10,7 +10,8 @@ template                       holds
                                and ``labels``: section titles, table headers and the short words
 ``prose_game.<lang>.j2``       the sentences about setup, the round and the actions
 ``prose_cards.<lang>.j2``      the sentences about costs, trading cards, the cards, scoring, notation
-``mechanics/<kind>/prose.<lang>.j2``  the sentences of one ability kind (spbc.reference.hooks)
+``mechanics/<kind>/prose.<lang>.j2``  the sentences of one ability kind (spbc.reference.hooks), and its
+                               lines on the game screen (``summary``, prompts: spbc.play.hooks)
 =============================  ======================================================================
 
 English is the model: every other language must define every macro and label the English templates
@@ -31,7 +32,7 @@ from typing import Any
 
 import jinja2
 
-from spbc import mechanics
+from spbc.contract import mechanics
 from spbc.engine import render
 from spbc.lang.model import RulesModel
 from spbc.source.language import language_name
@@ -130,6 +131,22 @@ def say_of(model: RulesModel, kind: str, macro: str, *args: Any) -> str:
     AttributeError for a macro its prose lacks; :func:`check_language` reports both beforehand.
     """
     return _collapse(getattr(_prose_of(kind, model.language), macro)(*args))
+
+
+def line_of(language: str, kind: str, macro: str, *args: Any) -> str:
+    """One line from the prose of an ability kind in ``language``, as the game screen shows it: the macro's
+    text with its ends stripped and its inside as the macro printed it (a player's name may hold runs of
+    spaces, which :func:`say_of` would collapse). Raises as say_of does; :func:`has_prose` tells beforehand."""
+    return str(getattr(_prose_of(kind, language), macro)(*args)).strip()
+
+
+def has_prose(kind: str, language: str, macro: str) -> bool:
+    """Whether the prose of an ability kind in ``language`` has the macro (a mechanic from outside spbc may
+    speak English only)."""
+    try:
+        return hasattr(_prose_of(kind, language), macro)
+    except jinja2.TemplateNotFound:
+        return False
 
 
 def label(model: RulesModel, key: str, *args: Any) -> str:

@@ -32,10 +32,26 @@ def _game_lines(model: RulesModel) -> list[str]:
 
 def starter_text(name: str, base: RulesModel, written_base: str) -> str:
     """The text of ``<name>.spb``: ``extends "<written_base>"``, its own ruleset block, and commented examples."""
-    ident = ruleset_id(name)
-    card = base.cards[0]
-    with_ability = next((c for c in base.cards if c.abilities), None)
     lines = [
+        *_usage(name, base),
+        "",
+        f'extends "{written_base}"',
+        "",
+        *_ruleset_block(name, base),
+        "",
+        "# The game's settings, with the base's values; uncomment the ones you change:",
+        "# override game {",
+        *_game_lines(base),
+        "# }",
+        "",
+        *_card_examples(base),
+    ]
+    return "\n".join(lines)
+
+
+def _usage(name: str, base: RulesModel) -> list[str]:
+    """The file's opening comment: what a variant is, and the commands to try it with."""
+    return [
         f"# {name}: a variant of {base.title} (the ruleset {base.name}).",
         "#",
         "# Every rule this file does not change is the base's. 'override' changes what the base",
@@ -49,22 +65,27 @@ def starter_text(name: str, base: RulesModel, written_base: str) -> str:
         f"#   spb sim --rules {name}.spb --games 100 --seats random,random",
         f"#   spb play --rules {name}.spb",
         f"#   spb cards --rules {base.name}            # the ids and numbers of every card",
-        "",
-        f'extends "{written_base}"',
-        "",
-        f"ruleset {ident} {{",
+    ]
+
+
+def _ruleset_block(name: str, base: RulesModel) -> list[str]:
+    """The variant's own ruleset block: its id and title, in every language the base speaks."""
+    return [
+        f"ruleset {ruleset_id(name)} {{",
         f'    title = "{name}"',
         # the title in the base's other languages, to be written by the author (or: languages = [en])
         *(f'    title_{language} = "{name}"' for language in base.languages if language != "en"),
         *([f"    translated = [{', '.join(lang for lang in base.languages if lang != 'en')}]"
            "  # until you write your own titles"] if len(base.languages) > 1 else []),
         "}",
-        "",
-        "# The game's settings, with the base's values; uncomment the ones you change:",
-        "# override game {",
-        *_game_lines(base),
-        "# }",
-        "",
+    ]
+
+
+def _card_examples(base: RulesModel) -> list[str]:
+    """Commented examples of changing a card and an ability, leaving a card out and adding one."""
+    card = base.cards[0]
+    with_ability = next((c for c in base.cards if c.abilities), None)
+    lines = [
         "# A card: its numbers (cost, copies, rubles, points, name, ...):",
         f"# override card {card.id} {{ cost = {card.cost}  copies = {card.copies} }}",
     ]
@@ -95,4 +116,4 @@ def starter_text(name: str, base: RulesModel, written_base: str) -> str:
             f"# The base speaks {', '.join(base.languages)}: a new or changed name (a card's, the title) is",
             "# needed in each (name_de, title_de...), or narrow the languages: languages = [en].",
         ]
-    return "\n".join(lines)
+    return lines

@@ -20,6 +20,8 @@ import secrets
 import stat
 from pathlib import Path
 
+from typing_extensions import override
+
 #: Flags for opening a file to read: never wait on a pipe, never take a terminal as ours.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
@@ -46,11 +48,13 @@ class FileReadError(OSError):
         self.offset = offset
         self.missing = code == errno.ENOENT
 
+    @override
     def __str__(self) -> str:
         if self.offset is not None:
             return f"{self.path}: not a {self.what} ({self.reason}): the bytes from offset {self.offset} are not UTF-8"
         return f"cannot read {self.path}: {self.reason}"
 
+    @override
     def __reduce__(self) -> tuple[type[FileReadError], tuple[Path, str, str, int | None, int]]:
         # rebuilt with its own fields, as when sent back from a worker process
         return type(self), (self.path, self.what, self.reason, self.offset, self.errno or 0)
@@ -67,9 +71,11 @@ class FileWriteError(OSError):
         self.path = path
         self.reason = reason
 
+    @override
     def __str__(self) -> str:
         return f"cannot write {self.path}: {self.reason}"
 
+    @override
     def __reduce__(self) -> tuple[type[FileWriteError], tuple[Path, str, int]]:
         return type(self), (self.path, self.reason, self.errno or 0)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing_extensions import override
+
 
 @dataclass(frozen=True, order=True)
 class Span:
@@ -15,6 +17,7 @@ class Span:
     end_line: int
     end_column: int
 
+    @override
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
 

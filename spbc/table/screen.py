@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
-from spbc import mechanics
 from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
@@ -105,7 +104,7 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     closed, endgame = _last_round(view, model)
     prompts = {language: text for language in LANGUAGES
                for text in [stage_prompt(game, view, language)] if text is not None}
-    shown = any(hooks.offering(model, "SHOWS_DISCARD"))
+    shown = any(part.SHOWS_DISCARD for part in hooks.presenters(model))
     return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
 
 
@@ -122,16 +121,12 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
     model = game.ruleset.model
     local = model.in_language(language) if language in model.languages else model
     name = view.players[view.current_player].name
-    for drawn_prompt in hooks.offering(model, "drawn_prompt"):
-        said: str | None = drawn_prompt(game, local, view, name, language)
+    for part in hooks.presenters(model):
+        said = part.drawn_prompt(game, local, view, name, language)
         if said is not None:
             return said
     owner = hooks.stage_owner(model, view.stage)
-    prompt = getattr(owner, "prompt", None)
-    if prompt is None:
-        return None
-    text: str | None = prompt(game, local, view, name, language)
-    return text
+    return owner.prompt(game, local, view, name, language) if owner is not None else None
 
 
 #: How a card's income is abbreviated, per language: rubles, points ("3r 1p", "3 Rbl 1 Pkt", "3盧布 1分").
@@ -140,17 +135,17 @@ SHORT_INCOME = {"en": ("{}r", "{}p"), "de": ("{} Rbl", "{} Pkt"), "zh": ("{}盧�
 
 def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
-    mechanic says its part: ``summary_de`` in German when it has one, else ``summary``)."""
+    mechanic says its part, its ``summary`` in the language: the macro of its prose)."""
     rubles, points = SHORT_INCOME.get(language, SHORT_INCOME["en"])
     parts = []
     if card.rubles or card.points:
         parts.append(" ".join(p for p in (rubles.format(card.rubles) if card.rubles else "",
                                           points.format(card.points) if card.points else "") if p))
+    speaking = model if model.language == language else dataclasses.replace(model, language=language)
     for effect in card.abilities:
-        present = mechanics.mechanic(effect.kind).part("present")
-        summary = getattr(present, f"summary_{language}", None) or getattr(present, "summary", None)
-        if summary is not None:
-            parts.append(str(summary(model, effect)))
+        present = hooks.presenter(effect.kind)
+        if present is not None:
+            parts.append(present.summary(speaking, effect))
     return ", ".join(parts) or "-"
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from spbc.contract.abi import MAX_POINTS_PER_OFFER
+from typing_extensions import override
+
+from spbc.contract.abi import MAX_POINTS_PER_OFFER, Stage
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -25,6 +27,8 @@ class BuyPoints(Effect):
 
     kind: ClassVar[str] = "buy_points"
     order: ClassVar[int] = 40
+    #: after a phase scores, each owner in turn decides how many points to buy (after the drawn stage)
+    stages: ClassVar[tuple[Stage, ...]] = (Stage(20, "points"),)
     verb: str = setting()
     after: str = setting(refers_to="phase")
     rubles_per_point: int = setting(default=0)
@@ -41,6 +45,7 @@ class BuyPoints(Effect):
         """The rubles of one lot."""
         return self.rubles_per_lot or self.lot * self.rubles_per_point
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """One price, a cap of whole lots, and one decision's points within a move code:

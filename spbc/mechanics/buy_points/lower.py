@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.buy_points.effect import BuyPoints
 
 
@@ -36,33 +38,37 @@ class BuyPointsIR:
     rank: int = 0  # its place among the offers after its phase, before card declaration order
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        BuyPointsIR(n, i, e.price, e.max_points, e.per == "card", lowering.phase[e.after],
-                    lowering.origin(e.span), e.lot, e.income, e.rank)
-        for n, (i, _, e) in enumerate(lowering.abilities(BuyPoints))
-    )
-    offer_start, offers = [0], list[int]()
-    for phase in range(len(lowering.model.phases)):
-        offers += [row.index for row in sorted(rows, key=lambda row: (row.rank, row.index)) if row.after == phase]
-        offer_start.append(len(offers))
-    lots = any(row.lot > 1 for row in rows)
-    incomes = any(row.income for row in rows)
-    tables = (
-        ("OFFER_START", "int", tuple(offer_start)),
-        ("OFFERS", "int", tuple(offers)),
-        ("OFFER_CARD", "int", tuple(row.card for row in rows)),
-        ("OFFER_PRICE", "int", tuple(row.price for row in rows)),
-        ("OFFER_MAX", "int", tuple(row.max_points // row.lot for row in rows)),  # in lots
-        ("OFFER_PER_CARD", "int", tuple(int(row.per_card) for row in rows)),
-        *([("OFFER_LOT", "int", tuple(row.lot for row in rows))] if lots else []),
-        *([("OFFER_INCOME", "int", tuple(row.income for row in rows))] if incomes else []),
-    )
-    most = max(row.max_points // row.lot * (lowering.cards[row.card].copies if row.per_card else 1) for row in rows)
-    return MechanicIR(
-        BuyPoints.kind, rows,
-        fields=(StateField("offer", 1, "stage"), StateField("offer_turn", 1, "stage")),
-        tables=tables, stages=("points",), seek="seek_offer", problems=1,
-        moves=(("points", 1 + most),),
-        decisions_per_round=lowering.model.game.max_players * len(rows),
-    )
+class Lower(LowerPart):
+    """The buy_points mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            BuyPointsIR(n, i, e.price, e.max_points, e.per == "card", lowering.phase[e.after],
+                        lowering.origin(e.span), e.lot, e.income, e.rank)
+            for n, (i, _, e) in enumerate(lowering.abilities(BuyPoints))
+        )
+        offer_start, offers = [0], list[int]()
+        for phase in range(len(lowering.model.phases)):
+            offers += [row.index for row in sorted(rows, key=lambda row: (row.rank, row.index)) if row.after == phase]
+            offer_start.append(len(offers))
+        lots = any(row.lot > 1 for row in rows)
+        incomes = any(row.income for row in rows)
+        tables = (
+            ("OFFER_START", "int", tuple(offer_start)),
+            ("OFFERS", "int", tuple(offers)),
+            ("OFFER_CARD", "int", tuple(row.card for row in rows)),
+            ("OFFER_PRICE", "int", tuple(row.price for row in rows)),
+            ("OFFER_MAX", "int", tuple(row.max_points // row.lot for row in rows)),  # in lots
+            ("OFFER_PER_CARD", "int", tuple(int(row.per_card) for row in rows)),
+            *([("OFFER_LOT", "int", tuple(row.lot for row in rows))] if lots else []),
+            *([("OFFER_INCOME", "int", tuple(row.income for row in rows))] if incomes else []),
+        )
+        most = max(row.max_points // row.lot * (lowering.cards[row.card].copies if row.per_card else 1) for row in rows)
+        return MechanicIR(
+            BuyPoints.kind, rows,
+            fields=(StateField("offer", 1, "stage"), StateField("offer_turn", 1, "stage")),
+            tables=tables, seek="seek_offer", problems=1,
+            moves=(("points", 1 + most),),
+            decisions_per_round=lowering.model.game.max_players * len(rows),
+        )

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing_extensions import override
+
 from spbc.contract.abi import MAX_PLACES
-from spbc.engine.lower import Lowering, MechanicIR
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.discard_from_hand.effect import DiscardFromHand
 
 
@@ -22,7 +24,11 @@ class DiscardIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(DiscardIR(i, lowering.origin(e.span)) for i, _, e in lowering.abilities(DiscardFromHand))
-    return MechanicIR(DiscardFromHand.kind, rows, uses=tuple(dict.fromkeys(row.card for row in rows)),
-                      moves=(("actions", len(rows) * MAX_PLACES),))
+class Lower(LowerPart):
+    """The discard_from_hand mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(DiscardIR(i, lowering.origin(e.span)) for i, _, e in lowering.abilities(DiscardFromHand))
+        return MechanicIR(DiscardFromHand.kind, rows, uses=tuple(dict.fromkeys(row.card for row in rows)),
+                          moves=(("actions", len(rows) * MAX_PLACES),))

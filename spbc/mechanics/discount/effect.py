@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
@@ -18,6 +20,7 @@ class Discount(Effect):
     colour: str = setting(refers_to="colour")
     amount: int = setting(minimum=1, default=1)
 
+    @override
     def reduction(self, colour: str) -> int:
         return self.amount if colour == self.colour else 0
 

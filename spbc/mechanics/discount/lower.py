@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.discount.effect import Discount
 
 
@@ -22,15 +24,19 @@ class DiscountIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        DiscountIR(i, lowering.colour[e.colour], e.amount, lowering.origin(e.span))
-        for i, _, e in lowering.abilities(Discount)
-    )
-    game, colours = lowering.model.game, len(lowering.model.colours)
-    return MechanicIR(
-        Discount.kind, rows,
-        fields=(StateField("discount", game.max_players * colours, "area"),),
-        locals=(("areas_problem", ("discount",)),),
-        reprices=tuple(sorted({row.card for row in rows})),  # what p takes off a colour changes with them
-    )
+class Lower(LowerPart):
+    """The discount mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            DiscountIR(i, lowering.colour[e.colour], e.amount, lowering.origin(e.span))
+            for i, _, e in lowering.abilities(Discount)
+        )
+        game, colours = lowering.model.game, len(lowering.model.colours)
+        return MechanicIR(
+            Discount.kind, rows,
+            fields=(StateField("discount", game.max_players * colours, "area"),),
+            locals=(("areas_problem", ("discount",)),),
+            reprices=tuple(sorted({row.card for row in rows})),  # what p takes off a colour changes with them
+        )

@@ -3,35 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
+
+from typing_extensions import override
 
 from spbc.lang.model import RulesModel
 from spbc.mechanics.discount.effect import Discount
-
-#: The state field it keeps.
-FIELD_NAMES = ("discount",)
+from spbc.play.hooks import Presenter, screen_line
 
 
-def summary(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"-{effect.amount} on {colours[effect.colour]}"
+class Present(Presenter[Discount]):
+    """The discount mechanic's part at the table."""
 
+    #: The state field it keeps.
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ("discount",)
 
-def summary_de(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"-{effect.amount} auf {colours[effect.colour]}"
+    @override
+    def summary(self, model: RulesModel, effect: Discount) -> str:
+        """``-1 on blue``: the macro ``summary`` of its prose, given the colour's name."""
+        colour = next(c.name for c in model.colours if c.id == effect.colour)
+        return screen_line(model.language, effect.kind, "summary", effect, colour)
 
-
-def summary_zh(model: RulesModel, effect: Discount) -> str:
-    colours = {c.id: c.name for c in model.colours}
-    return f"{colours[effect.colour]}減{effect.amount}"
-
-
-def area_problem(model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
-    """Whether the seat's discount on one colour is what the discount cards of its play area give."""
-    ncards, colour_id = len(model.cards), model.colours[colour].id
-    area = fields["owned"][seat * ncards:(seat + 1) * ncards]
-    discount = sum(n * effect.reduction(colour_id) for n, card in zip(area, model.cards)
-                   for effect in card.abilities if isinstance(effect, Discount))
-    if fields["discount"][seat * len(model.colours) + colour] != discount:
-        return f"the {colour_id} discount of seat {seat + 1} does not match its cards"
-    return None
+    @override
+    def area_problem(self, model: RulesModel, fields: Mapping[str, list[int]], seat: int, colour: int) -> str | None:
+        """Whether the seat's discount on one colour is what the discount cards of its play area give."""
+        ncards, colour_id = len(model.cards), model.colours[colour].id
+        area = fields["owned"][seat * ncards:(seat + 1) * ncards]
+        discount = sum(n * effect.reduction(colour_id) for n, card in zip(area, model.cards)
+                       for effect in card.abilities if isinstance(effect, Discount))
+        if fields["discount"][seat * len(model.colours) + colour] != discount:
+            return f"the {colour_id} discount of seat {seat + 1} does not match its cards"
+        return None

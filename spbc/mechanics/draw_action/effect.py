@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
+from spbc.contract.abi import Stage
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
 
@@ -20,6 +23,8 @@ class DrawAction(Effect):
 
     kind: ClassVar[str] = "draw_action"
     order: ClassVar[int] = 50
+    #: after a use, the drawn card waits for its owner to buy, take or discard it
+    stages: ClassVar[tuple[Stage, ...]] = (Stage(10, "drawn"),)
     verb: str = setting()
     phase: str = setting(refers_to="phase")
     decks: tuple[str, ...] = setting(refers_to="deck")
@@ -27,10 +32,12 @@ class DrawAction(Effect):
     used_scores: bool = setting(default=False)
     used_displaceable: bool = setting(default=False)
 
+    @override
     @property
     def used_locks(self) -> bool:
         return not self.used_displaceable
 
+    @override
     @property
     def used_idle(self) -> bool:
         return not self.used_scores

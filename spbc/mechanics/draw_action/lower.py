@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.draw_action.effect import DrawAction
 
 
@@ -26,16 +28,20 @@ class DrawIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        DrawIR(i, lowering.phase[e.phase], tuple(lowering.deck[d] for d in e.decks), e.forbid_last_card,
-               lowering.origin(e.span))
-        for i, _, e in lowering.abilities(DrawAction)
-    )
-    return MechanicIR(
-        DrawAction.kind, rows,
-        fields=(StateField("drawn", 1, "stage"),),
-        stages=("drawn",), uses=tuple(dict.fromkeys(row.card for row in rows)), problems=1,
-        locals=(("apply_move", ("deck", "size")),),
-        moves=(("actions", sum(len(row.decks) for row in rows)), ("drawn", lowering.purchases + 2)),
-    )
+class Lower(LowerPart):
+    """The draw_action mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            DrawIR(i, lowering.phase[e.phase], tuple(lowering.deck[d] for d in e.decks), e.forbid_last_card,
+                   lowering.origin(e.span))
+            for i, _, e in lowering.abilities(DrawAction)
+        )
+        return MechanicIR(
+            DrawAction.kind, rows,
+            fields=(StateField("drawn", 1, "stage"),),
+            uses=tuple(dict.fromkeys(row.card for row in rows)), problems=1,
+            locals=(("apply_move", ("deck", "size")),),
+            moves=(("actions", sum(len(row.decks) for row in rows)), ("drawn", lowering.purchases + 2)),
+        )

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.extra_actions.effect import ExtraActions
 
 
@@ -23,8 +25,12 @@ class ExtraIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(ExtraIR(i, e.actions, e.actions * lowering.cards[i].copies, lowering.origin(e.span))
-                 for i, _, e in lowering.abilities(ExtraActions))
-    return MechanicIR(ExtraActions.kind, rows, fields=(StateField("extra", 1, "stage"),),
-                      uses=tuple(dict.fromkeys(row.card for row in rows)), moves=(("actions", len(rows)),))
+class Lower(LowerPart):
+    """The extra_actions mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(ExtraIR(i, e.actions, e.actions * lowering.cards[i].copies, lowering.origin(e.span))
+                     for i, _, e in lowering.abilities(ExtraActions))
+        return MechanicIR(ExtraActions.kind, rows, fields=(StateField("extra", 1, "stage"),),
+                          uses=tuple(dict.fromkeys(row.card for row in rows)), moves=(("actions", len(rows)),))

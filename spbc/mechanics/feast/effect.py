@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -26,6 +28,7 @@ class Feast(Effect):
     verb: str = setting()
     times: int = setting(minimum=2, default=2, cap=(MAX_TIMES, f"a feast multiplies by at most {MAX_TIMES}"))
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """A feast lies on a card that pays both rubles and points: without one it could never be played."""

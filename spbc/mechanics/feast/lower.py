@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.feast.effect import Feast
 
 
@@ -27,18 +29,22 @@ class FeastIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    targets = tuple(c.index for c in lowering.cards if c.rubles > 0 and c.points > 0 and not c.special)
-    rows = tuple(FeastIR(n, i, e.times, lowering.cards[i].copies, targets, lowering.origin(e.span))
-                 for n, (i, _, e) in enumerate(lowering.abilities(Feast)))
-    game, ncards = lowering.model.game, len(lowering.model.cards)
-    scored = {c.index: lowering.phase[lowering.model.cards[c.index].pays_in or ""]
-              for c in lowering.cards if c.index in targets and lowering.model.cards[c.index].pays_in}
-    return MechanicIR(
-        Feast.kind, rows,
-        fields=(StateField("feast", len(rows) * game.max_players * ncards, "area"),),
-        tables=(("FEAST_ON", "int", tuple(int(c.index in targets) for c in lowering.cards)),),
-        uses=tuple(dict.fromkeys(row.card for row in rows)), scores=tuple(sorted(set(scored.values()))),
-        problems=1, locals=(("score_phase", ("f",)),),
-        moves=(("actions", len(rows) * len(targets)),),
-    )
+class Lower(LowerPart):
+    """The feast mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        targets = tuple(c.index for c in lowering.cards if c.rubles > 0 and c.points > 0 and not c.special)
+        rows = tuple(FeastIR(n, i, e.times, lowering.cards[i].copies, targets, lowering.origin(e.span))
+                     for n, (i, _, e) in enumerate(lowering.abilities(Feast)))
+        game, ncards = lowering.model.game, len(lowering.model.cards)
+        scored = {c.index: lowering.phase[lowering.model.cards[c.index].pays_in or ""]
+                  for c in lowering.cards if c.index in targets and lowering.model.cards[c.index].pays_in}
+        return MechanicIR(
+            Feast.kind, rows,
+            fields=(StateField("feast", len(rows) * game.max_players * ncards, "area"),),
+            tables=(("FEAST_ON", "int", tuple(int(c.index in targets) for c in lowering.cards)),),
+            uses=tuple(dict.fromkeys(row.card for row in rows)), scores=tuple(sorted(set(scored.values()))),
+            problems=1, locals=(("score_phase", ("f",)),),
+            moves=(("actions", len(rows) * len(targets)),),
+        )

@@ -4,19 +4,16 @@ line on the screen and the check of a loaded state's feast cards."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
+
+from typing_extensions import override
 
 from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.feast.effect import Feast
 from spbc.play import special
-from spbc.play.hooks import GameLike, Known, Reader
-from spbc.play.moves import Move, MoveKind
-
-MOVE_KINDS = (MoveKind.USE,)
-MIDDLE = None
-FIELD_NAMES = ("feast",)
-
-format_move = special.format_move
-format_move_named = special.format_move_named
+from spbc.play.hooks import GameLike, Known
+from spbc.play.moves import Move
+from spbc.play.special import SpecialCard
 
 
 def carries(card: Card) -> bool:
@@ -24,75 +21,67 @@ def carries(card: Card) -> bool:
     return card.rubles > 0 and card.points > 0 and not card.special
 
 
-def parse_move(reader: Reader, card_id: str, effect: Feast, verb: str, rest: list[str]) -> Move:
-    return special.parse_move(reader, card_id, verb, rest, "your play area")
-
-
-def refuse_play(game: GameLike, move: Move, effect: Feast, known: Known) -> str:
-    missing = special.not_in_hand(game, move, known)
-    if missing:
-        return missing
-    card = special.name(game, move.card)
-    model = game.ruleset.model
-    area = game.play_area(game.current_player)
-    fitting = [c.name for c in model.cards if carries(c) and area.get(c.id)]
-    if move.target is None:
-        if not fitting:
-            return f"{card} lies on a card of yours that pays rubles and points, and you have none"
-        return f"name the card {card} lies on: {', '.join(fitting)}"
-    target = model.card(move.target)
-    if not carries(target):
-        return f"{card} lies only on a card that pays both rubles and points, which {target.name} does not"
-    return f"you have no {target.name} for {card} to lie on"
-
-
-def summary(model: RulesModel, effect: Feast) -> str:
-    return f"play: x{effect.times} next income ({effect.verb})"
-
-
-def summary_de(model: RulesModel, effect: Feast) -> str:
-    return f"ausspielen: nächstes Einkommen x{effect.times} ({effect.verb})"
-
-
-def summary_zh(model: RulesModel, effect: Feast) -> str:
-    return f"打出：下次收入x{effect.times} ({effect.verb})"
-
-
 def _rows(model: RulesModel) -> list[int]:
     """The card index of each feast ability, in the engine's order."""
     return [i for i, card in enumerate(model.cards) for effect in card.abilities if isinstance(effect, Feast)]
 
 
-def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
-                 one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
-    rows, ncards = _rows(model), len(model.cards)
-    size = len(fields["feast"]) // max(len(rows), 1)
-    return [("feast", value, 0, model.cards[rows[i // size]].copies) for i, value in enumerate(fields["feast"])
-            if size and i // size < len(rows)]
+class Present(SpecialCard[Feast]):
+    """The feast mechanic's part at the table: a special card that names the card of the play area it lies on
+    (``feast Fur Shop``)."""
 
+    WHERE: ClassVar[str] = "your play area"
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ("feast",)
 
-def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
-    ncards = len(model.cards)
-    for i, value in enumerate(fields["feast"]):
-        seat_card = i % (len(fields["owned"]))
-        card = model.cards[seat_card % ncards]
-        if value > 0 and (not fields["owned"][seat_card] or not carries(card)):
-            return f"a feast card lies on {card.name} of seat {seat_card // ncards + 1}, which it may not lie on"
-    return None
+    @override
+    def refuse_play(self, game: GameLike, move: Move, effect: Feast, known: Known) -> str:
+        missing = special.not_in_hand(game, move, known)
+        if missing:
+            return missing
+        card = special.name(game, move.card)
+        model = game.ruleset.model
+        area = game.play_area(game.current_player)
+        fitting = [c.name for c in model.cards if carries(c) and area.get(c.id)]
+        if move.target is None:
+            if not fitting:
+                return f"{card} lies on a card of yours that pays rubles and points, and you have none"
+            return f"name the card {card} lies on: {', '.join(fitting)}"
+        target = model.card(move.target)
+        if not carries(target):
+            return f"{card} lies only on a card that pays both rubles and points, which {target.name} does not"
+        return f"you have no {target.name} for {card} to lie on"
 
+    @override
+    def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
+                     one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
+        rows, ncards = _rows(model), len(model.cards)
+        size = len(fields["feast"]) // max(len(rows), 1)
+        return [("feast", value, 0, model.cards[rows[i // size]].copies) for i, value in enumerate(fields["feast"])
+                if size and i // size < len(rows)]
 
-def held_cards_in(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> list[int]:
-    """The feast cards lying on cards: one place per copy."""
-    rows = _rows(model)
-    size = len(fields["feast"]) // max(len(rows), 1)
-    return [rows[i // size] for i, value in enumerate(fields["feast"]) if size for _ in range(max(value, 0))]
+    @override
+    def state_problem(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
+        ncards = len(model.cards)
+        for i, value in enumerate(fields["feast"]):
+            seat_card = i % (len(fields["owned"]))
+            card = model.cards[seat_card % ncards]
+            if value > 0 and (not fields["owned"][seat_card] or not carries(card)):
+                return f"a feast card lies on {card.name} of seat {seat_card // ncards + 1}, which it may not lie on"
+        return None
 
+    @override
+    def held_cards_in(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> list[int]:
+        """The feast cards lying on cards: one place per copy."""
+        rows = _rows(model)
+        size = len(fields["feast"]) // max(len(rows), 1)
+        return [rows[i // size] for i, value in enumerate(fields["feast"]) if size for _ in range(max(value, 0))]
 
-def lying_on(game: GameLike, seat: int) -> list[tuple[str, str]]:
-    """(feast card, the card it lies on) of every feast card on the seat's cards, one pair per copy."""
-    model = game.ruleset.model
-    rows, ncards = _rows(model), len(model.cards)
-    feast = game.state_field("feast")
-    size = len(feast) // max(len(rows), 1)
-    return [(model.cards[card].id, model.cards[c].id) for r, card in enumerate(rows) for c in range(ncards)
-            for _ in range(feast[r * size + seat * ncards + c])]
+    @override
+    def lying_on(self, game: GameLike, seat: int) -> list[tuple[str, str]]:
+        """(feast card, the card it lies on) of every feast card on the seat's cards, one pair per copy."""
+        model = game.ruleset.model
+        rows, ncards = _rows(model), len(model.cards)
+        feast = game.state_field("feast")
+        size = len(feast) // max(len(rows), 1)
+        return [(model.cards[card].id, model.cards[c].id) for r, card in enumerate(rows) for c in range(ncards)
+                for _ in range(feast[r * size + seat * ncards + c])]

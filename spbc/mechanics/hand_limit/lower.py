@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.hand_limit.effect import HandLimit
 
 
@@ -18,6 +20,10 @@ class HandLimitIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(HandLimitIR(i, e.limit, lowering.origin(e.span)) for i, _, e in lowering.abilities(HandLimit))
-    return MechanicIR(HandLimit.kind, rows, hand_max=max(row.limit for row in rows))
+class Lower(LowerPart):
+    """The hand_limit mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(HandLimitIR(i, e.limit, lowering.origin(e.span)) for i, _, e in lowering.abilities(HandLimit))
+        return MechanicIR(HandLimit.kind, rows, hand_max=max(row.limit for row in rows))

@@ -1,18 +1,10 @@
-"""The hand_limit mechanic at the table: its line on the screen."""
+"""The hand_limit mechanic at the table: its line on the screen, the macro ``summary`` of its prose."""
 
 from __future__ import annotations
 
-from spbc.lang.model import RulesModel
 from spbc.mechanics.hand_limit.effect import HandLimit
+from spbc.play.hooks import Presenter
 
 
-def summary(model: RulesModel, effect: HandLimit) -> str:
-    return f"hand {effect.limit}"
-
-
-def summary_de(model: RulesModel, effect: HandLimit) -> str:
-    return f"Hand {effect.limit}"
-
-
-def summary_zh(model: RulesModel, effect: HandLimit) -> str:
-    return f"手牌上限{effect.limit}"
+class Present(Presenter[HandLimit]):
+    """The hand_limit mechanic's part at the table: the defaults (its summary is its prose's)."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.income_per_card.effect import IncomePerCard
 
 
@@ -21,9 +23,13 @@ class IncomeIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        IncomeIR(i, lowering.colour[e.colour], e.rubles, e.points, lowering.phase[e.phase], lowering.origin(e.span))
-        for i, _, e in lowering.abilities(IncomePerCard)
-    )
-    return MechanicIR(IncomePerCard.kind, rows, scores=tuple(sorted({row.phase for row in rows})))
+class Lower(LowerPart):
+    """The income_per_card mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            IncomeIR(i, lowering.colour[e.colour], e.rubles, e.points, lowering.phase[e.phase], lowering.origin(e.span))
+            for i, _, e in lowering.abilities(IncomePerCard)
+        )
+        return MechanicIR(IncomePerCard.kind, rows, scores=tuple(sorted({row.phase for row in rows})))

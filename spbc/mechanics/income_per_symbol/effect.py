@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -23,6 +25,7 @@ class IncomePerSymbol(Effect):
     points: int = setting(default=0)
     wildcards: bool = setting(default=True)
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """A symbol of its own is counted; 'any' would count only the wildcards, which is no rule anyone plays."""

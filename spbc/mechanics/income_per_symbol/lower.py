@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.income_per_symbol.effect import IncomePerSymbol
 
 
@@ -22,13 +24,17 @@ class SymbolIncomeIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    def counted(effect: IncomePerSymbol) -> tuple[int, ...]:
-        wanted = {effect.symbol, "any"} if effect.wildcards else {effect.symbol}
-        return tuple(i for i, card in enumerate(lowering.model.cards) if card.symbol in wanted)
+class Lower(LowerPart):
+    """The income_per_symbol mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
 
-    rows = tuple(
-        SymbolIncomeIR(i, counted(e), e.rubles, e.points, lowering.phase[e.phase], lowering.origin(e.span))
-        for i, _, e in lowering.abilities(IncomePerSymbol)
-    )
-    return MechanicIR(IncomePerSymbol.kind, rows, scores=tuple(sorted({row.phase for row in rows})))
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        def counted(effect: IncomePerSymbol) -> tuple[int, ...]:
+            wanted = {effect.symbol, "any"} if effect.wildcards else {effect.symbol}
+            return tuple(i for i, card in enumerate(lowering.model.cards) if card.symbol in wanted)
+
+        rows = tuple(
+            SymbolIncomeIR(i, counted(e), e.rubles, e.points, lowering.phase[e.phase], lowering.origin(e.span))
+            for i, _, e in lowering.abilities(IncomePerSymbol)
+        )
+        return MechanicIR(IncomePerSymbol.kind, rows, scores=tuple(sorted({row.phase for row in rows})))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -38,18 +40,22 @@ class TakeDiscard(Effect):
     used_displaceable: bool = setting(default=False)
     from_hand: bool = setting(default=False)
 
+    @override
     @property
     def played(self) -> bool:
         return self.from_hand
 
+    @override
     @property
     def used_locks(self) -> bool:
         return not self.used_displaceable and not self.from_hand
 
+    @override
     @property
     def used_idle(self) -> bool:
         return not self.used_scores and not self.from_hand
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """The card taken waits in the drawn stage, which a ruleset has when a card draws (draw_action); a use

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR, StateField
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR, StateField
 from spbc.mechanics.take_discard.effect import TakeDiscard
 
 
@@ -32,25 +34,29 @@ class TakeDiscardIR:
     from_hand: bool = False
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        TakeDiscardIR(n, i, -1 if e.from_hand else lowering.phase[e.phase],
-                      tuple(c.index for c in lowering.cards if not c.special
-                            and (not e.decks or c.deck in {lowering.deck[d] for d in e.decks})),
-                      lowering.origin(e.span), e.from_hand)
-        for n, (i, _, e) in enumerate(lowering.abilities(TakeDiscard))
-    )
-    start = [0]
-    for row in rows:
-        start.append(start[-1] + len(row.cards))
-    tables = (
-        ("PICK_START", "int", tuple(start)),
-        ("PICK_CARDS", "int", tuple(c for row in rows for c in row.cards) or (0,)),
-    )
-    copies = sum(lowering.cards[card].copies for card in dict.fromkeys(row.card for row in rows))
-    return MechanicIR(
-        TakeDiscard.kind, rows, tables=tables, uses=tuple(dict.fromkeys(row.card for row in rows)),
-        fields=(StateField("taken", 1, "stage"),), problems=1,
-        moves=(("actions", sum(len(row.cards) for row in rows)),),
-        actions_per_round=3 * copies,
-    )
+class Lower(LowerPart):
+    """The take_discard mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            TakeDiscardIR(n, i, -1 if e.from_hand else lowering.phase[e.phase],
+                          tuple(c.index for c in lowering.cards if not c.special
+                                and (not e.decks or c.deck in {lowering.deck[d] for d in e.decks})),
+                          lowering.origin(e.span), e.from_hand)
+            for n, (i, _, e) in enumerate(lowering.abilities(TakeDiscard))
+        )
+        start = [0]
+        for row in rows:
+            start.append(start[-1] + len(row.cards))
+        tables = (
+            ("PICK_START", "int", tuple(start)),
+            ("PICK_CARDS", "int", tuple(c for row in rows for c in row.cards) or (0,)),
+        )
+        copies = sum(lowering.cards[card].copies for card in dict.fromkeys(row.card for row in rows))
+        return MechanicIR(
+            TakeDiscard.kind, rows, tables=tables, uses=tuple(dict.fromkeys(row.card for row in rows)),
+            fields=(StateField("taken", 1, "stage"),), problems=1,
+            moves=(("actions", sum(len(row.cards) for row in rows)),),
+            actions_per_round=3 * copies,
+        )

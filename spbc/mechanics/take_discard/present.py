@@ -5,38 +5,17 @@ mechanic presents (the prompt, the refusals while it waits, the check of a loade
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import ClassVar
 
-from spbc.contract.abi import STAGES
+from typing_extensions import override
+
 from spbc.lang.model import RulesModel
 from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
-from spbc.play.hooks import GameLike, Known, Reader
+from spbc.play.hooks import GameLike, Known, Reader, screen_line
 from spbc.play.moves import Move, MoveKind
+from spbc.play.use import UseAbility
 from spbc.play.view import GameView
-
-MOVE_KINDS = (MoveKind.USE,)
-MIDDLE = None  # the card taken travels as the move's target
-SHOWS_DISCARD = True  # its moves take from the discard pile: the screen lists what lies there
-#: The state field it keeps: 1 while the card waiting in the drawn stage is one it took (saved games
-#: from before it kept it load with 0: "drew").
-FIELD_NAMES = ("taken",)
-FIELD_DEFAULTS = {"taken": 0}
-
-#: The screen's line while the card taken waits in the drawn stage, per language (the card's name is the
-#: ruleset's in it).
-PROMPTS = {
-    "en": "{name} took {card} from the discard pile: buy it, take it or discard it",
-    "de": "{name} hat {card} vom Ablagestapel genommen: kaufen, auf die Hand nehmen oder ablegen",
-    "zh": "{name}從棄牌堆拿了{card}：購買、拿入手牌或棄掉",
-}
-
-
-def format_move_named(move: Move, verb: str, names: Mapping[str, str]) -> str:
-    return f"{verb} {names[move.target or '']}"
-
-
-def format_move(move: Move, verb: str) -> str:
-    return f"{verb} {move.target}"
 
 
 def _discarded(game: GameLike) -> list[str]:
@@ -44,58 +23,8 @@ def _discarded(game: GameLike) -> list[str]:
     return [card.id for card, copies in zip(model.cards, game.state_field("discard")) if copies > 0]
 
 
-def parse_move(reader: Reader, card_id: str, effect: TakeDiscard, verb: str, rest: list[str]) -> Move:
-    if not rest:
-        raise reader.malformed(f"expected the card to take from the discard pile after {verb!r}, "
-                               f"e.g. '{verb} market'")
-    taken = reader.card(" ".join(rest), card_id, "the discard pile")
-    return reader.settle_move(MoveKind.USE, card=card_id, target=taken)
-
-
 def _name(game: GameLike, card_id: str) -> str:
     return game.ruleset.model.card(card_id).name
-
-
-def refuse_use(game: GameLike, move: Move, effect: TakeDiscard) -> str:
-    seat = game.current_player
-    card = _name(game, move.card or "")
-    owned = game.play_area(seat).get(move.card or "", 0)
-    if not owned:
-        return f"you have no {card}"
-    if game.phase != effect.phase:
-        phase = next(p.name for p in game.ruleset.model.phases if p.id == effect.phase)
-        return f"{card} can only be used in the {phase}"
-    if game.used(seat).get(move.card or "", 0) >= owned:
-        return f"your {card} was already used this round"
-    if move.target is None:
-        return f"{card} takes a card from the discard pile: name it"
-    taken = _name(game, move.target)
-    if move.target not in _discarded(game):
-        return f"there is no {taken} in the discard pile"
-    model = game.ruleset.model
-    if effect.decks and model.card(move.target).deck not in effect.decks:
-        decks = [d.name for d in model.decks if d.id in effect.decks]
-        return f"{card} takes only cards of the {' or '.join(decks)} deck from the discard pile, not {taken}"
-    return f"{card} cannot be used now"
-
-
-def refuse_play(game: GameLike, move: Move, effect: TakeDiscard, known: Known) -> str:
-    """Why a use is refused: for a special card played from the hand, without telling a reader who may not
-    see the hand what it holds; for a card in a play area, as refuse_use says."""
-    if not effect.from_hand:
-        return refuse_use(game, move, effect)
-    missing = special.not_in_hand(game, move, known)
-    if missing:
-        return missing
-    card = _name(game, move.card or "")
-    if move.target is None:
-        return f"{card} takes a card from the discard pile: name it"
-    taken = _name(game, move.target)
-    if game.ruleset.model.card(move.target).special:
-        return f"{card} takes no special card, and {taken} is one"
-    if move.target not in _discarded(game):
-        return f"there is no {taken} in the discard pile"
-    return f"{card} cannot be played now"
 
 
 def _waiting(game: GameLike) -> bool:
@@ -103,36 +32,86 @@ def _waiting(game: GameLike) -> bool:
     return game.stage == "drawn" and game.state_field("taken")[0] == 1
 
 
-def drawn_prompt(game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
-    """While the card taken from the discard pile waits: where it came from."""
-    if view.drawn is None or not _waiting(game):
+class Present(UseAbility[TakeDiscard]):
+    """The take_discard mechanic's part at the table: a use that names the card it takes from the discard
+    pile (``prison Market``), or the play of a special card that does."""
+
+    MIDDLE: ClassVar[str | None] = None  # the card taken travels as the move's target
+    SHOWS_DISCARD: ClassVar[bool] = True  # its moves take from the discard pile: the screen lists what lies there
+    #: The state field it keeps: 1 while the card waiting in the drawn stage is one it took (saved games
+    #: from before it kept it load with 0: "drew").
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ("taken",)
+    FIELD_DEFAULTS: ClassVar[Mapping[str, int]] = {"taken": 0}
+
+    @override
+    def format_move_named(self, move: Move, verb: str, names: Mapping[str, str]) -> str:
+        return f"{verb} {names[move.target or '']}"
+
+    @override
+    def format_move(self, move: Move, verb: str) -> str:
+        return f"{verb} {move.target}"
+
+    @override
+    def parse_move(self, reader: Reader, card_id: str, effect: TakeDiscard, verb: str, rest: list[str]) -> Move:
+        if not rest:
+            raise reader.malformed(f"expected the card to take from the discard pile after {verb!r}, "
+                                   f"e.g. '{verb} market'")
+        taken = reader.card(" ".join(rest), card_id, "the discard pile")
+        return reader.settle_move(MoveKind.USE, card=card_id, target=taken)
+
+    @override
+    def refuse_further(self, game: GameLike, move: Move, effect: TakeDiscard) -> str | None:
+        """No card named, one not in the discard pile, or one of a deck it does not take from."""
+        card = _name(game, move.card or "")
+        if move.target is None:
+            return f"{card} takes a card from the discard pile: name it"
+        taken = _name(game, move.target)
+        if move.target not in _discarded(game):
+            return f"there is no {taken} in the discard pile"
+        model = game.ruleset.model
+        if effect.decks and model.card(move.target).deck not in effect.decks:
+            decks = [d.name for d in model.decks if d.id in effect.decks]
+            return f"{card} takes only cards of the {' or '.join(decks)} deck from the discard pile, not {taken}"
         return None
-    return PROMPTS.get(language, PROMPTS["en"]).format(name=name, card=model.card(view.drawn).name)
 
+    @override
+    def refuse_play(self, game: GameLike, move: Move, effect: TakeDiscard, known: Known) -> str:
+        """Why a use is refused: for a special card played from the hand, without telling a reader who may not
+        see the hand what it holds; for a card in a play area, as self.refuse_use says."""
+        if not effect.from_hand:
+            return self.refuse_use(game, move, effect)
+        missing = special.not_in_hand(game, move, known)
+        if missing:
+            return missing
+        card = _name(game, move.card or "")
+        if move.target is None:
+            return f"{card} takes a card from the discard pile: name it"
+        taken = _name(game, move.target)
+        if game.ruleset.model.card(move.target).special:
+            return f"{card} takes no special card, and {taken} is one"
+        if move.target not in _discarded(game):
+            return f"there is no {taken} in the discard pile"
+        return f"{card} cannot be played now"
 
-def drawn_how(game: GameLike) -> str | None:
-    """The drawn stage's refusals: "first decide on the Market you took from the discard pile"."""
-    return "took from the discard pile" if _waiting(game) else None
+    @override
+    def drawn_prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
+        """While the card taken from the discard pile waits: where it came from."""
+        if view.drawn is None or not _waiting(game):
+            return None
+        return screen_line(language, TakeDiscard.kind, "drawn_prompt", name, model.card(view.drawn).name)
 
+    @override
+    def drawn_how(self, game: GameLike) -> str | None:
+        """The drawn stage's refusals: "first decide on the Market you took from the discard pile"."""
+        return "took from the discard pile" if _waiting(game) else None
 
-def state_bounds(model: RulesModel, fields: Mapping[str, list[int]],
-                 one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
-    return [("taken", one["taken"], 0, 1)]
+    @override
+    def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],
+                     one: Mapping[str, int]) -> list[tuple[str, int, int, int]]:
+        return [("taken", one["taken"], 0, 1)]
 
-
-def state_problem(model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
-    if one["taken"] and one["stage"] != STAGES.index("drawn"):
-        return "a card is marked taken from the discard pile outside the drawn stage"
-    return None
-
-
-def summary(model: RulesModel, effect: TakeDiscard) -> str:
-    return ("play: " if effect.from_hand else "") + f"takes from the discard pile ({effect.verb})"
-
-
-def summary_de(model: RulesModel, effect: TakeDiscard) -> str:
-    return ("ausspielen: " if effect.from_hand else "") + f"nimmt vom Ablagestapel ({effect.verb})"
-
-
-def summary_zh(model: RulesModel, effect: TakeDiscard) -> str:
-    return ("打出：" if effect.from_hand else "") + f"從棄牌堆拿牌 ({effect.verb})"
+    @override
+    def state_problem(self, model: RulesModel, fields: Mapping[str, list[int]], one: Mapping[str, int]) -> str | None:
+        if one["taken"] and one["stage"] != model.stages.index("drawn"):
+            return "a card is marked taken from the discard pile outside the drawn stage"
+        return None

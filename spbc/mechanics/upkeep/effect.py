@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from typing_extensions import override
+
 from spbc.lang.decls import Decl, Declarations
 from spbc.lang.model import Effect
 from spbc.lang.schema import setting
@@ -19,6 +21,7 @@ class Upkeep(Effect):
     order: ClassVar[int] = 90  # after every income of the phase: the owner pays with it
     rubles: int = setting(minimum=1)
 
+    @override
     @classmethod
     def check(cls, checker: Declarations, card: Decl, ability: Decl) -> None:
         """Upkeep is due when the card's colour scores: a colour no phase scores would never charge it."""

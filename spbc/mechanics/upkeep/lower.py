@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.upkeep.effect import Upkeep
 
 
@@ -20,9 +22,13 @@ class UpkeepIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(
-        UpkeepIR(i, e.rubles, lowering.phase[card.pays_in], lowering.origin(e.span))
-        for i, card, e in lowering.abilities(Upkeep) if card.pays_in is not None
-    )
-    return MechanicIR(Upkeep.kind, rows, scores=tuple(sorted({row.phase for row in rows})))
+class Lower(LowerPart):
+    """The upkeep mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(
+            UpkeepIR(i, e.rubles, lowering.phase[card.pays_in], lowering.origin(e.span))
+            for i, card, e in lowering.abilities(Upkeep) if card.pays_in is not None
+        )
+        return MechanicIR(Upkeep.kind, rows, scores=tuple(sorted({row.phase for row in rows})))

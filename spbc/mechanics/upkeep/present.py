@@ -1,18 +1,10 @@
-"""The upkeep mechanic at the table: its line on the screen."""
+"""The upkeep mechanic at the table: its line on the screen, the macro ``summary`` of its prose."""
 
 from __future__ import annotations
 
-from spbc.lang.model import RulesModel
 from spbc.mechanics.upkeep.effect import Upkeep
+from spbc.play.hooks import Presenter
 
 
-def summary(model: RulesModel, effect: Upkeep) -> str:
-    return f"costs {effect.rubles}r"
-
-
-def summary_de(model: RulesModel, effect: Upkeep) -> str:
-    return f"kostet {effect.rubles} Rbl"
-
-
-def summary_zh(model: RulesModel, effect: Upkeep) -> str:
-    return f"花費{effect.rubles}盧布"
+class Present(Presenter[Upkeep]):
+    """The upkeep mechanic's part at the table: the defaults (its summary is its prose's)."""

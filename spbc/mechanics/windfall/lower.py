@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.engine.lower import Lowering, MechanicIR
+from typing_extensions import override
+
+from spbc.engine.lower import LowerPart, Lowering, MechanicIR
 from spbc.mechanics.windfall.effect import Windfall
 
 
@@ -20,7 +22,11 @@ class WindfallIR:
     origin: str
 
 
-def lower(lowering: Lowering) -> MechanicIR:
-    rows = tuple(WindfallIR(i, e.rubles, lowering.origin(e.span)) for i, _, e in lowering.abilities(Windfall))
-    return MechanicIR(Windfall.kind, rows, uses=tuple(dict.fromkeys(row.card for row in rows)),
-                      moves=(("actions", len(rows)),))
+class Lower(LowerPart):
+    """The windfall mechanic's part in the engine: its abilities lowered to rows, fields and moves."""
+
+    @override
+    def lower(self, lowering: Lowering) -> MechanicIR:
+        rows = tuple(WindfallIR(i, e.rubles, lowering.origin(e.span)) for i, _, e in lowering.abilities(Windfall))
+        return MechanicIR(Windfall.kind, rows, uses=tuple(dict.fromkeys(row.card for row in rows)),
+                          moves=(("actions", len(rows)),))
