@@ -163,3 +163,4 @@ class EngineIR:
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
     specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
+    open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'

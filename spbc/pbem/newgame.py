@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from spbc.ai.agents import make_agent
+from spbc.ai.budget import Level
 from spbc.pbem.address import AddressError, parse_address
 from spbc.pbem.commands import GAME_ID
 from spbc.pbem.desk import Desk, PbemError
@@ -166,6 +166,6 @@ def check_policy(policy: str) -> None:
         raise PbemError(f"a deadline policy is wait, pass or ai:LEVEL, not {policy!r}") from None
     if kind is PolicyKind.COMPUTER:
         try:
-            make_agent(policy, 0)
+            Level.parse(policy)
         except ValueError as error:
             raise PbemError(f"policy {policy}: {error}") from None

@@ -265,6 +265,11 @@ class Game(GameState):
         A computer player sees the others' secret rubles only as this (spbc.play.observe)."""
         return self._ledger[seat]
 
+    def observed(self, seat: int) -> Engine:
+        """A copy of the engine in which what seat cannot see is canonical, the others' secret rubles as
+        public_rubles says (Engine.observed): the state a computer player at seat is given (spbc.play.observe)."""
+        return self._engine.observed(seat, self._ledger)
+
     def context(self, seat: int | None = None) -> str:
         """Who is to move and when, for messages: "Anna, round 3, building phase"."""
         player = self.current_player if seat is None else seat
