@@ -32,7 +32,7 @@ def sim(
 ) -> None:
     """Play games between computer players and print the results (on --jobs processes; the results do not
     depend on them)."""
-    from spbc.ai.agents import make_agent
+    from spbc.ai.budget import Level
     from spbc.ai.sim import play_games, summarize
 
     ruleset = load_ruleset(rules, backend)
@@ -41,7 +41,7 @@ def sim(
         fail(f"bad seat list {seats!r}: give computer levels separated by commas, e.g. random,random", code=2)
     try:
         for level in levels:
-            make_agent(level, 0)
+            Level.parse(level)
     except ValueError as error:
         fail(f"--seats {seats}: {error}", code=2)
     model = ruleset.model.game

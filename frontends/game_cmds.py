@@ -55,11 +55,32 @@ def play(
     """Play a game in the terminal against computer players or with people at the same keyboard."""
     import sys
 
-    from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.screen import make_console, render_event
     from spbc.frontends.words import LANGUAGES
+    from spbc.table.session import Session
+
+    game, seats = _start(rules, players, seed, load)
+    earlier = _earlier_moves(game, record, load)
+    console = make_console()
+    at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    language = lang.value if lang is not None else _saved_language(load)
+    words = LANGUAGES[language].for_model(game.ruleset.model)
+    session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
+                      record=record, save_dir=record.parent if record is not None else None,
+                      resumed=load is not None, earlier=earlier, words=words.session, language=words.language)
+    if at_terminal:
+        _play_at_terminal(console, session, words)
+        return
+    try:
+        session.run(_line_reader(console), lambda event: render_event(event, console, words))
+    except KeyboardInterrupt:
+        _interrupted(session, lambda event: render_event(event, console, words))
+
+
+def _start(rules: str | None, players: str | None, seed: int | None, load: Path | None) -> tuple[Game, list[Any]]:
+    """The game to play and its seats: a saved one continued, or a new deal; exit 2 for bad options."""
+    from spbc.frontends.common import fail, load_ruleset
     from spbc.table.seats import SeatError, parse_seats, seats_of
-    from spbc.table.session import Session, resume_record
 
     try:
         if load is not None:
@@ -68,16 +89,23 @@ def play(
                      "leave out --players and --seed", code=2)
             game = _load_game(load, rules)
             try:
-                seats = seats_of(game.players)
+                return game, list(seats_of(game.players))
             except SeatError as error:
                 fail(f"{load}: {error}")
-        else:
-            ruleset = load_ruleset(rules or "base")
-            seats = parse_seats(players or "you,ai:random")
-            game = ruleset.new_game([seat.name for seat in seats], _seed(seed))
+        ruleset = load_ruleset(rules or "base")
+        seats = parse_seats(players or "you,ai:random")
+        return ruleset.new_game([seat.name for seat in seats], _seed(seed)), list(seats)
     except (SeatError, ValueError) as error:
         fail(str(error), code=2)
-    earlier = []
+
+
+def _earlier_moves(game: Game, record: Path | None, load: Path | None) -> list[Any]:
+    """The moves of the record a loaded game continues (none for a new one); exit 1 for a record that
+    cannot be written where --record points."""
+    from spbc.frontends.common import fail
+    from spbc.table.session import resume_record
+
+    earlier: list[Any] = []
     if record is not None and load is not None:
         try:
             earlier = resume_record(game, record)
@@ -89,16 +117,13 @@ def play(
         fail(f"cannot write the record to {record}: it is a folder; give a file name such as {record / 'game.spbr'}")
     if record is not None and record.exists() and not record.is_file():  # a device or a pipe is never replaced
         fail(f"cannot write the record to {record}: not a regular file")
-    console = make_console()
-    at_terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    language = lang.value if lang is not None else _saved_language(load)
-    words = LANGUAGES[language].for_model(game.ruleset.model)
-    session = Session(game, seats, agent_seed=game.seed, interactive=sys.stdin.isatty(),
-                      record=record, save_dir=record.parent if record is not None else None,
-                      resumed=load is not None, earlier=earlier, words=words.session, language=words.language)
-    if at_terminal:
-        _play_at_terminal(console, session, words)
-        return
+    return earlier
+
+
+def _line_reader(console: Console) -> Callable[[str], str | None]:
+    """How the session reads a line when the output is no terminal: from a person typing (the prompt
+    asked on the console) or from a pipe (the line echoed after the prompt, a runaway one cut short)."""
+    import sys
 
     def read(prompt: str) -> str | None:
         if sys.stdin.isatty():  # a person types, but the output goes to a pipe (spb play | tee game.log)
@@ -115,10 +140,7 @@ def play(
         console.print(prompt + _printable(echo), markup=False, highlight=False)
         return line
 
-    try:
-        session.run(read, lambda event: render_event(event, console, words))
-    except KeyboardInterrupt:
-        _interrupted(session, lambda event: render_event(event, console, words))
+    return read
 
 
 def _play_at_terminal(console: Console, session: Session, words: Words) -> None:

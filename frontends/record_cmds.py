@@ -158,13 +158,16 @@ def analyze(
     counted but not judged. Under one --seed and a budget in iterations (hard@3000it) the analysis is
     the same on every run.
     """
-    from spbc.ai.agents import level_problem
     from spbc.ai.analyze import judge, marks as marks_of, summarize
+    from spbc.ai.budget import Level
     from spbc.frontends.common import fail, progress_bar
 
-    problem = level_problem(level)
-    if problem is not None or level.removeprefix("ai:").split("@")[0] not in ("medium", "hard"):
-        fail(problem or f"--level {level}: the judge is a search level, hard or medium (hard@2s)", code=2)
+    try:
+        searches = Level.parse(level).searches
+    except ValueError as error:
+        fail(str(error), code=2)
+    if not searches:
+        fail(f"--level {level}: the judge is a search level, hard or medium (hard@2s)", code=2)
     path = str(file)
     text, replay = _read(file, rules)
     players = list(replay.game.players)

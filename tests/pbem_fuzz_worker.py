@@ -46,11 +46,11 @@ def new_game(server: Server, number: int) -> tuple[str, dict[str, str]]:
 
 
 def good_move(rng: random.Random, server: Server, game_id: str, secrets: dict[str, str], index: int) -> bytes | None:
-    context = server._context(game_id)
+    context = server.sitting(game_id)
     seat = context.game.current_player
     if seat >= 3 or context.game.is_over:
         return None
-    move = rng.choice(server._legal(context.game))[0]
+    move = rng.choice(context.legal(context.game.current_player))[0]
     return mail(PEOPLE[seat], [f"game {game_id}", f"secret {secrets[PEOPLE[seat]]}", f"move {context.moves + 1}", move],
                 message_id=f"<g{index}@x>")
 
@@ -64,7 +64,7 @@ def run(folder: Path, seed: int, count: int) -> dict:
     hangs: list[int] = []
     costliest, worst, kinds = 0.0, -1, {}
     for index in range(count):
-        if server._context(game_id).game.is_over:
+        if server.sitting(game_id).game.is_over:
             games += 1
             game_id, secrets = new_game(server, games)
         data: bytes | None = None
@@ -74,8 +74,8 @@ def run(folder: Path, seed: int, count: int) -> dict:
             if data is not None and rng.random() < 0.3:
                 data, kind = mutated(rng, data), "good+mutated"
         if data is None:
-            context = server._context(game_id)
-            legal = [text for text, _ in server._legal(context.game)]
+            context = server.sitting(game_id)
+            legal = [text for text, _ in context.legal(context.game.current_player)]
             text = "\r\n".join(command_lines(rng, game_id, secrets, context.moves + 1, legal))
             kind, data = fuzz_mail(rng, text)
         kinds[kind.split("+")[0]] = kinds.get(kind.split("+")[0], 0) + 1

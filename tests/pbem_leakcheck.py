@@ -43,7 +43,7 @@ from spbc.pbem.server import NewGame, SeatSpec, Server
 from spbc.pbem.text import RULE, event_lines, screen_lines
 from spbc.play.game import Game, Ruleset, load_rules
 from spbc.play.moves import PASS, MoveError
-from spbc.play.notation import parse_move
+from spbc.play.notation import format_move, parse_move
 from spbc.source.locate import rules_dir
 from spbc.table.events import table_events
 from spbc.table.screen import build_screen
@@ -93,7 +93,9 @@ def altered(game: Game, reader: int, rng: random.Random, rubles: bool = True) ->
 
 
 def moves_of(game: Game, seat: int) -> tuple[tuple[str, int | None], ...]:
-    return Server._legal(game) if not game.is_over and game.current_player == seat else ()
+    if game.is_over or game.current_player != seat:
+        return ()
+    return tuple((format_move(move, game.ruleset), game.cost(move)) for move in game.legal_moves())
 
 
 class LeakCheck:
@@ -124,7 +126,7 @@ class LeakCheck:
         self.pairs = 0
 
     def game(self) -> Game:
-        return self.server._context("g").game
+        return self.server.sitting("g").game
 
     def play(self) -> None:
         self.check_new()

@@ -53,13 +53,13 @@ def prepare(folder: Path, games: int, mails: int, synchronous: str) -> Path:
     open_games = list(range(games))
     while made < mails and open_games:
         for index in list(open_games):
-            context = copy._context(f"b{index}")
+            context = copy.sitting(f"b{index}")
             if context.game.is_over:
                 open_games.remove(index)
                 continue
             seat = context.game.current_player
             address = people[index][seat]
-            moves = copy._legal(context.game)
+            moves = context.legal(context.game.current_player)
             data = mail(address, [f"game b{index}", f"secret {secrets[address]}", f"move {context.moves + 1}",
                                   rng.choice(moves)[0]])
             copy.handle(data)

@@ -83,6 +83,37 @@ def test_the_observation_shows_the_seat_its_own_view(compiled):
     assert all(observation.position().rubles(other) == game.public_rubles(other) for other in others)
 
 
+def test_the_engines_kernels_give_the_easy_players_figures_on_both_engines(ruleset):
+    """The engine's rounds_left and position_value, against their definitions written with the Game API:
+    the fewest rounds a drawn-from deck lasts at players + 1 cards a round, and the final points now plus
+    what each scoring phase pays in the rounds it will still score, a ruble worth min(0.4, 1/10 + left/20)."""
+    game = ruleset.new_game(3, seed=6)
+    agent = make_agent("random", 6)
+    checked = 0
+    while not game.is_over:
+        seat = game.current_player
+        engine = observe(game, seat).engine()
+        decks = {phase.deck for phase in ruleset.model.phases}
+        rounds = 1 if game.last_round else 1 + min(-(-game.deck_sizes()[deck] // 4) for deck in decks)
+        assert engine.rounds_left() == rounds
+        for left in (1, rounds, rounds + 2):
+            worth = min(0.4, 1 / 10 + 0.05 * left)
+            value = float(engine.final_score(seat))
+            current = ruleset.engine.PHASE_IDS.index(game.phase)
+            for index, phase in enumerate(ruleset.model.phases):
+                times = left - 1 + (index >= current)
+                if phase.scores is not None and times > 0:
+                    rubles, points = game.forecast(seat, phase.id)
+                    value += times * (points + rubles * worth)
+            assert engine.position_value(seat, left) == value and engine.disc_to_come(seat, left) == 0
+        checked += 1
+        game.play_code(agent.choose(observe(game, seat)))
+    assert checked > 100
+    with pytest.raises(ValueError, match="not legal now"):
+        engine = ruleset.new_game(2, seed=1)
+        observe(engine, 0).engine().easy_choice([2**20], 0, [1], 2.0)
+
+
 def test_the_public_ledger_follows_every_payment(compiled):
     """Every price and income is announced at the table, so the public history knows each seat's rubles."""
     game, _ = play_game(compiled, ["random", "random", "random"], 4)

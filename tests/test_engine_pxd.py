@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from types import ModuleType
 import pytest
 
 import spbc
-from spbc.contract.capi import C_FUNCTIONS
+from spbc.contract.capi import C_FUNCTIONS, MOVE_LAYOUT
 from spbc.source.locate import generated_dir
 
 CALLER = """
@@ -192,10 +193,27 @@ def test_the_pxd_is_shipped_beside_the_engine_and_declares_the_contract():
         assert f"\n{head}\n" in text and f"\n{head}:\n" in pyx, function.name
     assert "cdef class Engine:\n    cdef int s[STATE_SIZE]\n" in text
     # what the pxd declares, the pyx beside it does not repeat (Cython refuses a second declaration)
-    assert "\ncdef enum:" in text and "\ncdef inline uint64_t rng_next(" in text
+    assert "\ncdef enum:" in text and "\nfrom spbc.contract.engine_api cimport (\n" in text
     assert "\ncdef enum:" not in pyx and " rng_next(uint64_t* x)" not in pyx
     engine_class = pyx[pyx.index("\ncdef class Engine:"):pyx.index("\n    def __init__(self):")]
     assert "\n    cdef " not in engine_class  # the state array is the pxd's
+
+
+def test_the_contracts_pxd_declares_the_move_layout_of_the_abi_and_no_pyx_decodes_by_hand():
+    """The move layout in C is the contract's enum (engine_api.pxd) with the numbers of spbc.contract.abi; the
+    engines cimport it (their own enum leaves it out), and no .pyx of spbc declares a move kind or decodes a
+    move with a literal mask of its own."""
+    contract = (Path(spbc.__file__).parent / "contract" / "engine_api.pxd").read_text(encoding="utf-8")
+    enum = contract[contract.index("\ncdef enum:\n"):contract.index("\n\n\ncdef inline int move_kind")]
+    declared = [tuple(line.strip().split(" = ")) for line in enum.strip().splitlines()[1:]]
+    assert [(name, int(value)) for name, value in declared] == list(MOVE_LAYOUT)
+    engine = (generated_dir() / "base" / "engine.pxd").read_text(encoding="utf-8")
+    for name, _value in MOVE_LAYOUT:
+        assert f"\n    {name} = " not in engine and name in engine[engine.index("engine_api cimport ("):]
+    for path in Path(spbc.__file__).parent.glob("*/*.pyx"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"KIND_[A-Z]+ = |& 15\b|>> 4\b|& 255\b|abi\.", text), path
+        assert "PyCapsule_IsValid" not in text, path  # the capsule is opened by the contract's engine_api()
 
 
 @pytest.mark.slow  # a Cython build

@@ -16,7 +16,7 @@ import spbc
 from spbc.frontends.cli import app
 from spbc.lab import fastplay, stats
 from spbc.lab.report import make_report
-from spbc.lab.run import ClusterError, Plan, easy_layout, play_batch, run_plans
+from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
 from spbc.lab.tally import Tally
 
 runner = CliRunner()
@@ -80,43 +80,47 @@ def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):
     assert c_loop.games == games and c_loop.level_seats["easy" if "easy" in seats else "ai:easy"] > 0
 
 
-def test_the_c_loops_easy_seat_observes_and_decides_as_the_agent_at_every_move(compiled):
-    """Move by move through whole games: the state the C loop's easy seat observes is spbc.play.observe's,
-    and from that observation (and nothing else) it picks the agent's move and draws what the agent draws.
-    A redeal of what the seat cannot see (the deck order, the other hands) changes nothing it observes."""
-    from spbc.ai.agents import EasyAgent
+def test_the_easy_seats_observation_and_choice_are_one_function_in_both_engines_at_every_move(compiled, twin):
+    """Move by move through whole games: the observation (Engine.observed, the C loop's canonical_unseen) and
+    the easy choice (Engine.easy_choice, the C loop's easy_choice) of the compiled engine are the twin's, value
+    for value and draw for draw: one template in two dialects. A redeal of what the seat cannot see (the deck
+    order, the other hands) changes nothing it observes."""
+    from spbc.ai.agents import EASY_NOISE
     from spbc.ai.sim import play_game
-    from spbc.play.observe import observe
 
-    capsule, ncards, layout = compiled.engine.c_api(), len(compiled.engine.CARD_IDS), easy_layout(compiled)
     checked = []
 
     def check(game, code):
         seat = game.current_player
-        observation = observe(game, seat)
         ledger = [game.public_rubles(other) for other in range(len(game.players))]
-        assert fastplay.observed_state(capsule, game.state_values(), seat, ledger, ncards, layout) == list(
-            observation.state)
-        hidden = game.determinized(seat, 99 + len(checked))
-        assert fastplay.observed_state(capsule, hidden.state_values(), seat, ledger, ncards, layout) == list(
-            observation.state)
-        if len(observation.legal) > 1:
-            agent = EasyAgent(12345 + len(checked))
-            rng = agent.rng[0]
-            assert fastplay.easy_choice(capsule, list(observation.state), list(observation.legal), seat, rng,
-                                        ncards, layout) == (agent.choose(observation), agent.rng[0])
-            checked.append(code)
+        fast, slow = compiled.engine.Engine(), twin.engine.Engine()
+        fast.load(game.state_values())
+        slow.load(game.state_values())
+        seen = fast.observed(seat, ledger)
+        assert seen.state() == slow.observed(seat, ledger).state()
+        hidden = compiled.engine.Engine()
+        hidden.load(game.determinized(seat, 99 + len(checked)).state_values())
+        assert hidden.observed(seat, ledger).state() == seen.state()
+        legal = game.legal_codes()
+        if len(legal) > 1 and len(checked) % 3 == 0:  # the twin's choice is slow: every third decision
+            looked = twin.engine.Engine()
+            looked.load(seen.state())
+            x, y = [12345 + len(checked)], [12345 + len(checked)]
+            assert seen.easy_choice(legal, seat, x, EASY_NOISE) == looked.easy_choice(legal, seat, y, EASY_NOISE)
+            assert x == y and x != [12345 + len(checked)]
+            assert seen.position_value(seat, 3) == looked.position_value(seat, 3)
+        checked.append(code)
 
     for seed in (1, 2):
         play_game(compiled, ["easy", "random", "easy"], seed, on_move=check)
-    assert len(checked) > 100
+    assert len(checked) > 200
 
 
 def test_the_c_loop_refuses_the_twin_and_bad_sizes(compiled, twin):
     with pytest.raises(TypeError, match="the twin has none"):
-        fastplay.random_games(twin.engine.c_api(), 2, 1, 1, 49, 1)
+        fastplay.random_games(twin.engine.c_api(), 2, 1, 1)
     with pytest.raises(ValueError, match="at most 4"):
-        fastplay.random_games(compiled.engine.c_api(), 5, 1, 1, 49, 1)
+        fastplay.random_games(compiled.engine.c_api(), 5, 1, 1)
 
 
 def test_wilson_interval_and_the_tests_give_the_textbook_numbers():

@@ -285,7 +285,11 @@ def test_the_guild_hall_and_trading_house_in_the_notation(rules):
 
 
 def test_easy_counts_the_points_the_disc_will_still_bring(rules):
-    from spbc.ai.agents import disc_to_come
+    from spbc.play.observe import observe
+
+    def disc_to_come(game, seat, left):  # the engine's kernel, which the easy player's position value adds
+        return observe(game, seat).engine().disc_to_come(seat, left)
+
     game = rules.new_game(5, seed=4)  # the disc at seat 4; it moves 2 seats a round: 1, 3, 0, 2, 4, ...
     assert [disc_to_come(game, seat, 4) for seat in range(5)] == [2, 2, 0, 2, 0]  # 3 round ends to come
     assert [disc_to_come(game, seat, 1) for seat in range(5)] == [0] * 5  # the last round: no more

@@ -12,6 +12,7 @@ from spbc.pbem.commands import read_request
 from spbc.pbem.config import ConfigError, load_config
 from spbc.pbem.mailin import read_mail
 from spbc.pbem.server import NewGame, PbemError, SeatSpec, Server
+from spbc.play.notation import format_move
 from spbc.play.record import read_record
 
 
@@ -22,7 +23,7 @@ def state(server: Server, game_id: str = "g1") -> tuple:
 
 
 def first_move(server: Server, game_id: str = "g1") -> str:
-    seat = server._context(game_id).game.current_player
+    seat = server.sitting(game_id).game.current_player
     return ["anna@a.test", "boris@b.test", "clara@c.test", None][seat]
 
 
@@ -193,18 +194,18 @@ def test_standing_orders_pass_for_the_player(tmp_path):
     server.receive(mail("anna@a.test", ["game g2", f"secret {anna}", "move 1", "buy lumberjack"]))
     moves = server.store.moves("g2")
     assert moves[:2] == [(0, "buy upper Lumberjack", "mail"), (1, "pass", "order")]
-    assert server._context("g2").game.current_player == 0
+    assert server.sitting("g2").game.current_player == 0
     reply = next(m for m in reversed(outbox(tmp_path)) if m.recipient == "anna@a.test")
     assert "  2. Boris: pass\n" in reply.body and reply.subject == "[spb g2] move 3: your turn"
     # the order ends with its phase
-    game = server._context("g2").game
+    game = server.sitting("g2").game
     for _ in range(30):
         if game.phase != "worker":
             break
         seat = game.current_player
         who, secret = ("anna@a.test", anna) if seat == 0 else ("boris@b.test", boris)
         server.receive(mail(who, ["game g2", f"secret {secret}", f"move {len(server.store.moves('g2')) + 1}", "pass"]))
-        game = server._context("g2").game
+        game = server.sitting("g2").game
     assert game.phase == "building"
     assert server.store.seats("g2")[1].orders == []
 
@@ -216,21 +217,18 @@ def test_keep_orders_name_abilities_by_their_verb_from_the_rules(game):
     body = outbox(folder)[-1].body
     assert "ok line 3: standing order: never be asked only because observe could be used" in body
     assert "! line 4 'order keep pub': an order is pass phase, pass broke, keep observe, or none" in body
-    assert server.store.seats("g1")[0].orders == ["keep:observe", "pass-broke"]
+    assert [str(order) for order in server.store.seats("g1")[0].orders] == ["keep:observe", "pass-broke"]
 
 
 def test_order_moves_follow_the_orders(compiled):
     """Unit: which move the orders make, on positions of a seeded game."""
-    from spbc.pbem.store import SeatRow
+    from spbc.pbem.orders import order_move, parse_order
     from spbc.play.moves import PASS, MoveKind
 
     game = compiled.new_game(["A", "B"], seed=11)
-    seat = SeatRow(0, "A", "a@a", None, "", "move", [])
-    assert Server._order_move(None, game, seat) is None  # type: ignore[arg-type]
-    seat.orders = [f"pass-phase:{game.round}:{game.phase}"]
-    assert Server._order_move(None, game, seat) == PASS  # type: ignore[arg-type]
-    seat.orders = ["pass-broke"]
-    assert Server._order_move(None, game, seat) is None  # type: ignore[arg-type]  # buys are legal
+    assert order_move(game, []) is None
+    assert order_move(game, [parse_order(f"pass-phase:{game.round}:{game.phase}")]) == PASS
+    assert order_move(game, [parse_order("pass-broke")]) is None  # buys are legal
     assert any(m.kind is MoveKind.BUY for m in game.legal_moves())
 
 
@@ -313,7 +311,7 @@ def test_status_and_export(game):
     text = server.export("g1")
     assert '[Seed "?"]' in text and "Anna: buy upper Lumberjack" in text
     replay = read_record(server.export("g1", with_seed=True))
-    assert replay.game.state_values() == server._context("g1").game.state_values()
+    assert replay.game.state_values() == server.sitting("g1").game.state_values()
     status = server.status("g1")
     assert "anna@a.test" in status and "computer random" in status and "8831726354125" not in status
 
@@ -395,19 +393,21 @@ def test_a_screen_shared_between_readers_is_each_readers_own(tmp_path, compiled)
     build_screen gives them, their own view included."""
     import random
 
-    from spbc.pbem.server import _Context
-    from spbc.pbem.store import GameRow
+    from spbc.pbem.sitting import table_of
+    from spbc.pbem.states import GameStatus, MailOption
+    from spbc.pbem.store import GameRow, SeatRow
     from spbc.table.screen import build_screen
 
-    server = make_server(tmp_path)
     game = compiled.new_game(["A", "B", "C"], seed=4)
     rng = random.Random(4)
-    row = GameRow("x", "base", "", "active", 0, 0, "", "", 0, 0, "wait", False, 0, False, False)
+    row = GameRow("x", "base", "", GameStatus.ACTIVE, 0, 0, "", "", 0, 0, "wait", False, 0, False, False)
+    seats = [SeatRow(seat, name, f"{name}@x.test", None, "", MailOption.MOVE) for seat, name in enumerate(game.players)]
     for number in range(120):
-        context = _Context(row, [], game, number)
+        table = table_of(row, seats, game, number)
         for seat in rng.sample(range(3), 3):
-            moves = server._legal(game) if seat == game.current_player else ()
-            assert server._screen(context, seat, moves) == build_screen(game, seat, moves)
+            legal = game.legal_moves()
+            moves = tuple((format_move(m, game.ruleset), game.cost(m)) for m in legal) if seat == game.current_player else ()
+            assert table.view(seat, recent=False) == build_screen(game, seat, moves)
         game.play(rng.choice(game.legal_moves()))
         if game.is_over:
             break
@@ -424,23 +424,23 @@ class _Position:
 
 
 def test_keep_and_broke_orders_pass_when_nothing_else_is_left(compiled):
-    from spbc.pbem.store import SeatRow
+    from spbc.pbem.orders import order_move, parse_order
     from spbc.play.moves import PASS, Move, MoveKind
 
     observe = Move(MoveKind.USE, card="observatory", deck="worker")
     take = Move(MoveKind.TAKE, card="market", row="upper")
     buy = Move(MoveKind.BUY, card="market", row="upper")
-    seat = SeatRow(0, "A", "a@a", None, "", "move", [])
-    decide = lambda moves: Server._order_move(None, _Position(compiled, moves), seat)  # noqa: E731
+    orders: list[str] = []
+    decide = lambda moves: order_move(_Position(compiled, moves), [parse_order(o) for o in orders])  # noqa: E731
     assert decide([PASS]) is None  # the only legal move: the person is asked all the same (issue finding 7)
     assert decide([PASS, observe]) is None
-    seat.orders = ["keep:observe"]
+    orders[:] = ["keep:observe"]
     assert decide([PASS, observe]) == PASS and decide([PASS, observe, take]) is None
-    seat.orders = ["pass-broke"]  # no buy and no play: a take or an ability's use is no reason to ask
+    orders[:] = ["pass-broke"]  # no buy and no play: a take or an ability's use is no reason to ask
     assert decide([PASS, observe, take]) == PASS and decide([PASS, observe, buy]) is None
-    seat.orders = ["pass-phase:2:building"]
+    orders[:] = ["pass-phase:2:building"]
     assert decide([PASS, buy]) == PASS
-    seat.orders = ["pass-phase:1:building"]
+    orders[:] = ["pass-phase:1:building"]
     assert decide([PASS, buy]) is None
     assert decide([observe, buy]) is None  # no order passes where passing is not legal
 

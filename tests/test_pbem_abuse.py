@@ -193,8 +193,7 @@ def test_a_hint_is_searched_outside_the_transaction_and_given_once_a_mail(tmp_pa
     """Issue finding 21: with hint_level = "hard" a mail of hint lines held the store's write lock for a
     second a line. The search now runs before the transaction, and a mail gets one hint: its other
     hint lines are answered with the reason."""
-    import spbc.pbem.hints
-    import spbc.pbem.server
+    import spbc.table.table
 
     server = make_server(tmp_path)
     three_and_a_computer(server, hints=True)
@@ -211,8 +210,7 @@ def test_a_hint_is_searched_outside_the_transaction_and_given_once_a_mail(tmp_pa
                 return agent.choose(observation)
         return Spy()
 
-    monkeypatch.setattr(spbc.pbem.hints, "make_agent", spy, raising=False)
-    monkeypatch.setattr(spbc.pbem.server, "make_agent", spy)
+    monkeypatch.setattr(spbc.table.table, "make_agent", spy)  # every computer player, the hint's among them
     server.receive(mail("anna@a.test", ["game g1", f"secret {anna}", "hint", "hint", "hint"]))
     body = outbox(tmp_path)[-1].body
     assert len(re.findall(r"^hint: ", body, re.M)) == 1

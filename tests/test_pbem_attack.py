@@ -295,7 +295,7 @@ def game_state(server: Server) -> tuple:
 
 def next_good(server: Server, secrets: Secrets) -> bytes | None:
     """Anna's good move when it is her turn (the first move of the game), else None."""
-    context = server._context("g1")
+    context = server.sitting("g1")
     if context.game.current_player != 0 or context.game.is_over:
         return None
     return anna(secrets, f"move {context.moves + 1}", "buy lumb")
@@ -399,10 +399,10 @@ def test_no_bad_mail_stops_any_other_in_one_maildir_run(template, tmp_path):
     assert all(o.result.startswith(("refused", "dropped", "repeat", "quarantined")) for o in first)
     applied = 0
     for turn in range(12):  # the players' good mails, each queued behind a hostile mail
-        context = server._context("g1")
+        context = server.sitting("g1")
         seat = context.game.current_player
         who = ["anna@a.test", "boris@b.test", "clara@c.test"][seat]
-        move = server._legal(context.game)[0][0]
+        move = context.legal(context.game.current_player)[0][0]
         (inbox / "new" / f"{turn:04d}-a").write_bytes(hostile[turn % len(hostile)].build(secrets))
         (inbox / "new" / f"{turn:04d}-b").write_bytes(mail(who, ["game g1", f"secret {everyone[who]}",
                                                                  f"move {context.moves + 1}", move]))
@@ -422,11 +422,11 @@ def test_no_bad_mail_stops_any_other_on_standard_input(template, tmp_path):
         assert receive_stdin(server, attack.build(secrets)).result.startswith(
             ("refused", "dropped", "repeat", "quarantined"))
         assert game_state(server) == before
-        context = server._context("g1")
+        context = server.sitting("g1")
         if context.game.is_over:
             break
         who = ["anna@a.test", "boris@b.test", "clara@c.test"][context.game.current_player]
-        move = server._legal(context.game)[0][0]
+        move = context.legal(context.game.current_player)[0][0]
         good = mail(who, ["game g1", f"secret {everyone[who]}", f"move {context.moves + 1}", move])
         assert receive_stdin(server, good).applied == 1
     check_replies(server)

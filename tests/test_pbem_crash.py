@@ -118,7 +118,7 @@ def test_two_receive_processes_at_once_apply_each_move_once(tmp_path):
                              SeatSpec("Clara", "clara@c.test")], seed=5, game_id="g1"))
     secrets = {a: secret_of(outbox(tmp_path / "server"), a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
     # a line of moves worked out on a copy, then sent by mail: each mail one move of whoever is on turn
-    game = server._context("g1").game.clone()
+    game = server.sitting("g1").game.clone()
     seats = ["anna@a.test", "boris@b.test", "clara@c.test"]
     mails = []
     number = 1
@@ -237,11 +237,11 @@ def smtp_game(folder: Path, recorder, count: int) -> tuple[list[bytes], dict[str
     mails = []
     addresses = ["anna@a.test", "boris@b.test", "clara@c.test"]
     for index in range(count):
-        context = server._context("g1")
+        context = server.sitting("g1")
         if context.game.is_over:
             break
         address = addresses[context.game.current_player]
-        move = rng.choice(server._legal(context.game))[0]
+        move = rng.choice(context.legal(context.game.current_player))[0]
         data = mail(address, ["game g1", f"secret {secrets[address]}", f"move {context.moves + 1}", move],
                     message_id=f"<k{index}@test>")
         assert server.receive(data).applied == 1

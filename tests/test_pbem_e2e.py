@@ -114,7 +114,7 @@ def test_a_whole_game_by_mail_through_smtp(tmp_path, smtp, caplog):
     assert over
     record = server.export("g1")
     replay = read_record(record)
-    final = server._context("g1").game
+    final = server.sitting("g1").game
     assert replay.game.is_over and replay.game.standings() == final.standings()
     assert '[Result "' in record and f'[Seed "{SEED}"]' in record
     # the game-over mail's table is the replay's standings
@@ -215,7 +215,7 @@ def test_a_whole_game_with_digests_and_a_stronger_computer(tmp_path):
         turn = [m for m in new if m.subject.endswith(": your turn")]
         assert len({m.recipient for m in turn}) == 1, [m.subject for m in new]
         server.receive(reply_to(turn[-1], secrets[turn[-1].recipient], rng.choice(turn[-1].moves)))
-    final = server._context("g1").game
+    final = server.sitting("g1").game
     assert final.is_over and read_record(server.export("g1")).game.standings() == final.standings()
     got = {address: sum(1 for m in outbox(tmp_path) if m.recipient == address) for address in PEOPLE}
     assert got["anna@a.test"] < got["clara@c.test"] and got["boris@b.test"] < got["clara@c.test"]

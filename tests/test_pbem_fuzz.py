@@ -48,7 +48,7 @@ def check_store(folder: Path, count: int) -> None:
     server = make_server(folder, 'synchronous = "NORMAL"\n')
     welcomes: dict[str, str] = {}
     for game_id in server.store.game_ids():
-        context = server._context(game_id)
+        context = server.sitting(game_id)
         replayed = read_record(server.export(game_id, with_seed=True)).game
         assert replayed.state_values() == context.game.state_values(), game_id
     rows = server.store.db.execute("SELECT id, game, recipient, subject, body, reply_to, kind FROM outbox").fetchall()

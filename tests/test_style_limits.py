@@ -15,19 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_MODULE_LINES = 399  # "under 400"
 MAX_FUNCTION_LINES = 60
 
-#: Today's offenders in files being reworked on other branches (issue 21), each exempt until its rework
-#: lands: a module by its path, a function by (path, name). Empty it as they merge; the test below fails
-#: on an entry that no longer offends, so the list cannot outlive its reason.
-PENDING: set[str | tuple[str, str]] = {
-    "spbc/pbem/server.py",
-    ("spbc/pbem/server.py", "new_game"),
-    "spbc/table/session.py",
-    "spbc/play/game.py",
-    "spbc/play/notation.py",
-    ("frontends/game_cmds.py", "play"),
-}
-
-
 def modules(root: Path) -> list[Path]:
     """The .py files of spbc/ and frontends/ below root, each once (spbc/frontends is a link to
     frontends/), without generated/."""
@@ -59,14 +46,8 @@ def offenders(root: Path) -> dict[str | tuple[str, str], str]:
 
 
 def test_every_module_is_under_400_lines_and_every_function_at_most_60():
-    problems = [message for key, message in offenders(ROOT).items() if key not in PENDING]
+    problems = list(offenders(ROOT).values())
     assert not problems, "too long (split it along a seam, or name its parts):\n" + "\n".join(problems)
-
-
-def test_every_pending_exemption_still_offends():
-    found = offenders(ROOT)
-    stale = sorted(str(key) for key in PENDING if key not in found)
-    assert not stale, "no longer too long, remove from PENDING: " + ", ".join(stale)
 
 
 def test_a_long_module_and_a_long_function_are_named(tmp_path):

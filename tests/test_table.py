@@ -234,3 +234,17 @@ def test_stopping_with_a_save_writes_a_new_file_that_loads_to_the_same_game_in_i
     assert session.game.ruleset.game_from_json(text).state_values() == session.game.state_values()
     second, _ = session.stop("interrupted", save=True)
     assert second.saved != event.saved and event.saved.read_text(encoding="utf-8") == text
+
+
+def test_a_german_session_says_why_a_move_is_refused_in_german():
+    """Issue 21 (one translation mechanism): the terminal's refusal comes from the refusal's fields,
+    said in the session's language with the ruleset's German names, not the English text."""
+    from spbc.frontends.words import GERMAN
+
+    session = new_session()
+    session.language, session.words = "de", GERMAN.session
+    events = run_session(session, ["buy upper Observatory"])
+    problems = [event.message for event in events if isinstance(event, Problem)]
+    assert problems, events
+    assert "Sternwarte" in problems[0] and "Runde 1" in problems[0], problems[0]
+    assert "costs" not in problems[0] and "you have" not in problems[0], problems[0]

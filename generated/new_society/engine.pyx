@@ -957,6 +957,135 @@ cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil:
                         n += 1
 
 
+cdef void canonical_unseen(int* s, int observer, const int* rubles) noexcept nogil:
+    """Make canonical what observer cannot see, in place (spbc.play.observe).
+
+    Deck by deck, the unseen cards (the deck's, then the other hands' cards of that
+    deck, in seat order) are laid out over the same places in card order; where each
+    really lay changes nothing. Where the rules keep rubles secret, the others' rubles
+    become rubles[p], what the public history of the game says of them.
+    """
+    cdef int d, n, i, j, k, p, card
+    cdef int places[POOL_MAX]
+    cdef int cards[POOL_MAX]
+    for d in range(NDECKS):
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            places[n] = O_DECKS + d * DECK_MAX + i
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    k = O_HAND + p * HAND_MAX + i
+                    if CARD_DECK[s[k]] == d:
+                        places[n] = k
+                        n += 1
+        for i in range(n):  # insertion sort: a deck holds a few dozen cards
+            card = s[places[i]]
+            j = i
+            while j > 0 and cards[j - 1] > card:
+                cards[j] = cards[j - 1]
+                j -= 1
+            cards[j] = card
+        for i in range(n):
+            s[places[i]] = cards[i]
+    for p in range(s[O_PLAYERS]):
+        if p != observer:
+            s[O_RUBLES + p] = rubles[p]
+
+
+cdef int rounds_left(const int* s) noexcept nogil:
+    """A guess at how many rounds remain, this one included: 1 in the last round, else the fewest
+    rounds any deck a phase draws from lasts if each phase draws about as many cards a round as
+    there are players and one more (the game ends in the round a deck runs out)."""
+    cdef int phase, n, least
+    if s[O_LAST_ROUND]:
+        return 1
+    least = s[O_DECK_SIZE + PHASE_DECK[0]] + s[O_PLAYERS]
+    for phase in range(NPHASES):
+        n = s[O_DECK_SIZE + PHASE_DECK[phase]] + s[O_PLAYERS]
+        if n < least:
+            least = n
+    return 1 + least // (s[O_PLAYERS] + 1)
+
+
+cdef int disc_to_come(const int* s, int seat, int left) noexcept nogil:
+    """The points the disc will still bring seat: it moves on with the markers at each of the
+    left - 1 round ends to come and pays whoever it reaches (0 without a disc in play)."""
+    cdef int holder, k, points
+    holder = s[O_DISC]
+    points = 0
+    if holder < 0:
+        return 0
+    for k in range(left - 1):
+        holder = (holder + MARKER_SHIFTS[s[O_PLAYERS]]) % s[O_PLAYERS]
+        if holder == seat:
+            points += DISC_POINTS
+    return points
+
+
+cdef double scored_worth(const int* s, int seat, int phase, double worth) noexcept nogil:
+    """What phase's scoring would pay seat now, in points, a ruble counted as worth points."""
+    cdef int i
+    cdef int after[STATE_SIZE]
+    for i in range(STATE_SIZE):
+        after[i] = s[i]
+    score_phase(after, phase)
+    return (after[O_POINTS + seat] - s[O_POINTS + seat]) + (after[O_RUBLES + seat] - s[O_RUBLES + seat]) * worth
+
+
+cdef double position_value(const int* s, int seat, int left) noexcept nogil:
+    """What seat's position is worth in points: its final points if the game ended now, plus
+    what each scoring phase would pay it, by the cards it owns, in the left rounds (this one
+    included) it will still score, plus the points the disc will bring it (disc_to_come); a
+    ruble to come is worth more than at the end while there are rounds to spend it."""
+    cdef int times
+    cdef double worth, value
+    worth = 1.0 / RUBLES_PER_POINT + 0.05 * left
+    if worth > 0.4:
+        worth = 0.4
+    value = final_score(s, seat) * 1.0
+    times = left - 1
+    if s[O_PHASE] <= PHASE_WORKER and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_WORKER, worth)
+    times = left - 1
+    if s[O_PHASE] <= PHASE_BUILDING and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_BUILDING, worth)
+    times = left - 1
+    if s[O_PHASE] <= PHASE_ARISTOCRAT and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_ARISTOCRAT, worth)
+    return value + disc_to_come(s, seat, left)
+
+
+cdef int easy_choice(const int* s, const int* legal, int n, int seat, uint64_t* x, double noise) noexcept nogil:
+    """The easy player's move among the n legal moves: the one after which seat's position is
+    worth most (position_value, with the rounds left after it), plus noise drawn from x for
+    every move in turn, up to noise points. The first of equal values wins."""
+    cdef int i, j, best
+    cdef double value, best_value
+    cdef int after[STATE_SIZE]
+    best = legal[0]
+    best_value = 0.0
+    if n == 1:
+        return best
+    for j in range(n):
+        for i in range(STATE_SIZE):
+            after[i] = s[i]
+        apply_move(after, legal[j])
+        value = position_value(after, seat, rounds_left(after))
+        value += noise * rng_below(x, 65536) / 65536
+        if j == 0 or value > best_value:
+            best = legal[j]
+            best_value = value
+    return best
+
+
 # What state_problem found wrong, by the number it returns (0: nothing).
 SAFETY_PROBLEMS = (
     "",
@@ -1275,6 +1404,65 @@ cdef class Engine:
             raise RuntimeError(f"the game did not end within MAX_GAME_MOVES ({MAX_GAME_MOVES}) moves: an engine bug")
         return made
 
+    def observed(self, observer, rubles):
+        """A copy in which what observer cannot see is canonical (canonical_unseen): the unseen cards
+        in card order over their places, and where the rules keep rubles secret the others' rubles
+        as rubles says (one count per seat, as the public history of the game gives them)."""
+        cdef Engine other
+        cdef int p
+        cdef int known[MAX_PLAYERS]
+        self.seat(observer)
+        if len(rubles) != self.s[O_PLAYERS]:
+            raise ValueError(f"{len(rubles)} ruble counts for a game of {self.s[O_PLAYERS]}")
+        for p in range(self.s[O_PLAYERS]):
+            if not 0 <= rubles[p] <= VALUE_MAX:
+                raise ValueError(f"{rubles[p]} rubles are outside what the engine holds")
+            known[p] = rubles[p]
+        other = self.clone()
+        canonical_unseen(other.s, observer, known)
+        return other
+
+    def rounds_left(self):
+        """A guess at how many rounds remain, this one included (rounds_left)."""
+        return rounds_left(self.s)
+
+    def disc_to_come(self, player, left):
+        """The points the disc will still bring player in the left rounds to come, this one included."""
+        if left < 1 or left > ROUND_MAX:
+            raise ValueError(f"{left} rounds to come is no number of rounds")
+        return disc_to_come(self.s, self.seat(player), left)
+
+    def position_value(self, player, left):
+        """What player's position is worth to the easy player, in points, with left rounds to come."""
+        if left < 1 or left > ROUND_MAX:
+            raise ValueError(f"{left} rounds to come is no number of rounds")
+        return position_value(self.s, self.seat(player), left)
+
+    def easy_choice(self, moves, player, x, noise):
+        """The easy player's choice for player among moves (legal moves now, in the order given):
+        easy_choice, with the noise drawn from the generator state x (one int in a list, advanced
+        in place, as spbc.contract.rng keeps it). ValueError for a move that is not legal now."""
+        cdef int n, i, j, found, choice
+        cdef int legal[MAX_MOVES]
+        cdef int given[MAX_MOVES]
+        cdef uint64_t r[1]
+        self.seat(player)
+        n = legal_moves(self.s, legal)
+        if len(moves) < 1 or len(moves) > n:
+            raise ValueError(f"{len(moves)} moves to choose from, and {n} are legal now")
+        for i in range(len(moves)):
+            given[i] = moves[i]
+            found = 0
+            for j in range(n):
+                if legal[j] == given[i]:
+                    found = 1
+            if not found:
+                raise ValueError(f"move code {given[i]} is not legal now")
+        r[0] = x[0] & MASK64
+        choice = easy_choice(self.s, given, len(moves), player, r, noise)
+        x[0] = r[0]
+        return choice
+
 
 def random_games(players, games, seed):
     """Set up and play out games random games from seeds seed, seed + 1, ...; return the moves made in all.
@@ -1307,6 +1495,10 @@ _C_API.o_players = O_PLAYERS
 _C_API.o_current = O_CURRENT
 _C_API.o_stage = O_STAGE
 _C_API.stage_over = STAGE_OVER
+_C_API.o_round = O_ROUND
+_C_API.o_rubles = O_RUBLES
+_C_API.o_hand_size = O_HAND_SIZE
+_C_API.ncards = NCARDS
 _C_API.setup = setup
 _C_API.legal_moves = legal_moves
 _C_API.apply_move = apply_move
@@ -1315,6 +1507,10 @@ _C_API.redeal_unseen = redeal_unseen
 _C_API.final_score = final_score
 _C_API.tie_break = tie_break
 _C_API.score_phase = score_phase
+_C_API.canonical_unseen = canonical_unseen
+_C_API.rounds_left = rounds_left
+_C_API.position_value = position_value
+_C_API.easy_choice = easy_choice
 
 
 def c_api():

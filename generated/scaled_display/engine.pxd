@@ -50,23 +50,6 @@ cdef enum:
     CTX_OFF = 1
     CTX_AVAIL = 4
     CTX_SIZE = 5
-    KIND_PASS = 0
-    KIND_BUY = 1
-    KIND_TAKE = 2
-    KIND_PLAY = 3
-    KIND_USE = 4
-    KIND_DISCARD = 5
-    KIND_POINTS = 6
-    KIND_MASK = 15
-    CARD_SHIFT = 4
-    CARD_MASK = 255
-    MIDDLE_SHIFT = 12
-    MIDDLE_MASK = 63
-    TARGET_SHIFT = 18
-    ROW_UPPER = 0
-    ROW_LOWER = 1
-    ROW_DRAWN = 2
-    ROW_HAND = 3
     STAGE_ACTIONS = 0
     STAGE_DRAWN = 1
     STAGE_POINTS = 2
@@ -161,20 +144,14 @@ cdef enum:
     PHASE_TRADING = 3
 
 
-cdef inline uint64_t rng_next(uint64_t* x) noexcept nogil:
-    """SplitMix64 (Steele, Lea and Flood 2014): the state x advances by 0x9E3779B97F4A7C15 and is
-    mixed into the output; rng_below(x, n) maps the top 32 bits onto 0..n-1 by multiplication.
-    The same numbers come out of the compiled engine and its twin on every machine."""
-    cdef uint64_t z
-    x[0] += 0x9E3779B97F4A7C15ULL
-    z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int rng_below(uint64_t* x, int n) noexcept nogil:
-    return <int>(((rng_next(x) >> 32) * <uint64_t>n) >> 32)
+# The move layout (KIND_*, the fields' masks and shifts, ROW_*) and the random generator
+# (rng_next, rng_below): the contract's, the same in every engine and every caller.
+from spbc.contract.engine_api cimport (
+    KIND_PASS, KIND_BUY, KIND_TAKE, KIND_PLAY, KIND_USE, KIND_DISCARD,
+    KIND_POINTS, KIND_MASK, CARD_SHIFT, CARD_MASK, MIDDLE_SHIFT, MIDDLE_MASK,
+    TARGET_SHIFT, ROW_UPPER, ROW_LOWER, ROW_DRAWN, ROW_HAND, rng_next,
+    rng_below,
+)
 
 
 # The engine's C functions, defined in engine.pyx.
@@ -196,6 +173,14 @@ cdef int tie_break(const int* s, int p) noexcept nogil
 cdef void score_phase(int* s, int phase) noexcept nogil
 # 0 if the engine can play s safely, else the number of what is wrong (as Engine.load checks).
 cdef int state_problem(const int* s) noexcept nogil
+# Make canonical what observer cannot see (spbc.play.observe); the others' secret rubles become rubles.
+cdef void canonical_unseen(int* s, int observer, const int* rubles) noexcept nogil
+# A guess at how many rounds remain, this one included.
+cdef int rounds_left(const int* s) noexcept nogil
+# What seat's position is worth to the easy player, in points, with left rounds to come.
+cdef double position_value(const int* s, int seat, int left) noexcept nogil
+# The easy player's move among the n legal moves, its noise drawn from x.
+cdef int easy_choice(const int* s, const int* legal, int n, int seat, uint64_t* x, double noise) noexcept nogil
 
 
 # The Python-facing class (engine.pyx); its state array is readable and writable from Cython.

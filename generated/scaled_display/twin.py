@@ -984,6 +984,126 @@ def redeal_unseen(s, observer, x):
                         n += 1
 
 
+def canonical_unseen(s, observer, rubles):
+    """Make canonical what observer cannot see, in place (spbc.play.observe).
+
+    Deck by deck, the unseen cards (the deck's, then the other hands' cards of that
+    deck, in seat order) are laid out over the same places in card order; where each
+    really lay changes nothing. Where the rules keep rubles secret, the others' rubles
+    become rubles[p], what the public history of the game says of them.
+    """
+    # int d, n, i, j, k, p, card
+    places = [0] * POOL_MAX
+    cards = [0] * POOL_MAX
+    for d in range(NDECKS):
+        n = 0
+        for i in range(s[O_DECK_SIZE + d]):
+            places[n] = O_DECKS + d * DECK_MAX + i
+            n += 1
+        for p in range(s[O_PLAYERS]):
+            if p != observer:
+                for i in range(s[O_HAND_SIZE + p]):
+                    k = O_HAND + p * HAND_MAX + i
+                    if CARD_DECK[s[k]] == d:
+                        places[n] = k
+                        n += 1
+        for i in range(n):  # insertion sort: a deck holds a few dozen cards
+            card = s[places[i]]
+            j = i
+            while j > 0 and cards[j - 1] > card:
+                cards[j] = cards[j - 1]
+                j -= 1
+            cards[j] = card
+        for i in range(n):
+            s[places[i]] = cards[i]
+    for p in range(s[O_PLAYERS]):
+        if p != observer:
+            s[O_RUBLES + p] = rubles[p]
+
+
+def rounds_left(s):
+    """A guess at how many rounds remain, this one included: 1 in the last round, else the fewest
+    rounds any deck a phase draws from lasts if each phase draws about as many cards a round as
+    there are players and one more (the game ends in the round a deck runs out)."""
+    # int phase, n, least
+    if s[O_LAST_ROUND]:
+        return 1
+    least = s[O_DECK_SIZE + PHASE_DECK[0]] + s[O_PLAYERS]
+    for phase in range(NPHASES):
+        n = s[O_DECK_SIZE + PHASE_DECK[phase]] + s[O_PLAYERS]
+        if n < least:
+            least = n
+    return 1 + least // (s[O_PLAYERS] + 1)
+
+
+def disc_to_come(s, seat, left):
+    """The points the disc will still bring seat: it moves on with the markers at each of the
+    left - 1 round ends to come and pays whoever it reaches (0 without a disc in play)."""
+    return 0
+
+
+def scored_worth(s, seat, phase, worth):
+    """What phase's scoring would pay seat now, in points, a ruble counted as worth points."""
+    # int i
+    after = [0] * STATE_SIZE
+    for i in range(STATE_SIZE):
+        after[i] = s[i]
+    score_phase(after, phase)
+    return (after[O_POINTS + seat] - s[O_POINTS + seat]) + (after[O_RUBLES + seat] - s[O_RUBLES + seat]) * worth
+
+
+def position_value(s, seat, left):
+    """What seat's position is worth in points: its final points if the game ended now, plus
+    what each scoring phase would pay it, by the cards it owns, in the left rounds (this one
+    included) it will still score, plus the points the disc will bring it (disc_to_come); a
+    ruble to come is worth more than at the end while there are rounds to spend it."""
+    # int times
+    # double worth, value
+    worth = 1.0 / RUBLES_PER_POINT + 0.05 * left
+    if worth > 0.4:
+        worth = 0.4
+    value = final_score(s, seat) * 1.0
+    times = left - 1
+    if s[O_PHASE] <= PHASE_WORKER and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_WORKER, worth)
+    times = left - 1
+    if s[O_PHASE] <= PHASE_BUILDING and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_BUILDING, worth)
+    times = left - 1
+    if s[O_PHASE] <= PHASE_ARISTOCRAT and s[O_STAGE] != STAGE_OVER:
+        times += 1
+    if times > 0:
+        value += times * scored_worth(s, seat, PHASE_ARISTOCRAT, worth)
+    return value + disc_to_come(s, seat, left)
+
+
+def easy_choice(s, legal, n, seat, x, noise):
+    """The easy player's move among the n legal moves: the one after which seat's position is
+    worth most (position_value, with the rounds left after it), plus noise drawn from x for
+    every move in turn, up to noise points. The first of equal values wins."""
+    # int i, j, best
+    # double value, best_value
+    after = [0] * STATE_SIZE
+    best = legal[0]
+    best_value = 0.0
+    if n == 1:
+        return best
+    for j in range(n):
+        for i in range(STATE_SIZE):
+            after[i] = s[i]
+        apply_move(after, legal[j])
+        value = position_value(after, seat, rounds_left(after))
+        value += noise * rng_below(x, 65536) / 65536
+        if j == 0 or value > best_value:
+            best = legal[j]
+            best_value = value
+    return best
+
+
 # What state_problem found wrong, by the number it returns (0: nothing).
 SAFETY_PROBLEMS = (
     "",
@@ -1293,6 +1413,65 @@ class Engine:
         if made == MAX_GAME_MOVES and self.s[O_STAGE] != STAGE_OVER:
             raise RuntimeError(f"the game did not end within MAX_GAME_MOVES ({MAX_GAME_MOVES}) moves: an engine bug")
         return made
+
+    def observed(self, observer, rubles):
+        """A copy in which what observer cannot see is canonical (canonical_unseen): the unseen cards
+        in card order over their places, and where the rules keep rubles secret the others' rubles
+        as rubles says (one count per seat, as the public history of the game gives them)."""
+        # Engine other
+        # int p
+        known = [0] * MAX_PLAYERS
+        self.seat(observer)
+        if len(rubles) != self.s[O_PLAYERS]:
+            raise ValueError(f"{len(rubles)} ruble counts for a game of {self.s[O_PLAYERS]}")
+        for p in range(self.s[O_PLAYERS]):
+            if not 0 <= rubles[p] <= VALUE_MAX:
+                raise ValueError(f"{rubles[p]} rubles are outside what the engine holds")
+            known[p] = rubles[p]
+        other = self.clone()
+        canonical_unseen(other.s, observer, known)
+        return other
+
+    def rounds_left(self):
+        """A guess at how many rounds remain, this one included (rounds_left)."""
+        return rounds_left(self.s)
+
+    def disc_to_come(self, player, left):
+        """The points the disc will still bring player in the left rounds to come, this one included."""
+        if left < 1 or left > ROUND_MAX:
+            raise ValueError(f"{left} rounds to come is no number of rounds")
+        return disc_to_come(self.s, self.seat(player), left)
+
+    def position_value(self, player, left):
+        """What player's position is worth to the easy player, in points, with left rounds to come."""
+        if left < 1 or left > ROUND_MAX:
+            raise ValueError(f"{left} rounds to come is no number of rounds")
+        return position_value(self.s, self.seat(player), left)
+
+    def easy_choice(self, moves, player, x, noise):
+        """The easy player's choice for player among moves (legal moves now, in the order given):
+        easy_choice, with the noise drawn from the generator state x (one int in a list, advanced
+        in place, as spbc.contract.rng keeps it). ValueError for a move that is not legal now."""
+        # int n, i, j, found, choice
+        legal = [0] * MAX_MOVES
+        given = [0] * MAX_MOVES
+        r = [0] * 1
+        self.seat(player)
+        n = legal_moves(self.s, legal)
+        if len(moves) < 1 or len(moves) > n:
+            raise ValueError(f"{len(moves)} moves to choose from, and {n} are legal now")
+        for i in range(len(moves)):
+            given[i] = moves[i]
+            found = 0
+            for j in range(n):
+                if legal[j] == given[i]:
+                    found = 1
+            if not found:
+                raise ValueError(f"move code {given[i]} is not legal now")
+        r[0] = x[0] & MASK64
+        choice = easy_choice(self.s, given, len(moves), player, r, noise)
+        x[0] = r[0]
+        return choice
 
 
 def random_games(players, games, seed):

@@ -24,7 +24,8 @@ Levels (``LEVELS``):
 - ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision.
 
 A search level takes a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a decision) or
-``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine).
+``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine);
+spbc.ai.budget parses a level once into a Level with its Budget, which make_agent also takes.
 An agent also offers ``last``, a :class:`Decision` with the figures of its last choice
 (None for the levels that do not search).
 """
@@ -32,23 +33,17 @@ An agent also offers ``last``, a :class:`Decision` with the figures of its last 
 from __future__ import annotations
 
 import copy
-import re
 import time
 from dataclasses import dataclass
 from typing import Protocol
 
 from spbc.ai import search
-from spbc.ai.tables import card_tables, rounds_left
+from spbc.ai.budget import HARD_SECONDS, LEVELS, MEDIUM_ITERATIONS, Budget, Level
+from spbc.ai.tables import card_tables
 from spbc.contract.rng import MASK64, rng_below, rng_next
-from spbc.play.game import Game, Ruleset
+from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
 
-LEVELS = ("random", "easy", "medium", "hard")
-
-#: medium's budget: iterations of the search per decision.
-MEDIUM_ITERATIONS = 300
-#: hard's budget: seconds per decision.
-HARD_SECONDS = 1.0
 #: The share of a time budget the search may take: the rest is left for the observation and the answer,
 #: so that a decision keeps within its budget on a busy machine too.
 TIME_SHARE = 0.95
@@ -80,45 +75,14 @@ class RandomAgent:
 EASY_NOISE = 2.0
 
 
-def position_value(game: Game, seat: int, left: int) -> float:
-    """What seat's position is worth in points: its final points if the game ended now, plus what each
-    scoring phase would pay it, by the cards it owns, in the left rounds (this one included) it will
-    still score, plus the points the disc will bring it at the round ends to come (disc_to_come); a ruble
-    to come is worth more than at the end while there are rounds to spend it."""
-    rules = game.ruleset.model.game
-    worth = min(0.4, 1 / rules.rubles_per_point + 0.05 * left)
-    value = float(game._engine.final_score(seat))
-    current = game.ruleset.engine.PHASE_IDS.index(game.phase)
-    for index, phase in enumerate(game.ruleset.model.phases):
-        if phase.scores is None:
-            continue
-        times = left - 1 + (index >= current and not game.is_over)
-        if times > 0:
-            rubles, points = game.forecast(seat, phase.id)
-            value += times * (points + rubles * worth)
-    return value + disc_to_come(game, seat, left)
-
-
-def disc_to_come(game: Game, seat: int, left: int) -> int:
-    """The points the disc (GameParams.disc) will still bring seat: it moves on with the markers at each of
-    the left - 1 round ends to come, and pays whoever it reaches. 0 without a disc in play."""
-    holder = game.disc()
-    if holder is None:
-        return 0
-    rules = game.ruleset.model.game
-    players = len(game.players)
-    points = 0
-    for _ in range(left - 1):
-        holder = (holder + rules.shift(players)) % players
-        if holder == seat:
-            points += rules.disc_points
-    return points
-
-
 class EasyAgent:
-    """A greedy beginner: the move that leaves its position worth most (:func:`position_value`), with
-    noise. It buys income early, since income pays for rounds to come, and keeps no cards in hand,
-    since the hand penalty counts in the final points."""
+    """A greedy beginner: the move that leaves its position worth most, with noise. A position's worth is
+    its final points if the game ended now, plus what each scoring phase would pay it, by the cards it
+    owns, in the rounds left (this one included) it will still score, plus the points the disc will bring
+    it; a ruble to come is worth more than at the end while there are rounds to spend it. It buys income
+    early, since income pays for rounds to come, and keeps no cards in hand, since the hand penalty counts
+    in the final points. The engine computes it (Engine.easy_choice, spbc/engine/templates/kernels.j2),
+    the same function the balance lab's C loop calls for its easy seats."""
 
     name = "easy"
 
@@ -130,17 +94,7 @@ class EasyAgent:
         codes = observation.legal
         if len(codes) == 1:
             return codes[0]
-        position = observation.position()
-        seat = observation.seat
-        best, best_value = codes[0], float("-inf")
-        for code in codes:
-            after = position.clone()
-            after.play_code(code)
-            value = position_value(after, seat, rounds_left(after.ruleset, after.state_values()))
-            value += self.noise * rng_below(self.rng, 1 << 16) / (1 << 16)
-            if value > best_value:
-                best, best_value = code, value
-        return best
+        return observation.engine().easy_choice(codes, observation.seat, self.rng, self.noise)
 
 
 @dataclass(frozen=True)
@@ -185,14 +139,13 @@ _Tables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 class SearchAgent:
     """Information-set Monte Carlo tree search on the compiled engine (spbc.ai.search), from the
     observation's state: every iteration deals the unseen cards anew from the agent's own generator.
-    A budget of ``iterations`` (fixed: reproducible) or else ``seconds`` per decision."""
+    A budget (spbc.ai.budget.Budget) of iterations (fixed: reproducible) or else seconds per decision."""
 
-    def __init__(self, name: str, seed: int, iterations: int = 0, seconds: float = HARD_SECONDS,
+    def __init__(self, name: str, seed: int, budget: Budget = Budget(seconds=HARD_SECONDS),
                  settings: Settings = Settings()) -> None:
         self.name = name
         self.rng = [seed & MASK64]
-        self.iterations = iterations
-        self.seconds = seconds
+        self.budget = budget
         self.settings = settings
         self.last: Decision | None = None
         self._prepared: tuple[Ruleset, _Tables, dict[str, int], dict[str, float]] | None = None
@@ -211,10 +164,10 @@ class SearchAgent:
         _, tables, layout, settings = self._prepared
         seed = rng_next(self.rng)
         seconds = 0.0
-        if self.iterations <= 0:
-            seconds = max(0.0005, self.seconds * TIME_SHARE - (time.perf_counter() - began))
+        if self.budget.iterations <= 0:
+            seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (time.perf_counter() - began))
         children, iterations, playouts, nodes, took = search.search(
-            capsule, observation.state, observation.seat, self.iterations, seconds, seed,
+            capsule, observation.state, observation.seat, self.budget.iterations, seconds, seed,
             tables, layout, settings)
         self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, took)
         return self.last
@@ -222,16 +175,7 @@ class SearchAgent:
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
         """What the search is handed for these rules: the card tables, the state layout, the settings."""
         tables = card_tables(ruleset)
-        fields = ruleset._fields
-        refilled = 0
-        for phase in ruleset.model.phases:
-            refilled |= 1 << ruleset.engine.DECK_IDS.index(phase.deck)
-        layout = {
-            "hand_size": fields["hand_size"][0], "last_round": fields["last_round"][0],
-            "deck_size": fields["deck_size"][0], "rubles": fields["rubles"][0],
-            "ndecks": len(ruleset.engine.DECK_IDS), "refilled_mask": refilled,
-            "hand_limit": ruleset.model.game.hand_limit,
-        }
+        layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
         settings = {
             "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
             "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
@@ -254,47 +198,22 @@ class SearchAgent:
         return self.decide(observation).choices[0].code
 
 
-_BUDGET = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>s|ms|it)")
-
-
-def _budget(level: str) -> tuple[str, int, float]:
-    """(base level, iterations, seconds) of a level name; ValueError for a bad one."""
-    base, _, budget = level.removeprefix("ai:").partition("@")
-    if base not in LEVELS:
-        raise ValueError(f"unknown computer level {base!r}; known: {', '.join(LEVELS)}")
-    iterations, seconds = (MEDIUM_ITERATIONS, 0.0) if base == "medium" else (0, HARD_SECONDS)
-    if budget:
-        found = _BUDGET.fullmatch(budget)
-        if base not in ("medium", "hard") or found is None:
-            raise ValueError(f"bad computer level {level!r}: only medium and hard take a budget, written "
-                             "@2s, @500ms or @5000it (seconds, milliseconds or iterations per decision)")
-        number, unit = float(found["number"]), found["unit"]
-        if unit == "it":
-            iterations, seconds = int(number), 0.0
-        else:
-            iterations, seconds = 0, number / (1000 if unit == "ms" else 1)
-        if iterations <= 0 and not 0.001 <= seconds <= 600:
-            raise ValueError(f"bad computer level {level!r}: a budget is at least 1 iteration or 1 ms, "
-                             "and at most 600 s")
-    return base, iterations, seconds
-
-
 def level_problem(level: str) -> str | None:
     """Why a level name is not one of LEVELS (with a budget such as ``hard@2s`` where one takes it),
-    or None."""
+    or None (spbc.ai.budget.Level.parse)."""
     try:
-        _budget(level)
+        Level.parse(level)
     except ValueError as error:
         return str(error)
     return None
 
 
-def make_agent(level: str, seed: int) -> Agent:
-    """An agent by level name (``ai:`` may lead it, a budget may follow: ``hard@2s``); ValueError
-    naming the known levels for any other."""
-    base, iterations, seconds = _budget(level)
-    if base == "easy":
+def make_agent(level: str | Level, seed: int) -> Agent:
+    """An agent by level (a Level, or its name: ``ai:`` may lead it, a budget may follow: ``hard@2s``);
+    ValueError naming the known levels for any other name."""
+    parsed = Level.parse(level) if isinstance(level, str) else level
+    if parsed.name == "easy":
         return EasyAgent(seed)
-    if base in ("medium", "hard"):
-        return SearchAgent(level.removeprefix("ai:"), seed, iterations, seconds)
+    if parsed.budget is not None:
+        return SearchAgent(str(parsed), seed, parsed.budget)
     return RandomAgent(seed)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from spbc.ai.agents import Choice, Decision, SearchAgent, make_agent
+from spbc.ai.budget import Level
 from spbc.play.game import Game
 from spbc.play.moves import Move
 from spbc.play.notation import format_move
@@ -21,10 +22,11 @@ from spbc.play.observe import observe
 CLEAR_MARGIN = 0.10
 
 
-def _searcher(level: str, seed: int) -> SearchAgent:
-    agent = make_agent(level, seed)
-    if not isinstance(agent, SearchAgent):
-        raise ValueError(f"advice comes from a search level (medium or hard, e.g. hard@2s), not {level!r}")
+def _searcher(level: str | Level, seed: int) -> SearchAgent:
+    parsed = Level.parse(level) if isinstance(level, str) else level
+    agent = make_agent(parsed, seed)
+    if not parsed.searches or not isinstance(agent, SearchAgent):
+        raise ValueError(f"advice comes from a search level (medium or hard, e.g. hard@2s), not {str(level)!r}")
     return agent
 
 

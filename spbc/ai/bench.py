@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import SearchAgent, make_agent
+from spbc.ai.budget import Budget
 from spbc.contract.protocol import EngineModule
 from spbc.play.game import Game, Ruleset
 from spbc.play.observe import observe
@@ -229,7 +230,7 @@ def search_figures(ruleset: Ruleset, players: int, seconds: float = 1.0, repeats
     games = mid_game_states(ruleset, players, repeats, seed)
     rates, playout_rates = [], []
     for i, game in enumerate(games):
-        agent = SearchAgent("hard", seed + i, seconds=seconds)
+        agent = SearchAgent("hard", seed + i, Budget(seconds=seconds))
         decision = agent.decide(observe(game, game.current_player))
         rates.append(decision.iterations / max(decision.seconds, 1e-9))
         playout_rates.append(decision.playouts / max(decision.seconds, 1e-9))

@@ -8,20 +8,13 @@ engine without the GIL and without a Python object per move.
 
 import time
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from spbc.contract.engine_api cimport EngineApi
+from spbc.contract.engine_api cimport EngineApi, engine_api
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
-
-
-cdef const EngineApi* _api(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"spbc.EngineApi"):
-        raise TypeError("not the C functions of a compiled engine (its c_api()); the twin has none")
-    return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")
 
 
 def determinized_playouts(object capsule, states, int repeats, uint64_t seed):
@@ -33,7 +26,7 @@ def determinized_playouts(object capsule, states, int repeats, uint64_t seed):
     (state i, repeat r, k = i * repeats + r) deals and plays from the seed ``seed + k``, as
     ``game.determinized(game.current_player, seed + k).playout(seed + k)`` does through the Game API.
     """
-    cdef const EngineApi* api = _api(capsule)
+    cdef const EngineApi* api = engine_api(capsule)
     cdef Py_ssize_t total = len(states)
     if total % api.state_size:
         raise ValueError(f"the states hold {total} values, not a whole number of states of {api.state_size}")
@@ -71,4 +64,4 @@ def playouts_per_second(object capsule, states, int repeats, uint64_t seed):
     """(playouts, seconds) of :func:`determinized_playouts` on these states."""
     began = time.perf_counter()
     scores = determinized_playouts(capsule, states, repeats, seed)
-    return len(scores) // _api(capsule).max_players, time.perf_counter() - began
+    return len(scores) // engine_api(capsule).max_players, time.perf_counter() - began

@@ -18,47 +18,26 @@ untried moves.
 
 import time
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from spbc.contract.engine_api cimport EngineApi
+from spbc.contract.engine_api cimport (
+    KIND_BUY, KIND_DISCARD, KIND_PASS, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind,
+    rng_below, rng_next,
+)
 
 cdef enum:
     HASH_SIZE = 1024          # slots of the legal-move table at a node: far above MAX_MOVES
     MAX_SEATS = 8
     MAX_PATH = 8192           # above MAX_GAME_MOVES of any ruleset the engine limits allow
-    KIND_PASS = 0             # move kinds of spbc.contract.abi
-    KIND_BUY = 1
-    KIND_TAKE = 2
-    KIND_PLAY = 3
-    KIND_DISCARD = 5
-
-
-cdef const EngineApi* _api(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, b"spbc.EngineApi"):
-        raise TypeError("not the C functions of a compiled engine (its c_api()); the twin has none")
-    return <const EngineApi*>PyCapsule_GetPointer(capsule, b"spbc.EngineApi")
-
-
-cdef inline uint64_t _next(uint64_t* x) noexcept nogil:
-    """SplitMix64, as the engines draw (spbc.contract.rng)."""
-    x[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _below(uint64_t* x, int n) noexcept nogil:
-    return <int>(((_next(x) >> 32) * <uint64_t>n) >> 32)
 
 
 cdef inline double _unit(uint64_t* x) noexcept nogil:
-    return (_next(x) >> 11) * (1.0 / 9007199254740992.0)
+    """A double in [0, 1) from the engines' generator: its top 53 bits."""
+    return (rng_next(x) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef inline double _now() noexcept nogil:
@@ -68,14 +47,9 @@ cdef inline double _now() noexcept nogil:
 
 
 cdef struct Layout:
-    # where the policy reads the state, and what it knows of the cards
-    int o_hand_size
-    int o_last_round
-    int o_deck_size
-    int o_rubles
-    int ndecks
-    int refilled_mask       # decks that a phase refills from: the game ends when one runs out
+    # what the policy knows of the rules and the cards (the state's offsets are the engine's: EngineApi)
     int hand_limit
+    int o_hand_size
     int ncards
     const int* cost
     const int* rubles
@@ -86,22 +60,10 @@ cdef struct Layout:
     int uniform             # 1: uniformly random playouts (the engine's own)
 
 
-cdef inline int _rounds_left(const EngineApi* api, const int* s, const Layout* L) noexcept nogil:
-    if s[L.o_last_round]:
-        return 1
-    cdef int players = s[api.o_players], d, least = 1 << 30, n
-    for d in range(L.ndecks):
-        if L.refilled_mask & (1 << d):
-            n = (s[L.o_deck_size + d] + players) // (players + 1)
-            if n < least:
-                least = n
-    return 1 + least
-
-
 cdef double _weight(const int* s, int code, int rounds, int player, const Layout* L) noexcept nogil:
     """How much the rollout policy likes a move (0: never)."""
-    cdef int kind = code & 15
-    cdef int card = (code >> 4) & 255
+    cdef int kind = move_kind(code)
+    cdef int card = move_card(code)
     cdef double value
     if kind == KIND_PASS:
         return 0.3
@@ -131,14 +93,14 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
         if n == 1:
             api.apply_move(s, moves[0])
             continue
-        rounds = _rounds_left(api, s, L)
+        rounds = api.rounds_left(s)
         player = s[api.o_current]
         total = 0
         for i in range(n):
             weights[i] = _weight(s, moves[i], rounds, player, L)
             total += weights[i]
         if total <= 0:
-            api.apply_move(s, moves[_below(x, n)])
+            api.apply_move(s, moves[rng_below(x, n)])
             continue
         pick = _unit(x) * total
         i = 0
@@ -266,7 +228,7 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
                 untried += tried[i] == 0
             if untried and t.size < t.capacity:
                 # expand: one untried move, drawn as the rollout policy would draw it
-                rounds = _rounds_left(api, s, L)
+                rounds = api.rounds_left(s)
                 total = 0
                 for i in range(n):
                     weights[i] = (_weight(s, moves[i], rounds, mover, L) + 0.05) if tried[i] == 0 else 0.0
@@ -327,14 +289,14 @@ def search(object capsule, state, int observer, long iterations, double seconds,
            tables, dict layout, dict settings):
     """Search from ``state`` (an observation's state, engine layout) for ``observer``, the seat to move:
     ``iterations`` iterations, or when that is 0 as many as ``seconds`` allow. ``tables`` are the
-    per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` the state offsets the policy reads
-    (hand_size, last_round, deck_size, rubles), ``ndecks``, ``refilled_mask``, ``hand_limit``;
+    per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` what the policy reads of the rules
+    (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
     ``settings`` margin_weight, margin_scale, exploration, uniform.
 
     Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
     mean win share) of the root's children, most visited first.
     """
-    cdef const EngineApi* api = _api(capsule)
+    cdef const EngineApi* api = engine_api(capsule)
     if len(state) != api.state_size:
         raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
     cdef int ncards = len(tables[0])
@@ -370,12 +332,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
             per_card[2 * ncards + i] = tables[2][i]
         L.cost, L.rubles, L.points = per_card, per_card + ncards, per_card + 2 * ncards
         L.ncards = ncards
-        L.o_hand_size = layout["hand_size"]
-        L.o_last_round = layout["last_round"]
-        L.o_deck_size = layout["deck_size"]
-        L.o_rubles = layout["rubles"]
-        L.ndecks = layout["ndecks"]
-        L.refilled_mask = layout["refilled_mask"]
+        L.o_hand_size = api.o_hand_size
         L.hand_limit = layout["hand_limit"]
         L.margin_weight = settings["margin_weight"]
         L.margin_scale = settings["margin_scale"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spbc.ai.agents import make_agent
+from spbc.ai.seeds import agent_seed
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
 from spbc.play.observe import observe
 from spbc.play.record import RECORD_EXTENSION, RecordWriter
@@ -51,7 +52,7 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
               on_move: Callable[[Game, int], None] | None = None) -> tuple[Game, GameResult]:
     """Play one game between computer seats (level names) from seed; on_move sees each code before it is played."""
     game = ruleset.new_game([f"{level} {i + 1}" for i, level in enumerate(seats)], seed)
-    agents = [make_agent(level, seed * 1_000_003 + seat) for seat, level in enumerate(seats)]
+    agents = [make_agent(level, agent_seed(seed, seat)) for seat, level in enumerate(seats)]
     decisions, searched, iterations = [0] * len(seats), [0] * len(seats), [0] * len(seats)
     seconds, slowest = [0.0] * len(seats), [0.0] * len(seats)
     moves = 0

@@ -17,6 +17,7 @@ out as ``FIELDS`` says.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 
@@ -84,6 +85,31 @@ class Engine(Protocol):
     def playout(self, seed: int, limit: int = ...) -> int:
         """Random legal moves from seed, in place, to the end or limit moves; the moves made.
         RuntimeError if the game outlasts MAX_GAME_MOVES (an engine bug)."""
+        ...
+
+    # the computer players' kernels (spbc/engine/templates/kernels.j2), which the C loops reach through EngineApi
+
+    def observed(self, observer: int, rubles: Sequence[int]) -> Engine:
+        """A copy in which what observer cannot see is canonical (spbc.play.observe); rubles are the others'
+        rubles as the public history gives them, one per seat, used where the rules keep rubles secret.
+        ValueError for a count of the wrong length or outside the engine's values."""
+        ...
+
+    def rounds_left(self) -> int:
+        """A guess at how many rounds remain, this one included."""
+        ...
+
+    def disc_to_come(self, player: int, left: int) -> int:
+        """The points the disc will still bring player in the left rounds to come (0 without a disc)."""
+        ...
+
+    def position_value(self, player: int, left: int) -> float:
+        """What player's position is worth to the easy player, in points, with left rounds to come."""
+        ...
+
+    def easy_choice(self, moves: Sequence[int], player: int, x: list[int], noise: float) -> int:
+        """The easy player's choice among moves (legal now), its noise of up to noise points drawn from the
+        generator state x (advanced in place); ValueError for a move that is not legal now."""
         ...
 
 

@@ -2,8 +2,9 @@
 an engine (computer players, tests), so that all of them draw the numbers the compiled engine draws.
 
 The generator's state is a one-element list ``x`` (the C engine's ``uint64_t*``), advanced in place. The
-twin prints ``rng_next`` and ``rng_below`` as they are written here (:func:`python_source`); the compiled
-engine prints their C translation into engine.pxd, with the same docstring (:func:`generator_doc`).
+twin prints ``rng_next`` and ``rng_below`` as they are written here (:func:`python_source`); their C
+translation is written once, with the same docstring (:func:`generator_doc`), in the contract's
+spbc/contract/engine_api.pxd, which the compiled engines and every other .pyx of spbc cimport.
 
 >>> x = [0]
 >>> hex(rng_next(x)), rng_below(x, 6)

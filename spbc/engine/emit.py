@@ -14,12 +14,9 @@ repeat the enum, the generator or the state field.
 from __future__ import annotations
 
 from spbc.source.version import VERSION
-from spbc.contract.abi import (
-    CARD_MASK, CARD_SHIFT, FIRST_STAGE, KIND_MASK, LAST_STAGE, MASK_BITS, MIDDLE_MASK, MIDDLE_SHIFT, MOVE_KINDS,
-    ROW_DRAWN, ROW_HAND, ROUND_MAX, ROW_LOWER, ROW_UPPER, TARGET_SHIFT, VALUE_MAX,
-)
-from spbc.contract.capi import C_FUNCTIONS
-from spbc.contract.rng import generator_doc, python_source
+from spbc.contract.abi import FIRST_STAGE, LAST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX
+from spbc.contract.capi import C_FUNCTIONS, GENERATOR, MOVE_LAYOUT
+from spbc.contract.rng import python_source
 from spbc.engine.hooks import Hooks
 from spbc.engine.lower import EngineIR, lower
 from spbc.lang.model import RulesModel
@@ -29,7 +26,8 @@ from spbc.engine.render import render_code
 Constant = tuple[str, int]
 Table = tuple[str, str, tuple[int, ...]]
 
-_RNG_DOC = generator_doc()
+#: What engine.pxd takes from the contract's pxd rather than declaring it: the move layout and the generator.
+_CONTRACT_NAMES = tuple(name for name, _value in MOVE_LAYOUT) + GENERATOR
 
 
 def _chunks(values: tuple[int, ...], width: int = 16) -> list[str]:
@@ -72,9 +70,10 @@ class CythonDialect:
         """The table of the engine's C functions (spbc/contract/engine_api.pxd) and the capsule of it."""
         sizes = ("state_size", "STATE_SIZE"), ("max_moves", "MAX_MOVES"), ("max_game_moves", "MAX_GAME_MOVES"), \
             ("max_players", "MAX_PLAYERS"), ("o_players", "O_PLAYERS"), ("o_current", "O_CURRENT"), \
-            ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER")
+            ("o_stage", "O_STAGE"), ("stage_over", "STAGE_OVER"), ("o_round", "O_ROUND"), ("o_rubles", "O_RUBLES"), \
+            ("o_hand_size", "O_HAND_SIZE"), ("ncards", "NCARDS")
         functions = ("setup", "legal_moves", "apply_move", "playout", "redeal_unseen", "final_score", "tie_break",
-                     "score_phase")
+                     "score_phase", "canonical_unseen", "rounds_left", "position_value", "easy_choice")
         lines = ["cdef EngineApi _C_API"]
         lines += [f"_C_API.{field} = {value}" for field, value in sizes]
         lines += [f"_C_API.{name} = {name}" for name in functions]
@@ -96,7 +95,9 @@ class CythonDialect:
 
     def enum(self, constants: list[Constant]) -> Code:
         """The constants as the C enum of engine.pxd."""
-        lines = ["cdef enum:"] + [f"    {identifier(name)} = {code_literal(value)}" for name, value in constants]
+        taken = set(_CONTRACT_NAMES)  # cimported from the contract (see rng_definitions)
+        lines = ["cdef enum:"] + [f"    {identifier(name)} = {code_literal(value)}" for name, value in constants
+                                  if name not in taken]
         return Code("\n".join(lines))
 
     def tables(self, tables: list[Table]) -> Code:
@@ -146,20 +147,12 @@ class CythonDialect:
                     "# with the Cython code that cimports this engine.")
 
     def rng_definitions(self) -> Code:
-        """The random generator as inline functions of engine.pxd."""
-        return Code(
-            "cdef inline uint64_t rng_next(uint64_t* x) noexcept nogil:\n"
-            f'    """{_RNG_DOC}"""\n'
-            "    cdef uint64_t z\n"
-            "    x[0] += 0x9E3779B97F4A7C15ULL\n"
-            "    z = x[0]\n"
-            "    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL\n"
-            "    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL\n"
-            "    return z ^ (z >> 31)\n"
-            "\n\n"
-            "cdef inline int rng_below(uint64_t* x, int n) noexcept nogil:\n"
-            "    return <int>(((rng_next(x) >> 32) * <uint64_t>n) >> 32)"
-        )
+        """The move layout and the random generator, cimported from the contract's pxd, where they are inline
+        declarations shared by every .pyx of spbc (so the engine has no copy of its own)."""
+        rows = [", ".join(_CONTRACT_NAMES[i:i + 6]) for i in range(0, len(_CONTRACT_NAMES), 6)]
+        return Code("# The move layout (KIND_*, the fields' masks and shifts, ROW_*) and the random generator\n"
+                    "# (rng_next, rng_below): the contract's, the same in every engine and every caller.\n"
+                    "from spbc.contract.engine_api cimport (\n" + "".join(f"    {row},\n" for row in rows) + ")")
 
 
 class PythonDialect:
@@ -241,10 +234,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("CTX_MONEY", 0), ("CTX_OFF", 1), ("CTX_AVAIL", 1 + len(ir.colours)),
         ("CTX_SIZE", 1 + len(ir.colours) + ir.mask_words),
     ]
-    constants += [(f"KIND_{kind.upper()}", i) for i, kind in enumerate(MOVE_KINDS)]
-    constants += [("KIND_MASK", KIND_MASK), ("CARD_SHIFT", CARD_SHIFT), ("CARD_MASK", CARD_MASK),
-                  ("MIDDLE_SHIFT", MIDDLE_SHIFT), ("MIDDLE_MASK", MIDDLE_MASK), ("TARGET_SHIFT", TARGET_SHIFT)]
-    constants += [("ROW_UPPER", ROW_UPPER), ("ROW_LOWER", ROW_LOWER), ("ROW_DRAWN", ROW_DRAWN), ("ROW_HAND", ROW_HAND)]
+    constants += MOVE_LAYOUT  # the contract's (engine_api.pxd), which the compiled engine cimports
     # the stages of these rules by number: the core's first and last, the mechanics' between (EngineIR.stages)
     stages = (FIRST_STAGE, *ir.stages, LAST_STAGE)
     constants += [(f"STAGE_{stage.upper()}", i) for i, stage in enumerate(stages)]

@@ -22,6 +22,8 @@ class DeclIR:
 
 @dataclass(frozen=True)
 class CardIR(DeclIR):
+    """A card as the engine's card tables hold it: colour, deck and symbol as indices."""
+
     name: str
     cost: int
     copies: int
@@ -41,16 +43,22 @@ class CardIR(DeclIR):
 
 @dataclass(frozen=True)
 class ColourIR(DeclIR):
+    """A colour and the cards of it, by index."""
+
     cards: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class DeckIR(DeclIR):
+    """A deck as it is dealt from before the shuffle."""
+
     contents: tuple[int, ...]  # one card index per copy, in declaration order (before the shuffle)
 
 
 @dataclass(frozen=True)
 class PhaseIR(DeclIR):
+    """A phase: the deck that refills the board when it starts, and what its scoring pays."""
+
     deck: int
     scores: int  # colour index, or -1
     scored_cards: tuple[int, ...]  # the cards of that colour
@@ -112,6 +120,9 @@ class MechanicIR:
 
 @dataclass(frozen=True)
 class EngineIR:
+    """Everything the engine of one ruleset bakes in: the game's numbers, its tables by kind, the
+    mechanics it uses, the layout of its state array and the bounds of its buffers."""
+
     ruleset: str
     digest: str
     files: tuple[str, ...]
@@ -139,9 +150,9 @@ class EngineIR:
     deck_max: int
     max_moves: int  # the most legal moves of any state the engine accepts: its move buffers' size
     max_game_moves: int  # more moves than any game can last from any state the engine accepts
-    noble_cards: tuple[int, ...]
-    noble_bonus: tuple[int, ...]
-    cards: tuple[CardIR, ...]
+    noble_cards: tuple[int, ...]  # the cards of the noble colour, whose different ones earn the bonus
+    noble_bonus: tuple[int, ...]  # that bonus by the number of them (GameParams.noble_bonus)
+    cards: tuple[CardIR, ...]  # in declaration order, as are the colours, decks and phases
     colours: tuple[ColourIR, ...]
     decks: tuple[DeckIR, ...]
     phases: tuple[PhaseIR, ...]
@@ -152,3 +163,4 @@ class EngineIR:
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
     specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
+    open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'

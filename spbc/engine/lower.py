@@ -282,7 +282,7 @@ def lower(model: RulesModel) -> EngineIR:
         stages=model.stages[1:-1],
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
         layout=layout, state_size=state_size, mask_words=words,
-        specials=any(card.special for card in cards),
+        specials=any(card.special for card in cards), open_rubles=game.open_rubles,
     )
 
 

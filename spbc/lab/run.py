@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from spbc.ai.agents import EASY_NOISE, make_agent
+from spbc.ai.agents import EASY_NOISE
+from spbc.ai.budget import Level
 from spbc.ai.sim import play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import fastplay
@@ -89,22 +90,17 @@ class Outcome:
         return self.tally.games == self.plan.games
 
 
-#: A process's rulesets and the easy seats' layouts, by (source, backend, digest of the shipped model or "").
-_LOADED: dict[tuple[str, str, str], tuple[Ruleset, dict[str, Any]]] = {}
-
-
-def _loaded(plan: Plan) -> tuple[Ruleset, dict[str, Any]]:
-    """A worker's ruleset for a plan and its easy layout, loaded once per process (a module does not pickle):
-    from the plan's model when it ships one, else by its source."""
-    key = (plan.source, plan.backend, plan.model.digest if plan.model is not None else "")
-    if key not in _LOADED:
-        ruleset = load_rules(plan.source, plan.backend, plan.model)
-        _LOADED[key] = ruleset, easy_layout(ruleset)
-    return _LOADED[key]
+#: A process's rulesets, by (source, backend, digest of the shipped model or "").
+_LOADED: dict[tuple[str, str, str], Ruleset] = {}
 
 
 def _rules(plan: Plan) -> Ruleset:
-    return _loaded(plan)[0]
+    """A worker's ruleset for a plan, loaded once per process (a module does not pickle): from the plan's
+    model when it ships one, else by its source."""
+    key = (plan.source, plan.backend, plan.model.digest if plan.model is not None else "")
+    if key not in _LOADED:
+        _LOADED[key] = load_rules(plan.source, plan.backend, plan.model)
+    return _LOADED[key]
 
 
 def new_tally(ruleset: Ruleset, plan: Plan) -> Tally:
@@ -124,34 +120,10 @@ def play_batch(plan: Plan, first: int, count: int) -> Tally:
     return tally
 
 
-def easy_layout(ruleset: Ruleset) -> dict[str, Any]:
-    """What the C loop's easy seats and their observations read of a ruleset (spbc.lab.fastplay.Easy): the
-    state's offsets, the phases that score, each card's deck, the rubles' secrecy and worth, easy's noise."""
-    fields, engine, model = ruleset._fields, ruleset.engine, ruleset.model
-    refilled = 0
-    for phase in model.phases:
-        refilled |= 1 << engine.DECK_IDS.index(phase.deck)
-    layout: dict[str, Any] = {name: fields[name][0] for name in (
-        "phase", "last_round", "deck_size", "decks", "hand", "hand_size", "rubles", "points")}
-    layout.update(
-        deck_max=fields["decks"][1] // max(1, len(engine.DECK_IDS)), hand_max=dict(engine.LIMITS)["hand_max"],
-        ndecks=len(engine.DECK_IDS), refilled_mask=refilled,
-        scores=[int(phase.scores is not None) for phase in model.phases],
-        engine_phase=[engine.PHASE_IDS.index(phase.id) for phase in model.phases],
-        open_rubles=int(model.game.open_rubles), rubles_per_point=model.game.rubles_per_point,
-        noise=EASY_NOISE, card_deck=list(ruleset.card_decks),
-        disc=fields["disc"][0] if model.game.disc else -1, disc_points=model.game.disc_points,
-        marker_shifts=[model.game.shift(n) if n >= model.game.min_players else 0
-                       for n in range(model.game.max_players + 1)])
-    return layout
-
-
 def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int], first: int, count: int) -> Tally:
     tally = new_tally(ruleset, plan)
-    o_round = ruleset._fields["round"][0]
-    easy = _loaded(plan)[1] if any(levels) else None
     rows, events, squares, owners, owner_wins = fastplay.lab_games(
-        capsule, levels, first, plan.seed + first, count, tally.cards, o_round, easy)
+        capsule, levels, first, plan.seed + first, count, EASY_NOISE)
     n, levels_won = len(levels), Counter[int]()
     width = 5 + 2 * n  # spbc.lab.fastplay.lab_games: the rows' fields, counted column by column
     tally.games = count
@@ -205,7 +177,7 @@ def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) ->
 def check_seats(seats: Iterable[str]) -> None:
     """ValueError naming the known levels for a seat that is none."""
     for level in seats:
-        make_agent(level, 0)
+        Level.parse(level)
 
 
 #: progress(games done, games in all) after each batch.

@@ -29,9 +29,9 @@ class Summary:
     """The figures of one ruleset's run."""
 
     ruleset: str
-    seats: tuple[str, ...]
-    games: int
-    planned: int
+    seats: tuple[str, ...]  # the computer levels, rotated from game to game
+    games: int  # the games that finished
+    planned: int  # the games asked for: more when the run was interrupted
     mode: str  # "C loop" or "Game API"
     positions: tuple[Share, ...]  # wins by seat position (0 starts)
     even_chi2: float

@@ -168,13 +168,15 @@ class Phase(Declared):
 
 @dataclass(frozen=True)
 class Card(Declared):
-    aliases: tuple[str, ...]
+    """One distinct card of the ruleset, its copies counted in ``copies``; its numbers as printed."""
+
+    aliases: tuple[str, ...]  # other names a player may type for it
     deck: str
     colour: str
-    cost: int
-    copies: int
-    rubles: int
-    points: int
+    cost: int  # before any reduction
+    copies: int  # how many of it its deck holds
+    rubles: int  # income each time its colour's phase scores (pays_in)
+    points: int  # the same in points
     pays_in: str | None  # the phase whose scoring pays this card (derived from colour)
     symbol: str | None  # a name from GameParams.symbols, or "any"
     displaces: str | None  # trading cards: the colour they displace; None otherwise
@@ -198,22 +200,24 @@ class Card(Declared):
 
 @dataclass(frozen=True)
 class GameParams:
+    """The numbers and rules of the game block: setup, costs, the hand, the round's end and the scoring."""
+
     min_players: int
     max_players: int
     starting_rubles: int
-    open_rubles: bool
-    opening_deck: str
+    open_rubles: bool  # every player sees everyone's rubles; else each keeps their own secret
+    opening_deck: str  # the deck the opening display is dealt from, into the upper row
     opening_per_player: int
-    board_size: int
+    board_size: int  # the places of the upper and lower rows together
     hand_limit: int
-    hand_penalty: int
-    rubles_per_point: int
-    minimum_cost: int
-    same_card_discount: int
-    lower_row_discount: int
-    marker_shift: int
-    noble_colour: str
-    noble_bonus: tuple[int, ...]
+    hand_penalty: int  # points lost at the end for each card left in hand (special cards excepted)
+    rubles_per_point: int  # the final scoring's rate: a point for every full this many rubles
+    minimum_cost: int  # no reduction takes a cost below it
+    same_card_discount: int  # rubles off for each identical card already in the buyer's play area
+    lower_row_discount: int  # rubles off a card bought from the lower row
+    marker_shift: int  # the seats each start-player marker moves to the left at a round's end
+    noble_colour: str  # the colour whose different cards earn the final bonus
+    noble_bonus: tuple[int, ...]  # that bonus by the number of different cards, the last for that many or more
     tie_break: str  # "rubles" or "none"
     symbols: tuple[str, ...]
     first_phase_must_buy: bool = False  # 2nd edition: no pass or take in the first worker phase

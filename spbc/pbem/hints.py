@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spbc.ai.agents import make_agent
 from spbc.pbem.commands import Request
 from spbc.pbem.limits import HINTS_PER_MAIL
+from spbc.pbem.states import GameStatus
 from spbc.pbem.store import GameRow
-from spbc.play.game import Game
 from spbc.play.notation import format_move
-from spbc.play.observe import observe
+from spbc.table.table import Table
 
 
 @dataclass(frozen=True)
@@ -39,13 +38,13 @@ def wants_hint(request: Request) -> bool:
     return False
 
 
-def search_ahead(row: GameRow, game: Game, seat: int, moves: int, level: str) -> Hint | None:
-    """The hint for seat at the stored game (no transaction open), or None where none is given."""
-    if not row.hints or row.status != "active" or game.is_over or game.current_player != seat:
+def search_ahead(row: GameRow, table: Table, seat: int, level: str) -> Hint | None:
+    """The hint for seat at the stored game's table (no transaction open): the move a computer player
+    of level would make there; None where none is given."""
+    if not row.hints or row.status is not GameStatus.ACTIVE or table.on_turn != seat:
         return None
-    agent = make_agent(level, row.agent_seed ^ (moves + 7))
-    code = agent.choose(observe(game, seat, moves))
-    return Hint(row.id, row.state, moves, seat, format_move(game.ruleset.decode(code), game.ruleset))
+    move = table.computer_move(seat, level)
+    return Hint(row.id, row.state, table.moves, seat, format_move(move, table.game.ruleset))
 
 
 def hint_lines(hint: Hint | None, row: GameRow, moves: int, seat: int, given: int, where: str) -> list[str]:

@@ -34,7 +34,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spbc.pbem import crash
-from spbc.pbem.store import MailState, Outgoing, Store
+from spbc.pbem.states import MailKind, MailState
+from spbc.pbem.store import Outgoing, Store
 from spbc.pbem.transport import MailError, Transport, TransportError
 
 log = logging.getLogger("spbc.pbem")
@@ -154,7 +155,7 @@ class Sender:
         with self.store.transaction():
             for mail in mails:
                 self.store.mark_sent(mail.number)
-        if any(mail.kind == "welcome" for mail in mails):
+        if any(mail.kind is MailKind.WELCOME for mail in mails):
             self.store.checkpoint()
         mails.clear()
         return count

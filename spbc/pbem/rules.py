@@ -27,6 +27,7 @@ from spbc.lang.load import check_loaded, load_model, load_program, resolve_rules
 from spbc.lang.model import RulesModel
 from spbc.play.game import Game, Ruleset
 from spbc.play.save import GameFileError
+from spbc.pbem.states import MailKind
 from spbc.pbem.store import GameRow, Store
 from spbc.source import locate
 from spbc.source.diagnostics import RulesError
@@ -156,7 +157,7 @@ def tell_unloadable(store: Store, row: GameRow, problem: Unloadable, now: float)
     log.error("game %s cannot be loaded: %s (%s)", row.id, problem.reason, problem.detail)
     body = (f"Game {row.id} cannot be loaded now: {problem.reason}.\n"
             "Its players' mails are refused until it can be; the server's operator has been told.\n")
-    store.queue(row.id, row.admin, f"[spb {row.id}] the game cannot be loaded", body, "", "notice", now)
+    store.queue(row.id, row.admin, f"[spb {row.id}] the game cannot be loaded", body, "", MailKind.NOTICE, now)
     store.note_unloadable(row.id, problem.reason)
     row.unloadable = problem.reason
 

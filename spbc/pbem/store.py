@@ -24,21 +24,14 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from spbc.pbem.orders import Order, format_order, parse_order
 from spbc.pbem.schema import migrate
+from spbc.pbem.states import GameStatus, MailKind, MailOption, MailState, MoveSource
 
-
-
-class MailState(StrEnum):
-    """Where a queued mail stands."""
-
-    PENDING = "pending"  # to be sent (again, after a temporary failure, from its next_try on)
-    SENT = "sent"
-    FAILED = "failed"  # refused for good (a permanent SMTP failure): set aside, never tried again
-    DROPPED = "dropped"  # given up by the operator (spb pbem outbox --drop)
+__all__ = ["GameRow", "MailState", "Outgoing", "SeatRow", "Store"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +44,7 @@ class Outgoing:
     subject: str
     body: str  # "" once sent or dropped
     reply_to: str  # the Message-ID this mail answers, or ""
-    kind: str  # "reply", "update", "welcome", "notice", "refusal", "message"
+    kind: MailKind
     created: float = 0.0
     state: MailState = MailState.PENDING
     attempts: int = 0  # failed tries so far
@@ -63,7 +56,7 @@ _OUTGOING = "id, game, recipient, subject, body, reply_to, kind, created, state,
 
 
 def _outgoing(row: Any) -> Outgoing:
-    return Outgoing(int(row[0]), row[1], str(row[2]), str(row[3]), str(row[4]), str(row[5]), str(row[6]),
+    return Outgoing(int(row[0]), row[1], str(row[2]), str(row[3]), str(row[4]), str(row[5]), MailKind(row[6]),
                     float(row[7]), MailState(row[8]), int(row[9]), float(row[10]), str(row[11]))
 
 
@@ -74,8 +67,8 @@ class SeatRow:
     address: str | None
     level: str | None
     secret_hash: str
-    mail: str  # "move": a mail after every change; "phase": on their turn and at each phase's end
-    orders: list[str] = field(default_factory=list)
+    mail: MailOption
+    orders: list[Order] = field(default_factory=list)
     seen: int = 0  # the last log line they were mailed
 
 
@@ -84,7 +77,7 @@ class GameRow:
     id: str
     rules: str
     state: str
-    status: str  # "active", "paused", "aborted", "over"
+    status: GameStatus
     created: float
     agent_seed: int
     admin: str
@@ -147,7 +140,7 @@ class Store:
             " hints, turn_since, reminded, late, rules_text, rules_digest, unloadable FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        return GameRow(id=row[0], rules=row[1], state=row[2], status=row[3], created=row[4], agent_seed=row[5],
+        return GameRow(id=row[0], rules=row[1], state=row[2], status=GameStatus(row[3]), created=row[4], agent_seed=row[5],
                        admin=row[6], admin_hash=row[7], deadline=row[8], remind=row[9], policy=row[10],
                        hints=bool(row[11]), turn_since=row[12], reminded=bool(row[13]), late=bool(row[14]),
                        rules_text=row[15], rules_digest=row[16], unloadable=row[17])
@@ -180,30 +173,31 @@ class Store:
     def seats(self, game_id: str) -> list[SeatRow]:
         rows = self.db.execute("SELECT seat, name, address, level, secret_hash, mail, orders, seen FROM seats "
                                "WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], MailOption(r[5]), [parse_order(o) for o in json.loads(r[6])], r[7])
+                for r in rows]
 
     def add_seat(self, game_id: str, seat: SeatRow) -> None:
         self.db.execute("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?)", (
             game_id, seat.seat, seat.name, seat.address, seat.level, seat.secret_hash, seat.mail,
-            json.dumps(seat.orders), seat.seen))
+            _orders(seat), seat.seen))
 
     def save_seat(self, game_id: str, seat: SeatRow) -> None:
         self.db.execute("UPDATE seats SET address = ?, level = ?, secret_hash = ?, mail = ?, orders = ?, seen = ? "
                         "WHERE game = ? AND seat = ?", (seat.address, seat.level, seat.secret_hash, seat.mail,
-                                                        json.dumps(seat.orders), seat.seen, game_id, seat.seat))
+                                                        _orders(seat), seat.seen, game_id, seat.seat))
 
     # --- moves and the log -------------------------------------------------------------------
 
-    def moves(self, game_id: str) -> list[tuple[int, str, str]]:
+    def moves(self, game_id: str) -> list[tuple[int, str, MoveSource]]:
         """(seat, move in notation, how it was made) of every accepted move, in order."""
-        return [(r[0], r[1], r[2]) for r in self.db.execute(
+        return [(r[0], r[1], MoveSource(r[2])) for r in self.db.execute(
             "SELECT seat, text, how FROM moves WHERE game = ? ORDER BY ply", (game_id,))]
 
     def move_count(self, game_id: str) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM moves WHERE game = ?", (game_id,)).fetchone()[0])
 
-    def add_move(self, game_id: str, ply: int, seat: int, text: str, how: str) -> None:
-        self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, how))
+    def add_move(self, game_id: str, ply: int, seat: int, text: str, how: MoveSource) -> None:
+        self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, MoveSource(how).value))
 
     def add_log(self, game_id: str, line: str) -> int:
         cursor = self.db.execute("INSERT INTO log (game, line) VALUES (?, ?)", (game_id, line))
@@ -234,11 +228,11 @@ class Store:
         row = self.db.execute("SELECT MAX(id) FROM outbox").fetchone()
         return int(row[0] or 0)
 
-    def queue(self, game_id: str | None, recipient: str, subject: str, body: str, reply_to: str, kind: str,
+    def queue(self, game_id: str | None, recipient: str, subject: str, body: str, reply_to: str, kind: MailKind,
               at: float) -> int:
         cursor = self.db.execute(
             "INSERT INTO outbox (game, recipient, subject, body, reply_to, kind, created) VALUES (?,?,?,?,?,?,?)",
-            (game_id, recipient, subject, body, reply_to, kind, at))
+            (game_id, recipient, subject, body, reply_to, MailKind(kind).value, at))
         return int(cursor.lastrowid or 0)
 
     def pending(self, now: float | None = None, after: int = 0) -> list[Outgoing]:
@@ -306,3 +300,8 @@ class Store:
             return False
         self.db.execute("UPDATE refusals SET count = count + 1 WHERE address = ?", (address,))
         return True
+
+
+def _orders(seat: SeatRow) -> str:
+    """A seat's standing orders as the store keeps them: a JSON list of their texts."""
+    return json.dumps([format_order(order) for order in seat.orders])

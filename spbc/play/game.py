@@ -28,10 +28,12 @@ from spbc.contract.abi import (
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
 from spbc.play import hooks
-from spbc.play.explain import explain_illegal
+from spbc.play.explain import refusal_of
 from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
 from spbc.play.names import names_problem
+from spbc.play.refusal import Refusal
 from spbc.play.save import read_game, write_game
+from spbc.play.state import GameState
 from spbc.play.view import GameView, view_of
 
 _ROW_CODES = {"upper": ROW_UPPER, "lower": ROW_LOWER, "drawn": ROW_DRAWN}
@@ -142,8 +144,11 @@ class Ruleset:
         return Move(kind, card=card, target=target)  # a use may name a card it takes (take_discard)
 
 
-class Game:
-    """One game in progress. Seats are numbered from 0; names are for display only."""
+class Game(GameState):
+    """One game in progress. Seats are numbered from 0; names are for display only (reading its state:
+    :class:`spbc.play.state.GameState`)."""
+
+    ruleset: Ruleset
 
     def __init__(self, ruleset: Ruleset, engine: Engine, players: tuple[str, ...], seed: int) -> None:
         self.ruleset = ruleset
@@ -156,77 +161,6 @@ class Game:
         self._ledger = self._field("rubles")[:len(players)]
         self._last: int | None = None  # the code of the last move played on this game (a loaded game: none)
 
-    # --- reading the state -------------------------------------------------------------
-
-    def _field(self, name: str) -> list[int]:
-        offset, size = self.ruleset._fields[name]
-        return [self._engine.get(offset + i) for i in range(size)]
-
-    def _value(self, name: str) -> int:
-        return self._engine.get(self.ruleset._fields[name][0])
-
-    def _cards(self, codes: list[int]) -> list[str]:
-        return [self.ruleset.engine.CARD_IDS[code] for code in codes]
-
-    @property
-    def current_player(self) -> int:
-        return self._value("current")
-
-    @property
-    def round(self) -> int:
-        return self._value("round")
-
-    @property
-    def phase(self) -> str:
-        return self.ruleset.engine.PHASE_IDS[self._value("phase")]
-
-    @property
-    def stage(self) -> str:
-        """"actions" (a normal turn), "over", or a stage of a mechanic of the rules: "drawn" (decide on a drawn
-        card), "points" (a buy-points offer)...; Ruleset.stages lists them."""
-        return self.ruleset.stages[self._value("stage")]
-
-    @property
-    def is_over(self) -> bool:
-        return self.stage == "over"
-
-    @property
-    def last_round(self) -> bool:
-        """True once a deck has run out: this round is the last."""
-        return bool(self._value("last_round"))
-
-    def rubles(self, seat: int) -> int:
-        return self._field("rubles")[seat]
-
-    def points(self, seat: int) -> int:
-        return self._field("points")[seat]
-
-    def hand(self, seat: int) -> list[str]:
-        size = self._field("hand_size")[seat]
-        hand_max = len(self._field("hand")) // self.ruleset.model.game.max_players
-        return self._cards(self._field("hand")[seat * hand_max: seat * hand_max + size])
-
-    def _per_card(self, name: str, seat: int) -> dict[str, int]:
-        ncards = len(self.ruleset.engine.CARD_IDS)
-        counts = self._field(name)[seat * ncards:(seat + 1) * ncards]
-        return {card: n for card, n in zip(self.ruleset.engine.CARD_IDS, counts) if n}
-
-    def play_area(self, seat: int) -> dict[str, int]:
-        """The cards in a player's play area, by id, in rules order."""
-        return self._per_card("owned", seat)
-
-    def used(self, seat: int) -> dict[str, int]:
-        """How many copies of each ability card the player has used this round."""
-        return self._per_card("used", seat)
-
-    def row(self, name: str) -> list[str]:
-        """The cards of the "upper" or "lower" row, in order."""
-        size = self._value(f"{name}_size")
-        return self._cards(self._field(name)[:size])
-
-    def deck_sizes(self) -> dict[str, int]:
-        return dict(zip(self.ruleset.engine.DECK_IDS, self._field("deck_size")))
-
     def drawn_card(self) -> str | None:
         """The card an ability drew and its owner must now decide on (shown to everyone)."""
         for part in hooks.presenters(self.ruleset.model):
@@ -234,32 +168,6 @@ class Game:
             if card is not None:
                 return card
         return None
-
-    def state_field(self, name: str) -> list[int]:
-        """One part of the engine's state by its name in the engine's FIELDS: ``state_field("rubles")``.
-        KeyError for a name the engine of these rules does not have."""
-        return self._field(name)
-
-    def discard_size(self) -> int:
-        return sum(self._field("discard"))
-
-    def discard(self) -> dict[str, int]:
-        """The discard pile, which everyone sees: card id -> copies, in the rules' order of cards."""
-        return {card.id: copies for card, copies in zip(self.ruleset.model.cards, self._field("discard")) if copies}
-
-    def markers(self) -> dict[str, int]:
-        """Which seat starts each phase this round."""
-        return dict(zip(self.ruleset.engine.PHASE_IDS, self._field("markers")))
-
-    def disc(self) -> int | None:
-        """The seat that holds the disc (see GameParams.disc), or None: no disc in these rules, or not dealt."""
-        if not self.ruleset.model.game.disc:
-            return None
-        seat: int = self._field("disc")[0]
-        return seat if seat >= 0 else None
-
-    def hand_limit(self, seat: int) -> int:
-        return self._engine.hand_limit(seat)
 
     def forecast(self, seat: int, phase: str, rubles_seen: bool = True) -> tuple[int, int]:
         """(rubles, points) the scoring of phase would pay the player with what they own now. For a
@@ -308,13 +216,12 @@ class Game:
         whole move (see :func:`spbc.play.moves.move_problem`), or a move the rules do not allow now."""
         problem = move_problem(move) or self._ability_problem(move)
         if problem is not None:
-            raise IllegalMoveError(f"not a whole move: {problem}; moves are as legal_moves() gives them",
-                                   context=self.context())
+            raise IllegalMoveError.refused(Refusal.of("not_whole", problem=problem), self)
         for code in self._engine.legal_moves():
             if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
                 self.play_code(code)
                 return
-        raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
+        raise IllegalMoveError.refused(refusal_of(self, move, reader=self.current_player), self)
 
     def _ability_problem(self, move: Move) -> str | None:
         """Why a use or a points decision lacks the field its card's ability gives such moves (a deck,
@@ -357,6 +264,11 @@ class Game:
         table: a price follows from the board and the buyer's cards, an income from the play area).
         A computer player sees the others' secret rubles only as this (spbc.play.observe)."""
         return self._ledger[seat]
+
+    def observed(self, seat: int) -> Engine:
+        """A copy of the engine in which what seat cannot see is canonical, the others' secret rubles as
+        public_rubles says (Engine.observed): the state a computer player at seat is given (spbc.play.observe)."""
+        return self._engine.observed(seat, self._ledger)
 
     def context(self, seat: int | None = None) -> str:
         """Who is to move and when, for messages: "Anna, round 3, building phase"."""

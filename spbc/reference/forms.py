@@ -4,21 +4,10 @@ the rules reference and the terminal game's help list them (reading and writing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from spbc.lang.model import RulesModel
 from spbc.reference import hooks
+from spbc.reference.hooks import NotationForm as NotationForm  # where the mechanics' parts name it
 from spbc.reference.language import say
-
-
-@dataclass(frozen=True)
-class NotationForm:
-    """One form of move text, as the README, the rules reference and the play help list them."""
-
-    form: str
-    meaning: str
-    example: str
-    short: str = ""  # the short form of its verb, if any
 
 
 def _named(model: RulesModel, english: str) -> str:

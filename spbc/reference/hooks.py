@@ -15,16 +15,25 @@ ReferencePart itself) lists them:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
 
 from spbc.contract import mechanics
 from spbc.contract.parts import describe
 from spbc.lang.model import Card, Effect, Phase, RulesModel
 
-if TYPE_CHECKING:
-    from spbc.reference.forms import NotationForm
-
 E = TypeVar("E", bound=Effect)
+
+
+@dataclass(frozen=True)
+class NotationForm:
+    """One form of move text, as the README, the rules reference and the play help list them
+    (spbc.reference.forms gathers them)."""
+
+    form: str
+    meaning: str
+    example: str
+    short: str = ""  # the short form of its verb, if any
 
 
 class ReferencePart(Generic[E]):

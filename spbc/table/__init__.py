@@ -1,2 +1,3 @@
-"""Layer 10, table: the turn loop a frontend drives (seats, moves, undo, saves, records) and what a screen
+"""Layer 10, table: the one turn loop every frontend drives (``table.Table``: seats, moves, computer players,
+standing orders, undo, hints), the terminal's session on it (saves, records, commands), and what a screen
 shows, as data; the frontends draw it."""

@@ -10,7 +10,8 @@ call of the last round). Every event holds only what every player may see, excep
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from spbc.play.game import Game, Standing
@@ -96,14 +97,24 @@ class Turn:
     screen: Screen
 
 
+class Mover(StrEnum):
+    """Who made a move for its seat."""
+
+    PERSON = "person"  # the seat's person typed, mailed or clicked it
+    COMPUTER = "computer"  # a computer seat
+    ORDER = "order"  # the person's standing order
+    DEADLINE = "deadline"  # the game's deadline policy, for a person who did not move in time
+
+
 @dataclass(frozen=True)
 class Played:
-    """A move was played; ``text`` is the move in notation."""
+    """A move was played; ``text`` is the move in notation, ``mover`` who made it for the seat."""
 
     seat: int
     name: str
     text: str
     computer: bool
+    mover: Mover = field(default=Mover.PERSON, compare=False)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Where a game session saves a game: a new file name for each save, and never over another game's file."""
+"""Where a game session saves a game: a new file name for each save, never over another game's file;
+and the record a loaded game goes on with."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import datetime
 from pathlib import Path
 
 from spbc.play.game import Game
+from spbc.play.moves import Move
+from spbc.play.record import RecordError, read_record, read_record_text
 from spbc.play.save import GameFileError, read_game_file
 from spbc.source.files import FileReadError
 
@@ -35,3 +38,27 @@ def taken_by_another(game: Game, path: Path) -> str | None:
     if other.players != game.players or other.seed != game.seed:
         return f"{path} holds another game ({', '.join(other.players)}); save to another name"
     return None
+
+
+def resume_record(game: Game, path: Path) -> list[Move]:
+    """The moves of the record at path, which must lead exactly to game (a loaded game).
+
+    A loaded game can go on being recorded only by continuing the record written
+    with it; a record that withholds its seed is replayed with the game's. Raises
+    ValueError naming the problem: no such file, a record that does not replay, or one
+    that leads somewhere else.
+    """
+
+    try:
+        text = read_record_text(path)
+    except OSError as error:
+        raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
+                         "recorded by continuing the record written with it") from None
+    try:
+        replay = read_record(text, game.ruleset, path=str(path), seed=game.seed)
+    except RecordError as error:
+        raise ValueError(f"the record {path} does not lead to the saved game: {error}") from None
+    if replay.game.state_values() != game.state_values():
+        raise ValueError(f"the record {path} does not lead to the saved game "
+                         f"(it ends at {replay.game.context()}, the game is at {game.context()})")
+    return replay.moves

@@ -13,20 +13,15 @@ that seat would pay, so a screen never holds another player's hand or secret rub
 
 from __future__ import annotations
 
-import copy
 import datetime
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from spbc.ai.agents import Agent, make_agent
-from spbc.ai.analyze import hint
 from spbc.source.files import write_text_atomic
-from spbc.play.game import Game, GameTooLongError
-from spbc.play.moves import PASS, Move, MoveError, MoveKind
-from spbc.play.notation import VERBS, format_move, parse_move
-from spbc.play.observe import observe
-from spbc.play.record import RecordError, RecordWriter, read_record, read_record_text
+from spbc.play.game import Game
+from spbc.play.moves import PASS, Move, MoveError
+from spbc.play.notation import VERBS
+from spbc.play.record import RecordWriter
 from spbc.play.save import write_game_file
 from spbc.play.scoring import final_scores
 from spbc.play.words import vocabulary_of
@@ -51,12 +46,12 @@ from spbc.table.events import (  # re-exported: the session's events are part of
     TookBack,
     Turn,
     phase_name,
-    table_events,
 )
 from spbc.table.phrases import SESSION_WORDS, hint_text
-from spbc.table.saving import new_save_path, taken_by_another
-from spbc.table.screen import Screen, build_screen
-from spbc.table.seats import Seat, SeatError
+from spbc.table.saving import new_save_path, resume_record, taken_by_another
+from spbc.table.screen import Screen
+from spbc.table.seats import Seat
+from spbc.table.table import History, Table, UndoBlock, UndoRefused
 
 __all__ = [
     "COMMANDS", "BoardShown", "Event", "Finished", "Handover", "LastRound", "LogShown", "MoveList", "NewPhase",
@@ -66,35 +61,6 @@ __all__ = [
 
 
 # --- the session -------------------------------------------------------------------------
-
-
-@dataclass
-class _Snapshot:
-    """The game just before a human's move, with everything needed to go back to it."""
-
-    game: Game
-    agents: dict[int, Agent]
-    moves: int
-    logged: int  # the length of the session's log then
-
-
-@dataclass
-class _History:
-    """The moves of the game so far, and where each seat last moved."""
-
-    moves: list[tuple[int, Move, str]] = field(default_factory=list)  # seat, move, notation
-    last_seen: dict[int, int] = field(default_factory=dict)  # seat -> index after its last move
-
-    def since(self, seat: int) -> list[tuple[int, str]]:
-        """(seat, notation) of the others' moves since seat last moved."""
-        start = self.last_seen.get(seat, 0)
-        return [(mover, text) for mover, _, text in self.moves[start:] if mover != seat]
-
-    def truncate(self, length: int) -> None:
-        del self.moves[length:]
-        self.last_seen = {}
-        for index, (seat, _, _) in enumerate(self.moves):
-            self.last_seen[seat] = index + 1
 
 
 class Session:
@@ -112,47 +78,45 @@ class Session:
                  save_dir: Path | None = None, resumed: bool = False,
                  earlier: Sequence[Move] = (), hint_level: str = "hard",
                  words: Mapping[str, str] = SESSION_WORDS, language: str = "en") -> None:
-        if len(seats) != len(game.players):
-            raise SeatError(f"{len(seats)} seats for a game of {len(game.players)} players")
-        self.game = game
-        self.seats = tuple(seats)
-        self.agents: dict[int, Agent] = {
-            index: make_agent(seat.level, agent_seed * 1_000_003 + index)
-            for index, seat in enumerate(seats) if seat.level is not None
-        }
+        self.table = Table(game, seats, agent_seed=agent_seed, earlier=len(earlier), undo=True)
+        self.seats = self.table.seats
         self.interactive = interactive
         self.words = words  # the session's own phrases (prompts, answers to commands), by SESSION_WORDS' keys
         self.language = language  # the language of the help's notation meanings, when the ruleset speaks it
         self.hint_level = hint_level  # the level the hint command asks
-        self._agent_seed = agent_seed
         self.resumed = resumed
         self.record = record
         self.save_dir = save_dir or Path(".")
-        self.history = _History()
         self.earlier = list(earlier)
-        self._undo: list[_Snapshot] = []
-        self._barrier: str | None = None  # why undo cannot go further back, once it cannot
-        self._humans = [index for index, seat in enumerate(seats) if not seat.computer]
-        self.log: list[Event] = []  # what the whole table saw happen here, for the log command
+
+    @property
+    def game(self) -> Game:
+        """The game as it stands (undo puts an earlier state in its place)."""
+        return self.table.game
+
+    @property
+    def history(self) -> History:
+        return self.table.history
+
+    @property
+    def log(self) -> list[Event]:
+        """What the whole table saw happen here, for the log command."""
+        return self.table.log
 
     @property
     def shared(self) -> bool:
         """Whether several people play at this terminal (each must see only their own screen)."""
-        return len(self._humans) > 1
+        return len(self.table.people) > 1
 
     # --- reading -------------------------------------------------------------------------
 
     def screen(self, seat: int) -> Screen:
         """What seat sees now: its view of the game, its prices, its moves, the others' moves."""
-        recent = tuple((self.seats[mover].name, text) for mover, text in self.history.since(seat))
-        moves = self.legal_moves() if seat == self.game.current_player else ()
-        return build_screen(self.game, seat, moves, recent)
+        return self.table.view(seat)
 
     def legal_moves(self) -> tuple[tuple[str, int | None], ...]:
         """The legal moves of the seat on turn in notation, with what each costs."""
-
-        ruleset = self.game.ruleset
-        return tuple((format_move(move, ruleset), self.game.cost(move)) for move in self.game.legal_moves())
+        return self.table.legal(self.game.current_player)
 
     def verbs(self) -> list[str]:
         """Every word a move may start with in these rules: the notation's verbs, short forms and ability verbs."""
@@ -183,13 +147,12 @@ class Session:
                      self.game.round, phase_name(self.game)))
         previous_human: int | None = None
         while not self.game.is_over:
-            if len(self.history.moves) >= self.game.ruleset.move_limit:  # undo shortens the history
-                raise GameTooLongError(f"the game did not end within {self.game.ruleset.move_limit} moves, "
-                                       "more than the rules allow any game: an engine bug")
-            seat = self.game.current_player
-            if self.seats[seat].computer:
-                self._play(seat, self.agents[seat].choose(observe(self.game, seat, len(self.history.moves))), emit)
+            played = self.table.step()  # a computer's move, shown as soon as it is made
+            if played:
+                for event in played:
+                    emit(event)
                 continue
+            seat = self.game.current_player
             if self.shared and previous_human != seat:
                 if not self._hand_over(seat, read, emit):
                     return False
@@ -262,45 +225,14 @@ class Session:
         return answer is not None and answer.strip().lower() in ("y", "yes", "j", "ja", "是")
 
     def _try_move(self, seat: int, text: str, emit: Callable[[Event], None]) -> bool:
-
         try:
-            move = parse_move(text, self.game)
+            events = self.table.submit(seat, text)
         except MoveError as error:
             emit(Problem(self._refusal(error)))
             return False
-        snapshot = _Snapshot(self.game.clone(), copy.deepcopy(self.agents), len(self.history.moves), len(self.log))
-        try:
-            self.game.play(move)
-        except MoveError as error:
-            emit(Problem(self._refusal(error)))
-            return False
-        self._undo.append(snapshot)
-        self._after(seat, move, snapshot.game, emit)
-        return True
-
-    def _play(self, seat: int, code: int, emit: Callable[[Event], None]) -> None:
-        """A computer's move, by engine code."""
-        before = self.game.clone()
-        self.game.play_code(code)
-        self._after(seat, self.game.ruleset.decode(code), before, emit)
-
-    def _after(self, seat: int, move: Move, before: Game, emit: Callable[[Event], None]) -> None:
-        """Book-keeping after any move: history, the undo barrier, the events."""
-
-        text = format_move(move, self.game.ruleset)
-        self.history.moves.append((seat, move, text))
-        self.history.last_seen[seat] = len(self.history.moves)
-        played = Played(seat, self.seats[seat].name, text, self.seats[seat].computer)
-        self.log.append(played)
-        emit(played)
-        drawn = _cards_drawn(before, self.game)
-        if drawn:
-            self._undo.clear()
-            what = "barrier_drawn" if move.kind is MoveKind.USE else "barrier_refill"
-            self._barrier = self._say(what, move=text, drawn=drawn)
-        for event in table_events(before, self.game, seat, move):
-            self.log.append(event)
+        for event in events:
             emit(event)
+        return True
 
     def _say(self, key: str, **values: object) -> str:
         """One of the session's phrases in its language, filled in (English when it lacks the phrase)."""
@@ -315,31 +247,29 @@ class Session:
                          phase=phase)
 
     def _refusal(self, error: MoveError) -> str:
-        """Why a move was refused, with who and when in the session's language (the reason itself
-        is the notation's, English)."""
-        message = str(error)
-        if error.context and message.endswith(f" ({error.context})"):
-            message = message[:-len(f" ({error.context})")] + f" ({self.context()})"
-        return message
+        """Why a move was refused, with who and when, in the session's language."""
+        return error.say(self.game, self.language)
 
     # --- commands ------------------------------------------------------------------------
 
     def undo(self, args: list[str], emit: Callable[[Event], None]) -> bool:
         """Take back the last move of the human on turn and the computers' answers to it."""
-        others = [self.seats[i].name for i in self._humans if i != self.game.current_player]
-        if others:
-            emit(Problem(self._say("undo_others", names=", ".join(others))))
+        try:
+            taken = self.table.undo()
+        except UndoRefused as refused:
+            emit(Problem(self._undo_refusal(refused)))
             return False
-        if not self._undo:
-            emit(Problem(self._barrier or self._say("undo_none")))
-            return False
-        snapshot = self._undo.pop()
-        taken = [text for _, _, text in self.history.moves[snapshot.moves:]]
-        self.game, self.agents = snapshot.game, snapshot.agents
-        self.history.truncate(snapshot.moves)
-        del self.log[snapshot.logged:]
         emit(TookBack(self._say("took_back", moves="; ".join(taken))))
         return True
+
+    def _undo_refusal(self, refused: UndoRefused) -> str:
+        """Why undo took nothing back, in the session's words."""
+        if refused.block is UndoBlock.OTHERS:
+            return self._say("undo_others", names=", ".join(refused.names))
+        if refused.block is UndoBlock.NONE:
+            return self._say("undo_none")
+        what = "barrier_drawn" if refused.block is UndoBlock.DRAWN else "barrier_refill"
+        return self._say(what, move=refused.move, drawn=refused.drawn)
 
     def help(self, args: list[str], emit: Callable[[Event], None]) -> bool:
         emit(Note(help_text(self)))
@@ -347,9 +277,8 @@ class Session:
 
     def hint(self, args: list[str], emit: Callable[[Event], None]) -> bool:
         """What the search would play, from what the seat on turn may know, with its win chances."""
-        moves = len(self.earlier) + len(self.history.moves)
         try:
-            found = hint(self.game, moves, self.hint_level, self._agent_seed * 1_000_003 + moves)
+            found = self.table.hint(self.hint_level)
         except RuntimeError as error:  # the twin: no search
             emit(Problem(self._say("no_hint", error=error)))
             return False
@@ -429,30 +358,6 @@ class Session:
         return self.record
 
 
-def resume_record(game: Game, path: Path) -> list[Move]:
-    """The moves of the record at path, which must lead exactly to game (a loaded game).
-
-    A loaded game can go on being recorded only by continuing the record written
-    with it; a record that withholds its seed is replayed with the game's. Raises
-    ValueError naming the problem: no such file, a record that does not replay, or one
-    that leads somewhere else.
-    """
-
-    try:
-        text = read_record_text(path)
-    except OSError as error:
-        raise ValueError(f"cannot read the record {path}: {error.strerror or error}; a loaded game is "
-                         "recorded by continuing the record written with it") from None
-    try:
-        replay = read_record(text, game.ruleset, path=str(path), seed=game.seed)
-    except RecordError as error:
-        raise ValueError(f"the record {path} does not lead to the saved game: {error}") from None
-    if replay.game.state_values() != game.state_values():
-        raise ValueError(f"the record {path} does not lead to the saved game "
-                         f"(it ends at {replay.game.context()}, the game is at {game.context()})")
-    return replay.moves
-
-
 COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool]] = {
     "help": Session.help,
     "hint": Session.hint,
@@ -462,12 +367,6 @@ COMMANDS: dict[str, Callable[[Session, list[str], Callable[[Event], None]], bool
     "undo": Session.undo,
     "save": Session.save,
 }
-
-
-def _cards_drawn(before: Game, after: Game) -> int:
-    """How many cards left the decks between two states (refills and ability draws)."""
-    old, new = before.deck_sizes(), after.deck_sizes()
-    return sum(max(old[deck] - new[deck], 0) for deck in old)
 
 
 def _shortest(session: Session, command: str) -> str:

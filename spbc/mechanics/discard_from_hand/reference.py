@@ -6,20 +6,14 @@ from typing_extensions import override
 
 from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.discard_from_hand.effect import DiscardFromHand
-from spbc.reference.forms import NotationForm
-from spbc.reference.hooks import ReferencePart
-from spbc.reference.language import say_of
+from spbc.reference.action import VerbAction
 
 
-class Reference(ReferencePart[DiscardFromHand]):
-    """The discard_from_hand mechanic's part in the rules reference."""
+class Reference(VerbAction[DiscardFromHand]):
+    """The discard_from_hand mechanic's part in the rules reference, a verb action's."""
 
-    @override
-    def actions(self, model: RulesModel, uses: list[tuple[Card, DiscardFromHand]]) -> list[str]:
-        return [say_of(model, DiscardFromHand.kind, "action", card.name, effect.verb) for card, effect in uses]
+    ARGUMENT = "[CARD]"
 
     @override
-    def notation_forms(self, model: RulesModel, card: Card, effect: DiscardFromHand) -> list[NotationForm]:
-        example = next((c.name for c in model.cards if not c.special), card.name)
-        return [NotationForm(f"{effect.verb} [CARD]", say_of(model, DiscardFromHand.kind, "notation", card.name),
-                             f"{effect.verb} {example}")]
+    def example(self, model: RulesModel, card: Card) -> str:
+        return next((c.name for c in model.cards if not c.special), card.name)

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from typing_extensions import override
 
-from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.extra_actions.effect import ExtraActions
-from spbc.reference.forms import NotationForm
-from spbc.reference.hooks import ReferencePart
-from spbc.reference.language import say_of
+from spbc.reference.action import VerbAction
 
 
-class Reference(ReferencePart[ExtraActions]):
-    """The extra_actions mechanic's part in the rules reference."""
+class Reference(VerbAction[ExtraActions]):
+    """The extra_actions mechanic's part in the rules reference, a verb action's."""
 
     @override
-    def actions(self, model: RulesModel, uses: list[tuple[Card, ExtraActions]]) -> list[str]:
-        return [say_of(model, ExtraActions.kind, "action", card.name, effect.verb) for card, effect in uses]
-
-    @override
-    def notation_forms(self, model: RulesModel, card: Card, effect: ExtraActions) -> list[NotationForm]:
-        return [NotationForm(effect.verb, say_of(model, ExtraActions.kind, "notation", card.name, effect.actions),
-                             effect.verb)]
+    def notation_values(self, effect: ExtraActions) -> tuple[Any, ...]:
+        return (effect.actions,)

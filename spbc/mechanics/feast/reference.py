@@ -6,20 +6,14 @@ from typing_extensions import override
 
 from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.feast.effect import Feast
-from spbc.reference.forms import NotationForm
-from spbc.reference.hooks import ReferencePart
-from spbc.reference.language import say_of
+from spbc.reference.action import VerbAction
 
 
-class Reference(ReferencePart[Feast]):
-    """The feast mechanic's part in the rules reference."""
+class Reference(VerbAction[Feast]):
+    """The feast mechanic's part in the rules reference, a verb action's."""
 
-    @override
-    def actions(self, model: RulesModel, uses: list[tuple[Card, Feast]]) -> list[str]:
-        return [say_of(model, Feast.kind, "action", card.name, effect.verb) for card, effect in uses]
+    ARGUMENT = "CARD"
 
     @override
-    def notation_forms(self, model: RulesModel, card: Card, effect: Feast) -> list[NotationForm]:
-        example = next((c.name for c in model.cards if c.rubles > 0 and c.points > 0 and not c.special), card.name)
-        return [NotationForm(f"{effect.verb} CARD", say_of(model, Feast.kind, "notation", card.name),
-                             f"{effect.verb} {example}")]
+    def example(self, model: RulesModel, card: Card) -> str:
+        return next((c.name for c in model.cards if c.rubles > 0 and c.points > 0 and not c.special), card.name)

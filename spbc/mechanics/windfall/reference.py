@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from typing_extensions import override
 
-from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.windfall.effect import Windfall
-from spbc.reference.forms import NotationForm
-from spbc.reference.hooks import ReferencePart
-from spbc.reference.language import say_of
+from spbc.reference.action import VerbAction
 
 
-class Reference(ReferencePart[Windfall]):
-    """The windfall mechanic's part in the rules reference."""
+class Reference(VerbAction[Windfall]):
+    """The windfall mechanic's part in the rules reference, a verb action's."""
 
     @override
-    def actions(self, model: RulesModel, uses: list[tuple[Card, Windfall]]) -> list[str]:
-        return [say_of(model, Windfall.kind, "action", card.name, effect.verb) for card, effect in uses]
-
-    @override
-    def notation_forms(self, model: RulesModel, card: Card, effect: Windfall) -> list[NotationForm]:
-        return [NotationForm(effect.verb, say_of(model, Windfall.kind, "notation", card.name, effect.rubles),
-                             effect.verb)]
+    def notation_values(self, effect: Windfall) -> tuple[Any, ...]:
+        return (effect.rubles,)

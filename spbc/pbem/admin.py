@@ -1,0 +1,126 @@
+"""Administration of a game (by the operator, or by mail with the admin secret), its status and its record.
+
+``admin pause | resume | abort | status | address SEAT ADDRESS | replace SEAT ADDRESS``: who may take
+which action by mail is :mod:`spbc.pbem.seat_change`'s; this module carries them out on a sitting.
+"""
+
+from __future__ import annotations
+
+import time
+
+from spbc.pbem.address import parse_address
+from spbc.pbem.desk import Desk, PbemError
+from spbc.pbem.letters import status_line, subject
+from spbc.pbem.orders import format_order
+from spbc.pbem.secret import new_secret, secret_digest
+from spbc.pbem.seat_change import log_line, notices
+from spbc.pbem.settings import address_problem
+from spbc.pbem.sitting import Sitting, advance
+from spbc.pbem.states import GameStatus, MailKind, MailState
+from spbc.pbem.store import SeatRow
+from spbc.play.notation import parse_move
+from spbc.play.record import RecordWriter
+
+USAGE = "admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS | status"
+#: The status each action of the administrator gives a game.
+STATUS_OF = {"pause": GameStatus.PAUSED, "resume": GameStatus.ACTIVE, "abort": GameStatus.ABORTED}
+
+
+def administer(desk: Desk, sitting: Sitting, words: list[str]) -> str:
+    """Carry out one administration command on the sitting; its answer. PbemError when it cannot be."""
+    action = words[0].lower() if words else ""
+    if action in STATUS_OF and len(words) == 1:
+        return _set_status(desk, sitting, action)
+    if action == "status" and len(words) == 1:
+        return status_line(sitting)
+    if action in ("address", "replace") and len(words) == 3:
+        return _move_seat(desk, sitting, action, find_seat(sitting, words[1]), words[2])
+    raise PbemError(USAGE)
+
+
+def _set_status(desk: Desk, sitting: Sitting, action: str) -> str:
+    row = sitting.row
+    if row.status.ended:
+        raise PbemError(f"the game is {row.status}")
+    row.status = STATUS_OF[action]
+    desk.store.add_log(row.id, f"The administrator {action}d the game." if action != "abort"
+                       else "The administrator aborted the game.")
+    sitting.changed = True
+    if action == "resume":
+        row.turn_since = desk.clock()
+        advance(sitting, desk.store, desk.clock())
+    return f"the game is {row.status}"
+
+
+def _move_seat(desk: Desk, sitting: Sitting, action: str, seat: SeatRow, given: str) -> str:
+    """Give a person's seat a new address (``address``), or a new person with a new secret (``replace``)."""
+    row = sitting.row
+    problem = address_problem(given, desk.config.server.address)
+    if problem:
+        raise PbemError(problem)
+    address = parse_address(given)  # the address_problem vouched for, in its lower-case form
+    if any(s.address == address for s in sitting.seats if s.seat != seat.seat):
+        raise PbemError(f"{address} already plays another seat")
+    if seat.level is not None:
+        raise PbemError(f"{seat.name} is a computer seat")
+    old, seat.address = seat.address, address
+    desk.store.add_log(row.id, log_line(action, seat))
+    for recipient, title, body in notices(row, sitting.seats, action, seat, old):
+        desk.notify(row.id, recipient, title, body)
+    if action == "address":  # the seat's new address gets the game as it stands
+        desk.queue(sitting, seat, MailKind.UPDATE, subject(sitting, seat), desk.update(sitting, seat, []), "")
+        return f"{seat.name}'s address is now {address}"
+    secret = new_secret()
+    seat.secret_hash = secret_digest(secret)
+    seat.orders = []
+    seat.seen = 0
+    desk.queue_welcome(sitting, seat, secret)
+    return f"{address} now plays {seat.name}, with a new secret mailed to them"
+
+
+def find_seat(sitting: Sitting, given: str) -> SeatRow:
+    """The seat named by its number (from 1) or its player's name; PbemError for none."""
+    for seat in sitting.seats:
+        if given == str(seat.seat + 1) or given.lower() == seat.name.lower():
+            return seat
+    raise PbemError(f"there is no seat {given!r}; seats are 1-{len(sitting.seats)} or the players' names")
+
+
+def games(desk: Desk) -> list[str]:
+    """A line per game, and one of the mails set aside if there are any."""
+    failed = desk.store.count_mails(MailState.FAILED)
+    return [_game_line(desk, game_id) for game_id in desk.store.game_ids()] + (
+        [f"{failed} mails failed: spb pbem outbox --failed lists them"] if failed else [])
+
+
+def _game_line(desk: Desk, game_id: str) -> str:
+    try:
+        return status_line(desk.sitting(game_id))
+    except PbemError as error:  # a game that cannot be loaded is its line, not the list's end
+        return str(error)
+
+
+def status(desk: Desk, game_id: str) -> str:
+    """The operator's view: the state of play as a spectator sees it, and the seats' addresses."""
+    sitting = desk.sitting(game_id)
+    lines = [status_line(sitting)]
+    for seat in sitting.seats:
+        who = f"computer {seat.level}" if seat.level else seat.address
+        orders = ", ".join(format_order(order) for order in seat.orders)
+        lines.append(f"  {seat.seat + 1}. {seat.name}: {who}; mail {seat.mail}" + (f"; orders: {orders}" if orders else ""))
+    pending, failed = (desk.store.count_mails(state, game_id) for state in (MailState.PENDING, MailState.FAILED))
+    lines.append(f"  {len(desk.store.moves(game_id))} moves; {pending} mails not yet sent"
+                 + (f"; {failed} mails failed (spb pbem outbox --failed)" if failed else ""))
+    return "\n".join(lines)
+
+
+def export(desk: Desk, game_id: str, with_seed: bool = False) -> str:
+    """The game record, as spb replay reads it; the seed is withheld until the game is over
+    unless with_seed (the operator's own copy)."""
+    sitting = desk.sitting(game_id)
+    game = sitting.game
+    writer = RecordWriter(game.ruleset.new_game(list(game.players), game.seed),
+                          time.strftime("%Y-%m-%d", time.gmtime(sitting.row.created)))
+    for _, text, _ in desk.store.moves(game_id):
+        writer.add(parse_move(text, writer.game, spectator=True))
+    return writer.text(withhold_seed=not with_seed)
