@@ -24,7 +24,7 @@ MECHANIC_PARTS = {"__init__": "lang", "effect": "lang", "lower": "engine", "refe
 #: Imports inside a function that a module defers on purpose: (module, imported module prefix).
 DEFERRED = {
     ("spbc.engine.backend", "spbc.engine.emit"),  # the code generator (Jinja2) only when an engine is emitted
-    ("spbc.lab.report", "spbc.lab.page"),  # matplotlib (about 0.4 CPU-s) only when the HTML page is written
+    ("spbc.lab.report", "spbc.lab.page"),  # matplotlib (half a CPU-second) only when the HTML page is written
 }
 
 
