@@ -68,7 +68,8 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
             took = time.perf_counter() - began
             decisions[seat] += 1
             seconds[seat] += took
-            slowest[seat] = max(slowest[seat], took)
+            if took > slowest[seat]:
+                slowest[seat] = took
             last = getattr(agents[seat], "last", None)
             if last is not None and last.iterations > 0:
                 searched[seat] += 1
