@@ -412,21 +412,14 @@ def displacement_moves(ctx, card, code, cost, out, n):
     return n
 
 
-def in_hand(s, p, card):
-    """How many copies of card p holds in the hand (a special card is played from there)."""
-    # int i, n
-    n = 0
-    for i in range(s[O_HAND_SIZE + p]):
-        n += s[O_HAND + p * HAND_MAX + i] == card
-    return n
-
-
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
     # int p, n, size, i, j, card, room, w, code
     # uint64_t bit
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
+    held = [0] * SEEN_WORDS
+    held_twice = [0] * SEEN_WORDS
     p = s[O_CURRENT]
     n = 0
     out[n] = KIND_PASS
@@ -494,6 +487,16 @@ def action_moves(s, out):
             seen[card >> 6] |= bit
             out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
             n += room
+    # The hand scanned once for every ability played from it: a bit in held for each card p holds, in
+    # held_twice for each it holds two copies of or more (the mechanics' action_moves read them).
+    for w in range(SEEN_WORDS):
+        held[w] = 0
+        held_twice[w] = 0
+    for i in range(s[O_HAND_SIZE + p]):
+        card = s[O_HAND + p * HAND_MAX + i]
+        bit = (1 << (card & 63))
+        held_twice[card >> 6] |= held[card >> 6] & bit
+        held[card >> 6] |= bit
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -509,28 +512,28 @@ def action_moves(s, out):
             out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
     # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
-    if in_hand(s, p, CARD_BLACK_MARKET):
+    if held[CARD_BLACK_MARKET >> 6] & (1 << (CARD_BLACK_MARKET & 63)):
         for j in range(PICK_START[0], PICK_START[1]):
             card = PICK_CARDS[j]
             if s[O_DISCARD + card] > 0:
                 out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
                 n += 1
     # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
-    if in_hand(s, p, CARD_GOLDEN_ASS):
+    if held[CARD_GOLDEN_ASS >> 6] & (1 << (CARD_GOLDEN_ASS & 63)):
         out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         n += 1
     # Double Action: played from the hand for 2 more actions (banquet.spb:138)
-    if in_hand(s, p, CARD_DOUBLE_ACTION):
+    if held[CARD_DOUBLE_ACTION >> 6] & (1 << (CARD_DOUBLE_ACTION & 63)):
         out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         n += 1
     # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
-    if in_hand(s, p, CARD_AWAY_WITH_IT):
+    if held[CARD_AWAY_WITH_IT >> 6] & (1 << (CARD_AWAY_WITH_IT & 63)):
         code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
         seen[CARD_AWAY_WITH_IT >> 6] |= (1 << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
-        if in_hand(s, p, CARD_AWAY_WITH_IT) > 1:
+        if held_twice[CARD_AWAY_WITH_IT >> 6] & (1 << (CARD_AWAY_WITH_IT & 63)):
             out[n] = code | ((CARD_AWAY_WITH_IT + 1) << TARGET_SHIFT)
             n += 1
         for i in range(s[O_HAND_SIZE + p]):
@@ -543,13 +546,13 @@ def action_moves(s, out):
             out[n] = code  # no other card in the hand: it discards nothing more
             n += 1
     # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
-    if in_hand(s, p, CARD_AWAY_WITH_IT_NOBLES):
+    if held[CARD_AWAY_WITH_IT_NOBLES >> 6] & (1 << (CARD_AWAY_WITH_IT_NOBLES & 63)):
         code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
         seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= (1 << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
-        if in_hand(s, p, CARD_AWAY_WITH_IT_NOBLES) > 1:
+        if held_twice[CARD_AWAY_WITH_IT_NOBLES >> 6] & (1 << (CARD_AWAY_WITH_IT_NOBLES & 63)):
             out[n] = code | ((CARD_AWAY_WITH_IT_NOBLES + 1) << TARGET_SHIFT)
             n += 1
         for i in range(s[O_HAND_SIZE + p]):
@@ -562,7 +565,7 @@ def action_moves(s, out):
             out[n] = code  # no other card in the hand: it discards nothing more
             n += 1
     # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
-    if in_hand(s, p, CARD_THE_BANQUET):
+    if held[CARD_THE_BANQUET >> 6] & (1 << (CARD_THE_BANQUET & 63)):
         code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
             out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)
