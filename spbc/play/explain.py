@@ -13,12 +13,13 @@ spectator such as the replay of a record) learns only what the table sees, as in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spbc.engine.lower import displace_targets
 from spbc.play import hooks
 from spbc.play.hooks import Known
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal, say
 from spbc.play.view import view_of
 
 if TYPE_CHECKING:
@@ -33,13 +34,20 @@ def _known(game: Game, reader: int | None) -> Known:
 
 
 
-def _a(name: str) -> str:
-    """The name with its indefinite article: "a Ship Builder", "an Author"."""
-    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+def _plain(told: str | Refusal) -> Refusal:
+    """A mechanic's refusal as a value; one it still gives as text is said as it is."""
+    return told if isinstance(told, Refusal) else Refusal.of("said", text=told)
 
 
-def explain_illegal(game: Game, move: Move, *, reader: int | None) -> str:
-    """One sentence: why the current player may not make this move now, told to ``reader``.
+def explain_illegal(game: Game, move: Move, *, reader: int | None, language: str = "en") -> str:
+    """One sentence in a language: why the current player may not make this move now, told to
+    ``reader`` (see refusal_of)."""
+    return say(refusal_of(game, move, reader=reader), game, language)
+
+
+def refusal_of(game: Game, move: Move, *, reader: int | None) -> Refusal:
+    """Why the current player may not make this move now, told to ``reader``: a Refusal whose fields
+    are only what that reader may know (spbc.play.refusal says it in a language).
 
     ``reader`` is the seat that reads it (the player on turn, who typed the move, is
     told their rubles and hand) or None for a spectator (the replay of a record), who
@@ -51,28 +59,24 @@ def explain_illegal(game: Game, move: Move, *, reader: int | None) -> str:
     ids = {card.id for card in model.cards}
     for card_id in (move.card, move.target):
         if card_id is not None and card_id not in ids:
-            return f"there is no card {card_id!r} in the rules of {model.name}"
+            return Refusal.of("no_such_card", card=card_id, rules=model.name)
     if game.is_over:
-        return "the game is over"
+        return Refusal.of("game_over")
     refusal = _stage_refusal(game, move, known)
     if refusal:
-        return refusal
+        return _plain(refusal)
     if move.kind is MoveKind.PASS:
-        return "you may not pass now: in the first worker phase you must buy while you can"
+        return Refusal.of("no_pass", phase=model.phases[0].id)
     if move.kind is MoveKind.USE:
         return _use_refusal(game, move, known)
     if move.kind is MoveKind.TAKE:
-        return _where_refusal(game, move, known) or _hand_refusal(game) or "you may not take that card now"
+        return _where_refusal(game, move, known) or _hand_refusal(game) or Refusal.of("no_take")
     if move.kind in (MoveKind.BUY, MoveKind.PLAY):
         return _where_refusal(game, move, known) or _purchase_refusal(game, move, known)
-    return "that move is not allowed now"
+    return Refusal.of("not_now")
 
 
-def _name(game: Game, card_id: str) -> str:
-    return game.ruleset.model.card(card_id).name
-
-
-def _stage_refusal(game: Game, move: Move, known: Known) -> str | None:
+def _stage_refusal(game: Game, move: Move, known: Known) -> str | Refusal | None:
     """Why the move does not fit the stage: the stage's mechanic says while its stage waits, and in
     a normal turn each mechanic says why a move of its own stage is refused (hooks)."""
     model = game.ruleset.model
@@ -86,21 +90,21 @@ def _stage_refusal(game: Game, move: Move, known: Known) -> str | None:
     return None
 
 
-def _use_refusal(game: Game, move: Move, known: Known) -> str:
+def _use_refusal(game: Game, move: Move, known: Known) -> Refusal:
     """Why a use is refused, as the mechanic of the card's ability says (a special card's play is told
     to a reader who may not know the hand: refuse_play)."""
     found = hooks.ability(game.ruleset.model, move.card or "", MoveKind.USE)
     if found is None:
-        return f"{_name(game, move.card or '')} has no action to use"
+        return Refusal.of("no_action", card=move.card or "")
     effect, part = found
-    return part.refuse_play(game, move, effect, known)
+    return _plain(part.refuse_play(game, move, effect, known))
 
 
-def _where_refusal(game: Game, move: Move, known: Known) -> str | None:
-    card = _name(game, move.card or "")
+def _where_refusal(game: Game, move: Move, known: Known) -> Refusal | None:
+    card = move.card or ""
     if move.kind is MoveKind.PLAY:
         if known.hand is not None and move.card not in known.hand:
-            return f"you have no {card} in your hand"
+            return Refusal.of("not_in_hand", card=card)
         return None  # a secret hand: _purchase_refusal says what it may
     if move.row == "drawn":
         return None
@@ -108,55 +112,62 @@ def _where_refusal(game: Game, move: Move, known: Known) -> str | None:
     if move.card not in game.row(row):
         other = "lower" if row == "upper" else "upper"
         if move.card in game.row(other):
-            return f"there is no {card} in the {row} row, only in the {other} row"
-        return f"there is no {card} on the board"
+            return Refusal.of("other_row", card=card, row=row, other=other)
+        return Refusal.of("not_on_board", card=card)
     return None
 
 
-def _hand_refusal(game: Game) -> str | None:
+def _hand_refusal(game: Game) -> Refusal | None:
     seat = game.current_player
     size, limit = len(game.hand(seat)), game.hand_limit(seat)
     if size >= limit:
-        return f"your hand is full ({size} cards)"
+        return Refusal.of("hand_full", size=size)
     return None
 
 
-def _purchase_refusal(game: Game, move: Move, known: Known) -> str:
+def _displace_refusal(game: Game, move: Move) -> Refusal | None:
+    """Why a trading card's purchase or play is refused for the card it displaces, or None."""
     seat = game.current_player
     model = game.ruleset.model
     card = model.card(move.card or "")
     area = game.play_area(seat)
-    if not card.trading and move.target is not None:
-        return f"{card.name} is not a trading card; it displaces nothing"
-    if card.trading:
-        targets = [model.cards[i] for i in displace_targets(model, card)]
-        names = [t.name for t in targets]
-        whole_colour = {c.id for c in model.cards if c.colour == card.displaces and not c.trading}
-        wanted = (f"a {card.displaces} card" if whole_colour == {t.id for t in targets}
-                  and len(targets) > 2 else _a(hooks.either(names)))
-        if move.target is None:
-            have = [t.name for t in targets if area.get(t.id)]
-            if not have:
-                none = "neither" if len(names) == 2 else "none"
-                return f"{card.name} must displace {wanted}; you have {none}"
-            return f"{card.name} must name the card it displaces: {hooks.either(have)}"
-        target = model.card(move.target)
-        if target.id not in {t.id for t in targets}:
-            return f"{card.name} cannot displace {target.name}; it displaces {wanted}"
-        if not area.get(target.id):
-            return f"you have no {target.name} to displace"
-        if game.used(seat).get(target.id, 0) >= area[target.id]:
-            return f"your {target.name} was used this round and cannot be displaced"
+    if not card.trading:
+        return Refusal.of("not_trading", card=card.id) if move.target is not None else None
+    targets = [model.cards[i] for i in displace_targets(model, card)]
+    whole_colour = {c.id for c in model.cards if c.colour == card.displaces and not c.trading}
+    # a whole colour of more than two cards is named as its colour, else the cards one by one
+    colour = card.displaces if whole_colour == {t.id for t in targets} and len(targets) > 2 else None
+    wanted: dict[str, Any] = {"colour": colour, "targets": [t.id for t in targets]}
+    if move.target is None:
+        have = [t.id for t in targets if area.get(t.id)]
+        if not have:
+            return Refusal.of("displace_none", card=card.id, **wanted)
+        return Refusal.of("displace_which", card=card.id, have=have)
+    target = model.card(move.target)
+    if target.id not in {t.id for t in targets}:
+        return Refusal.of("displace_wrong", card=card.id, target=target.id, **wanted)
+    if not area.get(target.id):
+        return Refusal.of("displace_missing", target=target.id)
+    if game.used(seat).get(target.id, 0) >= area[target.id]:
+        return Refusal.of("displace_used", target=target.id)
+    return None
+
+
+def _purchase_refusal(game: Game, move: Move, known: Known) -> Refusal:
+    displaced = _displace_refusal(game, move)
+    if displaced is not None:
+        return displaced
+    seat = game.current_player
+    card = move.card or ""
     price = game.cost(move)
     # the secrets decide which reason is true; only what the reader may know is told
     short = price is not None and price > game.rubles(seat)
     if move.kind is MoveKind.PLAY and known.hand is None:
         if short or move.card not in game.hand(seat):
-            return (f"{known.name} cannot play {card.name} now: it is not in their hand, "
-                    f"or it costs {price} after reductions, more than {known.name} has")
-        return "that move is not allowed now"
+            return Refusal.of("play_hidden", player=seat, card=card, price=price)
+        return Refusal.of("not_now")
     if short and known.rubles is None:
-        return f"{card.name} costs {price} after reductions, more than {known.name} has"
+        return Refusal.of("costs_hidden", player=seat, card=card, price=price)
     if short:
-        return f"{card.name} costs {price} after reductions, you have {known.rubles} rubles"
-    return "that move is not allowed now"
+        return Refusal.of("costs", card=card, price=price, rubles=known.rubles)
+    return Refusal.of("not_now")

@@ -28,9 +28,10 @@ from spbc.contract.abi import (
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
 from spbc.play import hooks
-from spbc.play.explain import explain_illegal
+from spbc.play.explain import refusal_of
 from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
 from spbc.play.names import names_problem
+from spbc.play.refusal import Refusal
 from spbc.play.save import read_game, write_game
 from spbc.play.view import GameView, view_of
 
@@ -308,13 +309,12 @@ class Game:
         whole move (see :func:`spbc.play.moves.move_problem`), or a move the rules do not allow now."""
         problem = move_problem(move) or self._ability_problem(move)
         if problem is not None:
-            raise IllegalMoveError(f"not a whole move: {problem}; moves are as legal_moves() gives them",
-                                   context=self.context())
+            raise IllegalMoveError.refused(Refusal.of("not_whole", problem=problem), self)
         for code in self._engine.legal_moves():
             if self.ruleset.decode(code) == move:  # fields of exactly the types decode gives
                 self.play_code(code)
                 return
-        raise IllegalMoveError(explain_illegal(self, move, reader=self.current_player), context=self.context())
+        raise IllegalMoveError.refused(refusal_of(self, move, reader=self.current_player), self)
 
     def _ability_problem(self, move: Move) -> str | None:
         """Why a use or a points decision lacks the field its card's ability gives such moves (a deck,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
+
+from spbc.play.refusal import Refusal, Situation, TableLike, compose, say, say_situation, situation_of, speaker
 
 
 class MoveKind(str, Enum):
@@ -94,16 +97,39 @@ def _quoted(text: str, most: int = 60) -> str:
 
 
 class MoveError(ValueError):
-    """A move a player typed or sent cannot be played. ``text`` is what they wrote, if anything."""
+    """A move a player typed or sent cannot be played. ``text`` is what they wrote, if anything.
 
-    def __init__(self, message: str, text: str | None = None, context: str | None = None) -> None:
+    ``refusal`` is the reason as a value (spbc.play.refusal) and ``situation`` who was to move and when;
+    ``reason`` and ``context`` are both in English, and ``str()`` is the English message. :meth:`say`
+    gives the message in another language. An error made from English text alone (``refusal`` None)
+    says that text in every language.
+    """
+
+    def __init__(self, message: str, text: str | None = None, context: str | None = None, *,
+                 refusal: Refusal | None = None, situation: Situation | None = None) -> None:
         self.reason = message
         self.text = text
         self.context = context  # who, which round and phase: "Anna, round 3, building phase"
-        parts = [f"{_quoted(text)}: " if text is not None else "", message]
-        if context:
-            parts.append(f" ({context})")
-        super().__init__("".join(parts))
+        self.refusal = refusal if refusal is not None else Refusal.of("said", text=message)
+        self.situation = situation
+        super().__init__(self._whole(message, context, "en"))
+
+    def _whole(self, reason: str, context: str | None, language: str) -> str:
+        return compose(_quoted(self.text) if self.text is not None else None, reason, context, language)
+
+    def say(self, game: TableLike, language: str) -> str:
+        """The whole message in a language (one of spbc.play.refusal.LANGUAGES), the game's names in it:
+        the game is the one the move was refused in (its rules and players)."""
+        context = say_situation(self.situation, game, language) if self.situation else self.context
+        return self._whole(say(self.refusal, game, language), context, language)
+
+    @classmethod
+    def refused(cls, refusal: Refusal, game: Any, text: str | None = None, **extra: Any) -> Any:
+        """The error of a refusal in a game now (its English message said from the refusal)."""
+        situation = situation_of(game)
+        english = speaker(game, "en")
+        return cls(english.say(refusal), text=text, context=say_situation(situation, game), refusal=refusal,
+                   situation=situation, **extra)
 
 
 class MalformedMoveError(MoveError):
@@ -114,9 +140,10 @@ class AmbiguousMoveError(MoveError):
     """The text could mean several moves; ``candidates`` lists them in notation."""
 
     def __init__(self, message: str, candidates: list[str], text: str | None = None,
-                 context: str | None = None) -> None:
+                 context: str | None = None, *, refusal: Refusal | None = None,
+                 situation: Situation | None = None) -> None:
         self.candidates = candidates
-        super().__init__(message, text, context)
+        super().__init__(message, text, context, refusal=refusal, situation=situation)
 
 
 class IllegalMoveError(MoveError):

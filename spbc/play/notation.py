@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from spbc.play.explain import explain_illegal
+from spbc.play.explain import refusal_of
 from spbc.engine.lower import displace_targets
 from spbc.play import hooks
 from spbc.play.moves import (
@@ -39,6 +39,7 @@ from spbc.play.moves import (
     Move,
     MoveKind,
 )
+from spbc.play.refusal import Refusal
 from spbc.play.words import find_cards, normalize, vocabulary_of
 from spbc.play.game import Game, Ruleset
 
@@ -54,6 +55,9 @@ VERBS: dict[str, MoveKind] = {
 # The rows a card is bought or taken from; "up" and "low" are their short forms.
 ROW_WORDS = {"upper": "upper", "up": "upper", "lower": "lower", "low": "lower", "drawn": "drawn"}
 OVER = "over"
+#: The public places a mechanic's moves take a card from, as its parse_move names them, by the key
+#: the refusals of every language say them with (spbc.play.templates).
+_PLACES = {"the discard pile": "discard", "your hand": "hand", "your play area": "area"}
 
 
 # --- formatting ---------------------------------------------------------------------------
@@ -130,16 +134,23 @@ class _Reader:
         shown = " ".join(self.typed.get(word, word) for word in phrase.split())
         return shown if len(shown) <= 40 else shown[:28] + "..." + shown[-8:]
 
-    def malformed(self, message: str) -> MalformedMoveError:
-        return MalformedMoveError(message, self.text, self.game.context())
+    def malformed(self, message: str | Refusal) -> MalformedMoveError:
+        """The error of a text that does not read as a move (a mechanic may still give English text)."""
+        refusal = message if isinstance(message, Refusal) else Refusal.of("said", text=message)
+        error: MalformedMoveError = MalformedMoveError.refused(refusal, self.game, self.text)
+        return error
 
-    def ambiguous(self, message: str, moves: list[str]) -> AmbiguousMoveError:
-        listed = ", ".join(moves[:-1]) + " or " + moves[-1] if len(moves) > 1 else "".join(moves)
-        return AmbiguousMoveError(f"{message}: {listed}", moves, self.text, self.game.context())
+    def ambiguous(self, reason: Refusal, moves: list[str]) -> AmbiguousMoveError:
+        refusal = Refusal.of("ambiguous", reason=reason, moves=moves)
+        error: AmbiguousMoveError = AmbiguousMoveError.refused(refusal, self.game, self.text, candidates=moves)
+        return error
+
+    def refused(self, refusal: Refusal) -> IllegalMoveError:
+        error: IllegalMoveError = IllegalMoveError.refused(refusal, self.game, self.text)
+        return error
 
     def illegal(self, move: Move) -> IllegalMoveError:
-        reason = explain_illegal(self.game, move, reader=self.reader)
-        return IllegalMoveError(reason, self.text, self.game.context())
+        return self.refused(refusal_of(self.game, move, reader=self.reader))
 
     # --- the parts of a move
 
@@ -148,7 +159,7 @@ class _Reader:
             return self.settle(_Wanted(MoveKind.PASS))
         tokens = self.tokens
         if not tokens:
-            raise self.malformed(f"empty move; a move starts with a verb: {self.verb_list()}")
+            raise self.malformed(Refusal.of("empty", verbs=self.known_verbs()))
         verb, rest = tokens[0], tokens[1:]
         verb = self.full_verb(verb, tokens)
         if verb in VERBS:
@@ -167,21 +178,17 @@ class _Reader:
         if len(starting) == 1:
             return starting[0]
         if starting:
-            raise self.malformed(f"unknown verb {self.shown(verb)!r}; did you mean {_either(starting)}?")
+            raise self.malformed(Refusal.of("verb_prefix", typed=self.shown(verb), verbs=starting))
         raise self.malformed(self.unknown_verb(verb, tokens))
 
-    def verb_list(self) -> str:
-        return ", ".join(self.known_verbs())
-
-    def unknown_verb(self, verb: str, tokens: list[str]) -> str:
+    def unknown_verb(self, verb: str, tokens: list[str]) -> Refusal:
         cards = find_cards(" ".join(tokens), self.words)
         if len(cards) == 1:
-            return (f"a move starts with a verb, e.g. 'buy {self.words.names[cards[0]]}'; "
-                    f"verbs: {self.verb_list()}")
+            return Refusal.of("verb_for_card", card=cards[0], verbs=self.known_verbs())
         close = difflib.get_close_matches(verb, self.known_verbs(), n=1)
         if close:
-            return f"unknown verb {self.shown(verb)!r}; did you mean {close[0]!r}?"
-        return f"unknown verb {self.shown(verb)!r}; a move starts with a verb: {self.verb_list()}"
+            return Refusal.of("verb_close", typed=self.shown(verb), verb=close[0])
+        return Refusal.of("verb_unknown", typed=self.shown(verb), verbs=self.known_verbs())
 
     def read_ability(self, verb: str, rest: list[str]) -> Move:
         """The words after an ability's verb, read by the mechanic of the ability (hooks.Reader)."""
@@ -206,11 +213,11 @@ class _Reader:
         near = [c for c in found if c in pool]
         if len(near) == 1:
             return near[0]
-        names = [self.words.names[c] for c in near or found]
         if not near:
-            raise IllegalMoveError(f"{self.shown(phrase)!r} could be {_either(names)}, and none of them is in "
-                                   f"{where}", self.text, self.game.context())
-        raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name the card in full",
+            raise self.refused(Refusal.of("none_in_place", typed=self.shown(phrase), cards=found,
+                                          place=_PLACES.get(where, where)))
+        names = [self.words.names[c] for c in near]
+        raise self.ambiguous(Refusal.of("name_in_full", typed=self.shown(phrase), cards=near),
                              [f"{self.shown(phrase)} ... {name}" for name in names])
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
@@ -232,36 +239,35 @@ class _Reader:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise self.ambiguous(f"{self.shown(phrase)!r} could be several decks",
+            raise self.ambiguous(Refusal.of("several_decks", typed=self.shown(phrase)),
                                  [f"{verb} {deck}" for deck in found])
         close = difflib.get_close_matches(phrase, list(decks), n=1)
-        hint = f"did you mean {decks[close[0]]!r}? " if close else ""
-        raise self.malformed(
-            f"unknown deck {self.shown(phrase)!r}; {hint}expected a deck: {', '.join(expected)}")
+        raise self.malformed(Refusal.of("unknown_deck", typed=self.shown(phrase),
+                                        close=decks[close[0]] if close else None, decks=expected))
 
     def read_builtin(self, kind: MoveKind, verb: str, rest: list[str]) -> Move:
         if kind is MoveKind.PASS:
             if rest:
-                raise self.malformed(f"{verb!r} takes nothing after it")
+                raise self.malformed(Refusal.of("nothing_after", verb=verb))
             return self.settle(_Wanted(MoveKind.PASS))
         name = kind.value
         row = None
         if rest and rest[0] in ROW_WORDS and not self.is_exact_card(rest):
             if kind not in (MoveKind.BUY, MoveKind.TAKE):
-                raise self.malformed(f"{name!r} takes no row: {rest[0]!r}")
+                raise self.malformed(Refusal.of("no_row", verb=name, row=rest[0]))
             row = ROW_WORDS[rest[0]]
             rest = rest[1:]
         card_words, target_words = self.split_over(rest)
         if target_words is not None and not target_words:
-            raise self.malformed(f"expected the card to displace after {OVER!r}")
+            raise self.malformed(Refusal.of("displaced_expected"))
         if target_words is not None and kind not in (MoveKind.BUY, MoveKind.PLAY):
-            raise self.malformed(f"{name!r} displaces nothing; only 'buy' and 'play' take {OVER!r}")
+            raise self.malformed(Refusal.of("displaces_nothing", verb=name))
         drawn = self.game.drawn_card() if self.game.stage == "drawn" else None
         if not card_words:
             if kind is MoveKind.DISCARD and drawn is None:
                 raise self.illegal(Move(kind, row="drawn"))
             if drawn is None or kind is MoveKind.PLAY:
-                raise self.malformed(f"expected a card after {verb!r}")
+                raise self.malformed(Refusal.of("card_expected", verb=verb))
             card = drawn
         else:
             card = self.pick_card(" ".join(card_words), kind, row, drawn)
@@ -305,12 +311,11 @@ class _Reader:
         if not found:
             forms = list(self.words.primary) + list(self.words.secondary)
             close = difflib.get_close_matches(phrase, forms, n=1, cutoff=0.7)
-            hint = ""
+            first = None
             if close:
                 ids = (self.words.primary | self.words.secondary)[close[0]]
                 first = next(card for card in self.words.names if card in ids)
-                hint = f"; did you mean {self.words.names[first]!r}?"
-            raise self.malformed(f"unknown card {self.shown(phrase)!r}{hint}")
+            raise self.malformed(Refusal.of("unknown_card", typed=self.shown(phrase), close=first))
         at_hand = pool if pool is not None else self.pool(kind, row, drawn)
         near = [c for c in found if c in at_hand]
         if len(near) == 1:
@@ -321,25 +326,21 @@ class _Reader:
         if not near and not secret:
             raise self.none_at_hand(phrase, found, kind, card, drawn)
         choices = found if secret else near or found
-        names = [self.words.names[c] for c in choices]
         moves = []
         for choice in choices:
             wanted = (_Wanted(kind, card=card, row=row, target=choice) if card
                       else _Wanted(kind, card=choice, row=row))
             fitting = [] if secret else [format_move(m, self.ruleset) for m in self.legal if wanted.fits(m)]
             moves += fitting or [f"{kind.value} {self.words.names[choice]}"]
-        what = "the displaced card" if card else "the card"
-        raise self.ambiguous(f"{self.shown(phrase)!r} could be {_either(names)}; name {what} in full", moves)
+        key = "name_displaced_in_full" if card else "name_in_full"
+        raise self.ambiguous(Refusal.of(key, typed=self.shown(phrase), cards=choices), moves)
 
     def none_at_hand(self, phrase: str, found: list[str], kind: MoveKind, card: str | None,
                      drawn: str | None) -> IllegalMoveError:
         """The words fit several cards and none of them is where the move would take it from."""
-        where = ("is the drawn card" if drawn is not None else "is yours to displace" if card
-                 else "is in your hand" if kind is MoveKind.PLAY else "is on the board")
-        names = [self.words.names[c] for c in found]
-        neither = "neither" if len(names) == 2 else "none of them"
-        reason = f"{self.shown(phrase)!r} could be {_either(names)}, and {neither} {where}"
-        return IllegalMoveError(reason, self.text, self.game.context())
+        where = ("drawn" if drawn is not None else "displace" if card
+                 else "hand" if kind is MoveKind.PLAY else "board")
+        return self.refused(Refusal.of("none_at_hand", typed=self.shown(phrase), cards=found, where=where))
 
     # --- from what was asked to one legal move
 
@@ -352,16 +353,15 @@ class _Reader:
                                  [format_move(m, self.ruleset) for m in fitting])
         raise self.illegal(self.guess(wanted))
 
-    def why_several(self, wanted: _Wanted, fitting: list[Move]) -> str:
-        name = self.words.names.get(wanted.card or "", "")
+    def why_several(self, wanted: _Wanted, fitting: list[Move]) -> Refusal:
+        card = wanted.card or ""
         rows = {m.row for m in fitting}
         targets = [m.target for m in fitting if m.target is not None]
         if len(rows) > 1:
-            return f"{name} lies in both rows; say which"
+            return Refusal.of("both_rows", card=card)
         if len(set(targets)) > 1:
-            displaced = _either([self.words.names[t] for t in dict.fromkeys(targets)])
-            return f"{name} could displace {displaced}; say which with {OVER!r}"
-        return "the move could be any of"
+            return Refusal.of("could_displace", card=card, targets=list(dict.fromkeys(targets)))
+        return Refusal.of("any_of")
 
     def guess(self, wanted: _Wanted) -> Move:
         """The move the player most likely meant, for explaining why it is not allowed."""
@@ -386,12 +386,6 @@ class _Reader:
         if len(owned) <= 1:
             return owned[0] if owned else None
         return min(owned, key=lambda t: self.game.cost(Move(move.kind, move.card, move.row, t)) or 0)
-
-
-def _either(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def parse_move(text: str, game: Game, *, spectator: bool = False) -> Move:

@@ -28,7 +28,8 @@ def generated_dir() -> Path:
 def template_dirs() -> dict[str, Path]:
     """The template folders of code and document generation, by the prefix their templates are named with
     (``engine/module.j2`` is engine/templates/module.j2)."""
-    return {"engine": PACKAGE / "engine" / "templates", "reference": PACKAGE / "reference" / "templates"}
+    return {"engine": PACKAGE / "engine" / "templates", "reference": PACKAGE / "reference" / "templates",
+            "play": PACKAGE / "play" / "templates", "table": PACKAGE / "table" / "templates"}
 
 
 def shipped_rules(name: str) -> Path | None:

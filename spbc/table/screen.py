@@ -17,7 +17,9 @@ from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
 from spbc.play.scoring import EndBonus, end_bonus, penalized
+from spbc.play.refusal import LANGUAGES  # re-exported: the languages a screen's prompt is written in
 from spbc.play.view import GameView, PlayerView
+from spbc.table.phrases import catalogue
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,6 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
 
 
-#: The languages a screen's prompt is written in (frontends.words has the screen's other words in them).
-LANGUAGES = ("en", "de", "zh")
-
-
 def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None:
     """The line that says what the stage waits for, in a language, with the ruleset's names in it; None in
     a normal turn. A mechanic whose move's card waits in another mechanic's stage says it first, as the
@@ -129,14 +127,11 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
     return owner.prompt(game, local, view, name, language) if owner is not None else None
 
 
-#: How a card's income is abbreviated, per language: rubles, points ("3r 1p", "3 Rbl 1 Pkt", "3盧布 1分").
-SHORT_INCOME = {"en": ("{}r", "{}p"), "de": ("{} Rbl", "{} Pkt"), "zh": ("{}盧布", "{}分")}
-
-
 def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
     mechanic says its part, its ``summary`` in the language: the macro of its prose)."""
-    rubles, points = SHORT_INCOME.get(language, SHORT_INCOME["en"])
+    # a card's income, abbreviated in the language: "3r 1p", "3 Rbl 1 Pkt", "3盧布 1分"
+    rubles, points = catalogue(language if language in LANGUAGES else "en").short_income
     parts = []
     if card.rubles or card.points:
         parts.append(" ".join(p for p in (rubles.format(card.rubles) if card.rubles else "",
