@@ -14,6 +14,7 @@ from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.letters import first_log_line
 from spbc.pbem.rules import RulesFileError, Unloadable, keep_rules
 from spbc.pbem.seat_change import admin_welcome
+from spbc.pbem.wording import in_every_language
 from spbc.pbem.secret import new_game_id, new_secret, secret_digest
 from spbc.pbem.settings import address_problem, hours_problem, name_problem
 from spbc.pbem.sitting import Sitting, advance, open_sitting
@@ -89,7 +90,8 @@ def create(desk: Desk, spec: NewGame) -> Created:
         for entry in seats:
             desk.store.add_seat(checked.game_id, entry)
         sitting = open_sitting(row, seats, checked.game, 0)
-        desk.store.add_log(checked.game_id, first_log_line(checked.game))
+        for line, said in in_every_language(lambda words: [first_log_line(checked.game, words)]):
+            desk.store.add_log(checked.game_id, line, said)
         advance(sitting, desk.store, desk.clock())
         _welcome_all(desk, sitting, made, admin_secret)
         desk.save(sitting)
