@@ -16,7 +16,7 @@ from spbc.pbem.hints import hint_lines
 from spbc.pbem.limits import say_refused
 from spbc.pbem.mailin import Mail
 from spbc.pbem.orders import describe_order, keep_verbs, order_of_words
-from spbc.pbem.seat_change import refused_by_mail
+from spbc.pbem.seat_change import admin_words, refused_by_mail
 from spbc.pbem.sitting import Sitting, advance, submit
 from spbc.pbem.states import GameStatus, MailKind, MailOption
 from spbc.pbem.store import SeatRow
@@ -42,7 +42,7 @@ class _Moves:
 
 def carry_out(desk: Desk, sitting: Sitting, mail: Mail, request: Request, seat: SeatRow | None, admin: bool) -> int:
     """Carry out the lines in order; the replies go to sitting.lines[seat]. The number of moves applied."""
-    words = mail_words(seat.lang) if seat is not None else ENGLISH
+    words = mail_words(seat.lang) if seat is not None else admin_words(sitting.row, sitting.seats)
     out: list[str] = [words("problem", problem=problem) for problem in request.problems]
     moves = _Moves(request.number)
     for line in request.lines:

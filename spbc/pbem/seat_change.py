@@ -31,13 +31,18 @@ USAGE = {
 }
 
 
-def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...]) -> str:
-    """The administrator's welcome: the admin secret and the actions this server takes by mail."""
+def admin_words(row: GameRow, seats: list[SeatRow]) -> MailWords:
+    """The words of the administrator's mails: the language of their own seat if they play one, else English."""
+    return mail_words(next((seat.lang for seat in seats if seat.address == row.admin), ENGLISH.language))
+
+
+def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...], words: MailWords = ENGLISH) -> str:
+    """The administrator's welcome: the admin secret and the actions this server takes by mail (the
+    actions as a mail writes them, in the notation of every language)."""
     return "\n".join([
-        f"You administer game {game_id}. Your admin secret: {secret}",
-        "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
+        words("admin_welcome", game=game_id, secret=secret), words("admin_send"),
         *(f"  {USAGE[action]}" for action in ACTIONS if action in by_mail),
-        "The server's operator does the rest (spb pbem admin).",
+        words("admin_rest"),
     ]) + "\n"
 
 

@@ -1,0 +1,198 @@
+"""Every mail the server writes can be said in English, German and Chinese: a player's language is
+kept with their seat (``lang de`` in a mail, or given when the game is made), and every kind of mail
+to them (welcome, turn, refusal, help, standings at the game's end, a seat change, a message, a
+notice) is then in it, with no English sentence left and every field filled in."""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from pathlib import Path
+
+import jinja2
+import pytest
+
+import spbc.play
+
+from pbem_mail import Received, make_server, mail, outbox, secret_of
+from spbc.engine import render
+from spbc.pbem.server import NewGame, SeatSpec
+from spbc.pbem.wording import mail_words
+from spbc.play.refusal import LANGUAGES
+
+PEOPLE = {"anna@a.test": ("Anna", "de"), "boris@b.test": ("Boris", "zh"), "clara@c.test": ("Clara", "en")}
+
+
+def _fragments(text: str) -> list[str]:
+    """The fixed pieces of a template's sentence (what lies between its placeholders), long enough to be
+    a sentence's words and not a name or a notation."""
+    return [piece.strip() for piece in re.split(r"\{[a-z_]*\}", text) if len(piece.strip()) >= 12]
+
+
+def english_sentences() -> set[str]:
+    """Every fixed piece of an English mail sentence that the other languages do not say the same way."""
+    en, others = mail_words("en"), [mail_words(language) for language in LANGUAGES if language != "en"]
+    texts = [*en.phrases.values(), *en.help_head.split("\n"), *en.help_tail.split("\n")]
+    said_elsewhere = "\n".join(text for words in others
+                               for text in [*words.phrases.values(), words.help_head, words.help_tail])
+    english = {piece for text in texts for line in text.split("\n") for piece in _fragments(line)
+               if piece not in said_elsewhere}
+    return english | refusal_sentences()
+
+
+@functools.cache
+def refusal_sentences() -> frozenset[str]:
+    """The fixed pieces of the play layer's English refusals (the words outside their template tags)."""
+    folder = Path(spbc.play.__file__).parent / "templates"
+    def pieces(language: str) -> set[str]:
+        text = (folder / f"refusals.{language}.j2").read_text(encoding="utf-8")
+        plain = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", "\n", text, flags=re.S)
+        return {piece.strip() for piece in plain.split("\n") if len(piece.strip()) >= 12}
+    elsewhere = pieces("de") | pieces("zh")
+    return frozenset(piece for piece in pieces("en") if piece not in elsewhere)
+
+
+def check_said_in(sent: Received, language: str, english_names: set[str]) -> None:
+    """A mail in a language other than English holds no English sentence of the server, no English name
+    of a phase or a deck, and no field left unfilled."""
+    text = sent.subject + "\n" + sent.body
+    for piece in english_sentences():
+        assert piece not in text, (language, piece, sent.subject, text)
+    for name in english_names:
+        assert name not in text, (language, name, sent.subject)
+    assert not re.search(r"[{}]|\bNone\b|Undefined", text), (language, text)
+
+
+def test_every_sentence_has_the_same_fields_in_every_language():
+    en = mail_words("en")
+    fields = re.compile(r"\{([a-z_]*)\}")
+    for language in LANGUAGES:
+        words = mail_words(language)
+        assert set(words.phrases) == set(en.phrases), language
+        assert set(words.nouns) >= set(en.nouns), language
+        for key, text in en.phrases.items():
+            assert sorted(fields.findall(words.phrases[key])) == sorted(fields.findall(text)), (language, key)
+        assert fields.findall(words.help_tail) == ["keep"] and not fields.findall(words.help_head)
+
+
+def test_a_language_the_server_does_not_write_is_refused():
+    with pytest.raises(ValueError):
+        mail_words("fr")
+    with pytest.raises(jinja2.TemplateNotFound):
+        render.environment().get_template("pbem/mail.fr.j2")
+
+
+def test_counts_are_said_the_languages_way():
+    assert [mail_words(lang).count(n, "point") for lang in LANGUAGES for n in (1, 2)] == [
+        "1 point", "2 points", "1 Punkt", "2 Punkte", "1分", "2分"]
+
+
+class Players:
+    """A game of Anna (German), Boris (Chinese), Clara (English) and a computer, every mail kept."""
+
+    def __init__(self, folder, rules: str = "base") -> None:
+        self.now = [1_000_000.0]
+        self.folder = folder
+        self.server = make_server(folder, clock=lambda: self.now[0])
+        seats = [SeatSpec(name, address, lang=lang) for address, (name, lang) in PEOPLE.items()]
+        self.server.new_game(NewGame([*seats, SeatSpec("ai:random")], rules=rules, seed=4242, game_id="g",
+                                     deadline=10, remind=2, policy="pass", hints=True))
+        self.secrets = {address: secret_of_any(outbox(folder), address) for address in PEOPLE}
+        self.rng = random.Random(7)
+
+    def send(self, address: str, *lines: str) -> None:
+        self.server.receive(mail(address, ["game g", f"secret {self.secrets[address]}", *lines]))
+
+    def move(self) -> bool:
+        """The person on turn plays one of their legal moves; False once the game is over."""
+        sitting = self.server.sitting("g")
+        if sitting.game.is_over:
+            return False
+        seat = sitting.table.on_turn
+        assert seat is not None
+        address = sitting.seats[seat].address
+        assert address is not None
+        self.send(address, f"move {sitting.moves + 1}", self.rng.choice(sitting.legal(seat))[0])
+        return True
+
+
+def secret_of_any(mails: list[Received], address: str) -> str:
+    """A welcome's secret in any of the three languages."""
+    for sent in mails:
+        found = re.search(r"^(Your secret: |Dein Geheimnis: |你的密語：)(\S+)$", sent.body, re.M)
+        if sent.recipient == address and found:
+            return found.group(2)
+    return secret_of(mails, address)
+
+
+def english_names(players: Players) -> set[str]:
+    """The English names of the rules' phases and decks that their German and Chinese names differ from."""
+    model = players.server.sitting("g").game.ruleset.model
+    names = {thing.name for thing in [*model.phases, *model.decks]}
+    for language in ("de", "zh"):
+        local = model.in_language(language)
+        names -= {thing.name for thing in [*local.phases, *local.decks]}
+    return names
+
+
+@pytest.fixture
+def played(tmp_path):
+    """Every kind of mail, to each of the three people, through a whole game."""
+    players = Players(tmp_path)
+    server = players.server
+    players.send("anna@a.test", "help", "status", "moves", "say Hallo zusammen", "mail move")
+    players.send("boris@b.test", "help", "say 你好", "order pass phase", "order none", "orders")
+    players.send("boris@b.test", "move 1", "buy zzz")  # a move refused: by the rules, or not their turn
+    players.send("anna@a.test", "move 1", "buy zzz")
+    sitting = server.sitting("g")
+    on_turn = sitting.seats[sitting.table.on_turn].address
+    players.send(on_turn, f"move {sitting.moves + 1}", "buy zzz")  # a move refused by the rules
+    players.send(on_turn, "move 99", "pass")  # a stale move number
+    for address in ("anna@a.test", "boris@b.test"):  # a refusal: a wrong secret
+        server.receive(mail(address, ["game g", "secret wrong-secret", "status"]))
+    players.now[0] += 8.5 * 3600
+    server.tick()  # the reminder
+    players.now[0] += 2 * 3600
+    server.tick()  # the late notice; the policy passes
+    server.admin("g", ["pause"])
+    players.send("anna@a.test", "status")  # the game is paused
+    server.admin("g", ["resume"])
+    for _ in range(3000):
+        if not players.move():
+            break
+    server.admin("g", ["address", "Anna", "anna2@a.test"])  # the seat change, after the game
+    yield players, outbox(tmp_path)
+    server.close()
+
+
+def test_every_kind_of_mail_is_in_the_readers_language(played):
+    players, mails = played
+    english = english_names(players)
+    by_kind: dict[str, set[str]] = {language: set() for language in LANGUAGES}
+    for sent in mails:
+        name, language = PEOPLE.get(sent.recipient, ("", "en"))
+        if sent.recipient == "anna2@a.test":
+            continue
+        if language != "en":
+            check_said_in(sent, language, english)
+        by_kind[language].add(kind_of(sent.subject, sent.body))
+    kinds = {"welcome", "turn", "refusal", "help", "game over", "seat change", "say", "notice", "move refused"}
+    assert by_kind["de"] >= kinds, by_kind["de"]
+    assert by_kind["zh"] >= kinds, by_kind["zh"]
+
+
+def kind_of(subject: str, body: str) -> str:
+    """Which kind of mail a subject and body are, in any of the three languages."""
+    checks = [("welcome", r"\] (welcome|Willkommen|歡迎)"), ("refusal", r"\] (not used|nicht verwendet|未採用)"),
+              ("game over", r"\] (game over|Spiel zu Ende|遊戲結束)"),
+              ("seat change", r"(seat changed|Platz von .* wurde geändert|的座位已變更|your seat has|dein Platz hat|你的座位有了)"),
+              ("say", r"\] \S+ (says|sagt)$|\] \S+說$"), ("notice", r"(reminder|Erinnerung|提醒|is late|zu spät|逾時)")]
+    for kind, pattern in checks:
+        if re.search(pattern, subject):
+            return kind
+    if re.search(r"^! (line|Zeile|第)\s?\d", body, re.M) and re.search(r"'(buy zzz|pass)'|buy zzz", body):
+        return "move refused"
+    if re.search(r"^  (help  |help {5,})", body, re.M):
+        return "help"
+    return "turn"
