@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import shutil
 from pathlib import Path
 
 import jinja2
@@ -16,6 +17,7 @@ import pytest
 import spbc.play
 
 from pbem_mail import Received, make_server, mail, outbox, secret_of
+from test_pbem_schema import CURRENT, CURRENT_SECRETS
 from spbc.engine import render
 from spbc.pbem.server import NewGame, SeatSpec
 from spbc.pbem.wording import mail_words
@@ -196,3 +198,29 @@ def kind_of(subject: str, body: str) -> str:
     if re.search(r"^  (help  |help {5,})", body, re.M):
         return "help"
     return "turn"
+
+
+def test_a_player_of_a_store_of_version_3_writes_lang_de_and_gets_german_mails(tmp_path):
+    """A store made before seats had a language opens with every seat in English; 'lang de' in a mail
+    changes the seat's language from that very answer on, and keeps it; 'lang fr' is refused in the
+    seat's own language and changes nothing."""
+    shutil.copy(CURRENT, tmp_path / "pbem.sqlite")
+    server = make_server(tmp_path, clock=lambda: 1_800_010_000.0)
+    try:
+        assert [seat.lang for seat in server.store.seats("cur1")] == ["en", "en", "en"]
+        secret = CURRENT_SECRETS["boris@b.test"]
+        server.receive(mail("boris@b.test", ["game cur1", f"secret {secret}", "lang fr"]))
+        refused = outbox(tmp_path)[-1]
+        assert "! line 3 'lang fr': lang en, lang de or lang zh: the language of your mails" in refused.body
+        server.receive(mail("boris@b.test", ["game cur1", f"secret {secret}", "lang de", "move 12", "pass"]))
+        assert [seat.lang for seat in server.store.seats("cur1")] == ["en", "de", "en"]
+        sent = outbox(tmp_path)
+        answer = next(m for m in reversed(sent) if m.recipient == "boris@b.test")
+        assert answer.body.startswith("ok Zeile 3: ab jetzt sind deine Mails auf Deutsch\nok Zeile 5: pass\n")
+        assert answer.subject == "[spb cur1] move 15: du bist am Zug" and "Seit deiner letzten Mail:" in answer.body
+        assert "  12. Boris: pass\n" in answer.body and "Du bist am Zug. Deine Züge:" in answer.body
+        check_said_in(answer, "de", set())
+        server.receive(mail("boris@b.test", ["game cur1", f"secret {secret}", "lang en", "status"]))
+        assert outbox(tmp_path)[-1].body.startswith("ok line 3: from now on your mails are in English\n")
+    finally:
+        server.close()

@@ -42,12 +42,12 @@ class _Moves:
 
 def carry_out(desk: Desk, sitting: Sitting, mail: Mail, request: Request, seat: SeatRow | None, admin: bool) -> int:
     """Carry out the lines in order; the replies go to sitting.lines[seat]. The number of moves applied."""
-    words = mail_words(seat.lang) if seat is not None else admin_words(sitting.row, sitting.seats)
+    words = _words(sitting, seat)
     out: list[str] = [words("problem", problem=problem) for problem in request.problems]
     moves = _Moves(request.number)
     for line in request.lines:
         if line.word == "":
-            out.append(_move(desk, sitting, line, seat, moves, words))
+            out.append(_move(desk, sitting, line, seat, moves, _words(sitting, seat)))
         else:
             out += _command(desk, sitting, line, seat, admin)
     if not request.lines:
@@ -60,6 +60,11 @@ def carry_out(desk: Desk, sitting: Sitting, mail: Mail, request: Request, seat: 
         desk.notify(sitting.row.id, mail.sender, words("admin_subject", game=sitting.row.id), "\n".join(out) + "\n",
                     MailKind.REPLY, mail.message_id)
     return moves.applied
+
+
+def _words(sitting: Sitting, seat: SeatRow | None) -> MailWords:
+    """The words of the answer to a line: the seat's language as it stands, or the administrator's."""
+    return mail_words(seat.lang) if seat is not None else admin_words(sitting.row, sitting.seats)
 
 
 def _move(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, moves: _Moves, words: MailWords) -> str:
@@ -110,7 +115,7 @@ def may_move(sitting: Sitting, seat: SeatRow, number: int | None, first: bool,
 
 def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, admin: bool) -> list[str]:
     """One command line's answer lines, in the seat's language."""
-    words = mail_words(seat.lang) if seat is not None else ENGLISH
+    words = _words(sitting, seat)
     if line.word == "admin":
         return _admin(desk, sitting, line, admin)
     if seat is None:
