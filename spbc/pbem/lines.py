@@ -143,7 +143,7 @@ def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, adm
 
 
 def _admin(desk: Desk, sitting: Sitting, line: Line, admin: bool) -> list[str]:
-    words = ENGLISH
+    words = _words(sitting, None)
     if not admin:
         return [words("refused_line", line=line.number, text=line.text, why=words("only_admin"))]
     args = line.args.split()

@@ -21,11 +21,6 @@ from spbc.play.view import PlayerView
 RULE = "-" * 72
 
 
-def count(number: int, word: str) -> str:
-    """An English count: "1 card", "2 cards"."""
-    return ENGLISH.count(number, word)
-
-
 def _table(rows: list[list[str]], right: frozenset[int] = frozenset()) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
