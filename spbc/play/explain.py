@@ -34,11 +34,6 @@ def _known(game: Game, reader: int | None) -> Known:
 
 
 
-def _plain(told: str | Refusal) -> Refusal:
-    """A mechanic's refusal as a value; one it still gives as text is said as it is."""
-    return told if isinstance(told, Refusal) else Refusal.of("said", text=told)
-
-
 def explain_illegal(game: Game, move: Move, *, reader: int | None, language: str = "en") -> str:
     """One sentence in a language: why the current player may not make this move now, told to
     ``reader`` (see refusal_of)."""
@@ -64,7 +59,7 @@ def refusal_of(game: Game, move: Move, *, reader: int | None) -> Refusal:
         return Refusal.of("game_over")
     refusal = _stage_refusal(game, move, known)
     if refusal:
-        return _plain(refusal)
+        return refusal
     if move.kind is MoveKind.PASS:
         return Refusal.of("no_pass", phase=model.phases[0].id)
     if move.kind is MoveKind.USE:
@@ -76,7 +71,7 @@ def refusal_of(game: Game, move: Move, *, reader: int | None) -> Refusal:
     return Refusal.of("not_now")
 
 
-def _stage_refusal(game: Game, move: Move, known: Known) -> str | Refusal | None:
+def _stage_refusal(game: Game, move: Move, known: Known) -> Refusal | None:
     """Why the move does not fit the stage: the stage's mechanic says while its stage waits, and in
     a normal turn each mechanic says why a move of its own stage is refused (hooks)."""
     model = game.ruleset.model
@@ -97,7 +92,7 @@ def _use_refusal(game: Game, move: Move, known: Known) -> Refusal:
     if found is None:
         return Refusal.of("no_action", card=move.card or "")
     effect, part = found
-    return _plain(part.refuse_play(game, move, effect, known))
+    return part.refuse_play(game, move, effect, known)
 
 
 def _where_refusal(game: Game, move: Move, known: Known) -> Refusal | None:

@@ -21,6 +21,7 @@ from spbc.contract import mechanics
 from spbc.contract.parts import describe
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 from spbc.reference.language import has_prose, line_of
 
 if TYPE_CHECKING:
@@ -64,8 +65,8 @@ class GameLike(Protocol):
 class Reader(Protocol):
     """What the notation's reader of one text offers a mechanic's parse_move (spbc.play.notation)."""
 
-    def malformed(self, message: str) -> Exception:
-        """The MalformedMoveError to raise for this text."""
+    def malformed(self, message: Refusal) -> Exception:
+        """The MalformedMoveError to raise for this text, for the reason ``message`` gives."""
         ...
 
     def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
@@ -97,13 +98,6 @@ def screen_line(language: str, kind: str, macro: str, *args: Any) -> str:
     return line_of(language if has_prose(kind, language, macro) else "en", kind, macro, *args)
 
 
-def either(names: list[str]) -> str:
-    """``"a, b or c"``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
 class Presenter(Generic[E]):
     """The play layer's part of one mechanic, for abilities of its effect class ``E``; every default offers nothing."""
 
@@ -133,23 +127,24 @@ class Presenter(Generic[E]):
         """The Move of the words after the verb (see Reader): by default the verb alone, a move of its first
         move kind naming only its card."""
         if rest or not self.MOVE_KINDS:
-            raise reader.malformed(f"{verb!r} takes nothing after it")
+            raise reader.malformed(Refusal.of("nothing_after", verb=verb))
         return reader.settle_move(self.MOVE_KINDS[0], card=card_id)
 
-    def refuse_use(self, game: GameLike, move: Move, effect: E) -> str:
-        """Why a use of its card is not allowed now."""
-        return f"{game.ruleset.model.card(move.card or '').name} has no action to use"
+    def refuse_use(self, game: GameLike, move: Move, effect: E) -> Refusal:
+        """Why a use of its card is not allowed now (spbc.play.refusal: a mechanic's own reasons are macros
+        ``refusal_<key>`` of its prose in every language, ``Refusal.of(key, kind=ItsEffect.kind, ...)``)."""
+        return Refusal.of("no_action", card=move.card or "")
 
-    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> str:
+    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> Refusal:
         """Why a use is not allowed now, told to a reader who may not know the hand (a special card played
         from the hand: spbc.play.special helps); by default :meth:`refuse_use`."""
         return self.refuse_use(game, move, effect)
 
-    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         """Why a move is refused while its stage waits, or None."""
         return None
 
-    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         """Why a move of its own is refused in another stage, or None."""
         return None
 
@@ -178,9 +173,10 @@ class Presenter(Generic[E]):
         from the discard pile, as the state says, so a loaded game says it too), or None."""
         return None
 
-    def drawn_how(self, game: GameLike) -> str | None:
+    def drawn_how(self, game: GameLike) -> Refusal | None:
         """How the card waiting in another mechanic's drawn stage came to the player when its move brought
-        it, as the state says ("took from the discard pile"), for that stage's refusals; None: not by its move."""
+        it, as the state says, for that stage's refusals: a phrase of its prose (``Refusal.of("how", kind=...)``,
+        "took from the discard pile"); None: not by its move."""
         return None
 
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],

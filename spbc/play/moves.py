@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from typing_extensions import Self
+
 from spbc.play.refusal import Refusal, Situation, TableLike, compose, say, say_situation, situation_of, speaker
 
 
@@ -124,7 +126,7 @@ class MoveError(ValueError):
         return self._whole(say(self.refusal, game, language), context, language)
 
     @classmethod
-    def refused(cls, refusal: Refusal, game: Any, text: str | None = None, **extra: Any) -> Any:
+    def refused(cls, refusal: Refusal, game: Any, text: str | None = None, **extra: Any) -> Self:
         """The error of a refusal in a game now (its English message said from the refusal)."""
         situation = situation_of(game)
         english = speaker(game, "en")

@@ -134,20 +134,16 @@ class _Reader:
         shown = " ".join(self.typed.get(word, word) for word in phrase.split())
         return shown if len(shown) <= 40 else shown[:28] + "..." + shown[-8:]
 
-    def malformed(self, message: str | Refusal) -> MalformedMoveError:
-        """The error of a text that does not read as a move (a mechanic may still give English text)."""
-        refusal = message if isinstance(message, Refusal) else Refusal.of("said", text=message)
-        error: MalformedMoveError = MalformedMoveError.refused(refusal, self.game, self.text)
-        return error
+    def malformed(self, message: Refusal) -> MalformedMoveError:
+        """The error of a text that does not read as a move, for the reason ``message`` gives."""
+        return MalformedMoveError.refused(message, self.game, self.text)
 
     def ambiguous(self, reason: Refusal, moves: list[str]) -> AmbiguousMoveError:
         refusal = Refusal.of("ambiguous", reason=reason, moves=moves)
-        error: AmbiguousMoveError = AmbiguousMoveError.refused(refusal, self.game, self.text, candidates=moves)
-        return error
+        return AmbiguousMoveError.refused(refusal, self.game, self.text, candidates=moves)
 
     def refused(self, refusal: Refusal) -> IllegalMoveError:
-        error: IllegalMoveError = IllegalMoveError.refused(refusal, self.game, self.text)
-        return error
+        return IllegalMoveError.refused(refusal, self.game, self.text)
 
     def illegal(self, move: Move) -> IllegalMoveError:
         return self.refused(refusal_of(self.game, move, reader=self.reader))
@@ -220,11 +216,7 @@ class _Reader:
         raise self.ambiguous(Refusal.of("name_in_full", typed=self.shown(phrase), cards=near),
                              [f"{self.shown(phrase)} ... {name}" for name in names])
 
-    def deck(self, phrase: str, verb: str, decks: tuple[str, ...]) -> str:
-        """The deck a phrase names (see find_deck)."""
-        return self.find_deck(phrase, verb, decks)
-
-    def find_deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
+    def deck(self, phrase: str, verb: str, expected: tuple[str, ...]) -> str:
         """A deck by id or name in any language, or a beginning of one: of an id or English name
         first, then of a name in another language (so ``a`` stays the aristocrats)."""
         decks = {**self.words.other_decks, **self.words.decks}

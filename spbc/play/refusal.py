@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from spbc.engine import render
 from spbc.lang.model import RulesModel
+from spbc.reference.language import has_prose, line_of
 
 #: The languages every refusal can be said in; English is the model the others follow.
 LANGUAGES = ("en", "de", "zh")
@@ -129,22 +130,15 @@ class Speaker:
         return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
-def _template(kind: str | None, language: str) -> str:
-    return f"play/refusals.{language}.j2" if kind is None else f"mechanics/{kind}/prose.{language}.j2"
-
-
-@functools.lru_cache(maxsize=128)
-def _module(kind: str | None, language: str) -> Any:
-    return render.environment().get_template(_template(kind, language)).make_module()
+@functools.cache
+def _core(language: str) -> Any:
+    """The play layer's own refusals in a language (play/refusals.<lang>.j2)."""
+    return render.environment().get_template(f"play/refusals.{language}.j2").make_module()
 
 
 @functools.cache
 def _grammar(language: str) -> Any:
     return render.environment().get_template(f"reference/words.{language}.j2").make_module()
-
-
-def _macro_name(refusal: Refusal) -> str:
-    return refusal.key if refusal.kind is None else f"refusal_{refusal.key}"
 
 
 @functools.lru_cache(maxsize=32)
@@ -170,19 +164,23 @@ def say(refusal: Refusal, game: TableLike, language: str = "en") -> str:
 
 def say_with(refusal: Refusal, words: Speaker) -> str:
     """The refusal said with a speaker already made for its game and language (see say)."""
-    macro = getattr(_module(refusal.kind, words.language), _macro_name(refusal))
-    return str(macro(words, **dict(refusal.fields))).strip()
+    fields = dict(refusal.fields)
+    if refusal.kind is not None:  # a mechanic's, from its prose; English where a mechanic from outside lacks it
+        macro = f"refusal_{refusal.key}"
+        language = words.language if has_prose(refusal.kind, words.language, macro) else "en"
+        return line_of(language, refusal.kind, macro, words, **fields)
+    return str(getattr(_core(words.language), refusal.key)(words, **fields)).strip()
 
 
 def say_situation(situation: Situation, game: TableLike, language: str = "en") -> str:
     """Who is to move and when: "Anna, round 3, building phase", "Anna, Runde 3, Bauphase"."""
     words = speaker(game, language)
-    return str(_module(None, language).situation(words, situation.seat, situation.round, situation.phase))
+    return str(_core(language).situation(words, situation.seat, situation.round, situation.phase))
 
 
 def compose(quoted: str | None, reason: str, context: str | None, language: str = "en") -> str:
     """A move error's whole message in a language: the quoted text, the reason, who and when."""
-    return str(_module(None, language).whole(quoted, reason, context))
+    return str(_core(language).whole(quoted, reason, context))
 
 
 def situation_of(game: Any) -> Situation:

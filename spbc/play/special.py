@@ -13,6 +13,7 @@ from typing_extensions import override
 
 from spbc.play.hooks import E, GameLike, Known, Presenter, Reader
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 
 
 def format_move(move: Move, verb: str) -> str:
@@ -39,22 +40,27 @@ def name(game: GameLike, card_id: str | None) -> str:
     return game.ruleset.model.card(card_id or "").name
 
 
-def not_in_hand(game: GameLike, move: Move, known: Known) -> str | None:
+def not_in_hand(game: GameLike, move: Move, known: Known) -> Refusal | None:
     """Why the play is refused when the card is not in the hand, told without the hand to a reader who
     may not see it; None when it is in the hand."""
-    card = name(game, move.card)
-    if move.card in game.hand(game.current_player):
+    card = move.card or ""
+    if card in game.hand(game.current_player):
         return None
     if known.hand is None:
-        return f"{card} is played from the hand: {known.name} cannot play it now"
-    return f"{card} is played from your hand, and you have no {card} in it"
+        return Refusal.of("special_hidden", player=game.current_player, card=card)
+    return Refusal.of("special_not_in_hand", card=card)
 
 
-def refuse_play(game: GameLike, move: Move, effect: object, known: Known) -> str:
+def not_now(move: Move) -> Refusal:
+    """A play refused for none of the reasons its mechanic knows."""
+    return Refusal.of("special_not_now", card=move.card or "")
+
+
+def refuse_play(game: GameLike, move: Move, effect: object, known: Known) -> Refusal:
     """Why a play that names no card is refused: only when the card is not in the hand."""
     if move.target is not None:
-        return f"{name(game, move.card)} names no card when it is played: write only its verb"
-    return not_in_hand(game, move, known) or f"{name(game, move.card)} cannot be played now"
+        return Refusal.of("special_names_nothing", card=move.card or "")
+    return not_in_hand(game, move, known) or not_now(move)
 
 
 class SpecialCard(Presenter[E]):
@@ -78,5 +84,5 @@ class SpecialCard(Presenter[E]):
         return parse_move(reader, card_id, verb, rest, self.WHERE)
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> str:
+    def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> Refusal:
         return refuse_play(game, move, effect, known)

@@ -10,6 +10,7 @@ from typing_extensions import override
 
 from spbc.play.hooks import E, GameLike, Presenter
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 
 
 @runtime_checkable
@@ -27,23 +28,21 @@ class UseAbility(Presenter[E]):
     MOVE_KINDS: ClassVar[tuple[MoveKind, ...]] = (MoveKind.USE,)
 
     @override
-    def refuse_use(self, game: GameLike, move: Move, effect: E) -> str:
+    def refuse_use(self, game: GameLike, move: Move, effect: E) -> Refusal:
         """Why the use is refused: the player has no such card, it is not its phase, every copy was used
         this round, or as :meth:`refuse_further` says."""
         assert isinstance(effect, Phased), f"{effect.kind} is a use ability without a phase"
-        model = game.ruleset.model
         seat = game.current_player
-        card = model.card(move.card or "").name
-        owned = game.play_area(seat).get(move.card or "", 0)
+        card = move.card or ""
+        owned = game.play_area(seat).get(card, 0)
         if not owned:
-            return f"you have no {card}"
+            return Refusal.of("use_not_owned", card=card)
         if game.phase != effect.phase:
-            phase = next(p.name for p in model.phases if p.id == effect.phase)
-            return f"{card} can only be used in the {phase}"
-        if game.used(seat).get(move.card or "", 0) >= owned:
-            return f"your {card} was already used this round"
-        return self.refuse_further(game, move, effect) or f"{card} cannot be used now"
+            return Refusal.of("use_phase", card=card, phase=effect.phase)
+        if game.used(seat).get(card, 0) >= owned:
+            return Refusal.of("use_used", card=card)
+        return self.refuse_further(game, move, effect) or Refusal.of("use_not_now", card=card)
 
-    def refuse_further(self, game: GameLike, move: Move, effect: E) -> str | None:
+    def refuse_further(self, game: GameLike, move: Move, effect: E) -> Refusal | None:
         """The mechanic's own reason to refuse a use that its owner may make now, or None."""
         return None

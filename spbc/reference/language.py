@@ -133,11 +133,11 @@ def say_of(model: RulesModel, kind: str, macro: str, *args: Any) -> str:
     return _collapse(getattr(_prose_of(kind, model.language), macro)(*args))
 
 
-def line_of(language: str, kind: str, macro: str, *args: Any) -> str:
+def line_of(language: str, kind: str, macro: str, *args: Any, **fields: Any) -> str:
     """One line from the prose of an ability kind in ``language``, as the game screen shows it: the macro's
     text with its ends stripped and its inside as the macro printed it (a player's name may hold runs of
     spaces, which :func:`say_of` would collapse). Raises as say_of does; :func:`has_prose` tells beforehand."""
-    return str(getattr(_prose_of(kind, language), macro)(*args)).strip()
+    return str(getattr(_prose_of(kind, language), macro)(*args, **fields)).strip()
 
 
 def has_prose(kind: str, language: str, macro: str) -> bool:

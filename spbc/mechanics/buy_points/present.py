@@ -12,18 +12,17 @@ from spbc.lang.model import RulesModel
 from spbc.mechanics.buy_points.effect import BuyPoints
 from spbc.play.hooks import GameLike, Known, Presenter, Reader, screen_line
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 from spbc.play.view import GameView
 
-
-def _name(game: GameLike, card_id: str) -> str:
-    return game.ruleset.model.card(card_id).name
+KIND = BuyPoints.kind
 
 
 def _effect(game: GameLike, card_id: str) -> BuyPoints:
     return next(e for e in game.ruleset.model.card(card_id).abilities if isinstance(e, BuyPoints))
 
 
-def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> str:
+def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> Refusal:
     """Why no more than ``most`` points can be bought: the ability's cap or the player's rubles.
 
     A reader who may not know the rubles is told the card's cap when the move is over
@@ -32,25 +31,22 @@ def _points_refusal(game: GameLike, move: Move, most: int, known: Known) -> str:
     effect = _effect(game, move.card or "")
     seat = game.current_player
     price, lot = effect.price, effect.lot
-    card = _name(game, move.card or "")
-    copies = game.play_area(seat).get(move.card or "", 0)
+    card = move.card or ""
+    copies = game.play_area(seat).get(card, 0)
     cap = effect.max_points * copies if effect.per == "card" else effect.max_points
     income = effect.income * (copies if effect.per == "card" else 1)
     wanted = move.amount or 0
-    each = f"each costs {price} rubles" if lot == 1 else f"each {lot} cost {price} rubles"
     if (game.rubles(seat) + income) // price * lot == most and (known.rubles is not None or wanted <= cap):
         if known.rubles is None:
-            at = f"{price} rubles each" if lot == 1 else f"{price} rubles for each {lot}"
-            return (f"{known.name} cannot pay for {wanted} points: at {at} they cost {wanted // lot * price}, "
-                    f"more than {known.name} has")
-        with_income = f" and get {income} with the offer" if income else ""
-        return (f"you can buy at most {most} points now: {each} "
-                f"and you have {known.rubles} rubles{with_income}")
+            return Refusal.of("cannot_pay", kind=KIND, player=seat, wanted=wanted, price=price, lot=lot,
+                              cost=wanted // lot * price)
+        return Refusal.of("most_for_rubles", kind=KIND, most=most, price=price, lot=lot, rubles=known.rubles,
+                          income=income)
     if known.rubles is None:
         most = cap  # the card's limit, which everyone can see
     if effect.per == "card":
-        return f"you can buy at most {most} points now: {effect.max_points} for each {card} you own ({copies})"
-    return f"you can buy at most {most} points now with your {card}"
+        return Refusal.of("most_per_card", kind=KIND, most=most, each=effect.max_points, card=card, copies=copies)
+    return Refusal.of("most", kind=KIND, most=most, card=card)
 
 
 def _mix(effect: BuyPoints) -> bool:
@@ -81,35 +77,34 @@ class Present(Presenter[BuyPoints]):
     def parse_move(self, reader: Reader, card_id: str, effect: BuyPoints, verb: str, rest: list[str]) -> Move:
         # isdecimal: the digits int() reads ("²" is a digit, but no number)
         if len(rest) != 1 or not rest[0].isdecimal():
-            raise reader.malformed(
-                f"expected a number of points after {verb!r}, e.g. '{verb} 3' (or '{verb} 0' to buy none)"
-            )
+            raise reader.malformed(Refusal.of("amount_expected", kind=KIND, verb=verb))
         # more points than any offer allows; thousands of digits would not even convert
         amount = int(rest[0]) if len(rest[0]) <= 9 else 10**9
         return reader.settle_move(MoveKind.POINTS, card=card_id, amount=amount)
 
     @override
-    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         """While an owner decides how many points to buy: nothing else, and no more than the offer holds."""
         legal = game.legal_moves()
         amounts = [m.amount or 0 for m in legal]
-        offer = _name(game, legal[0].card or "")
+        offer = legal[0].card or ""
         if move.kind is not MoveKind.POINTS or move.card != legal[0].card:
             if known.rubles is None:  # how many points are on offer tells the rubles
-                return f"first {known.name} decides how many points to buy with the {offer}"
-            return f"first decide how many points to buy with your {offer}: 0 to {max(amounts)}"
+                return Refusal.of("decide_hidden", kind=KIND, player=game.current_player, card=offer)
+            return Refusal.of("decide", kind=KIND, card=offer, most=max(amounts))
         effect = _effect(game, move.card or "")
         if move.amount is not None and move.amount % effect.lot:
-            return f"the {offer} sells points in lots of {effect.lot}: {', '.join(map(str, amounts))}" \
-                if known.rubles is not None else f"the {offer} sells points in lots of {effect.lot}"
+            if known.rubles is None:
+                return Refusal.of("lots_hidden", kind=KIND, card=offer, lot=effect.lot)
+            return Refusal.of("lots", kind=KIND, card=offer, lot=effect.lot, amounts=amounts)
         if move.amount is not None and move.amount > max(amounts):
             return _points_refusal(game, move, max(amounts), known)
         return None
 
     @override
-    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         if move.kind is MoveKind.POINTS:
-            return "there is no offer to buy points now"
+            return Refusal.of("no_offer", kind=KIND)
         return None
 
     @override

@@ -9,7 +9,10 @@ from spbc.mechanics.discard_from_hand.effect import DiscardFromHand
 from spbc.play import special
 from spbc.play.hooks import GameLike, Known
 from spbc.play.moves import Move
+from spbc.play.refusal import Refusal
 from spbc.play.special import SpecialCard
+
+KIND = DiscardFromHand.kind
 
 
 class Present(SpecialCard[DiscardFromHand]):
@@ -17,17 +20,18 @@ class Present(SpecialCard[DiscardFromHand]):
     discards (``away Lumberjack``)."""
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> str:
+    def refuse_play(self, game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> Refusal:
         missing = special.not_in_hand(game, move, known)
         if missing:
             return missing
-        card = special.name(game, move.card)
+        card = move.card or ""
         hand = list(game.hand(game.current_player))
-        hand.remove(move.card or "")
+        hand.remove(card)
         if move.target is None:
-            return f"name the card {card} discards with it: {', '.join(special.name(game, c) for c in dict.fromkeys(hand))}"
+            return Refusal.of("name_discarded", kind=KIND, card=card, hand=list(dict.fromkeys(hand)))
         if move.target not in hand:
             if known.hand is None:
-                return f"{known.name} can discard only a card of their hand with {card}"
-            return f"you have no other {special.name(game, move.target)} in your hand to discard"
-        return f"{card} cannot be played now"
+                return Refusal.of("hidden", kind=KIND, player=game.current_player, card=card)
+            return Refusal.of("no_other", kind=KIND, target=move.target)
+        return special.not_now(move)
+

@@ -10,24 +10,24 @@ from typing_extensions import override
 
 from spbc.lang.model import RulesModel
 from spbc.mechanics.draw_action.effect import DrawAction
-from spbc.play.hooks import GameLike, Known, Reader, either, presenters, screen_line
+from spbc.play.hooks import GameLike, Known, Reader, presenters, screen_line
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 from spbc.play.use import UseAbility
 from spbc.play.view import GameView
 
 
-def _name(game: GameLike, card_id: str) -> str:
-    return game.ruleset.model.card(card_id).name
-
-
-def _how(game: GameLike) -> str:
-    """How the waiting card came to its owner: "drew", or as the mechanic whose move brought it says from
-    the state (its ``drawn_how``: "took from the discard pile"), so a loaded game says it too."""
+def _how(game: GameLike) -> Refusal | None:
+    """How the waiting card came to its owner: None, drew it, or as the mechanic whose move brought it says
+    from the state (its ``drawn_how``: "took from the discard pile"), so a loaded game says it too."""
     for part in presenters(game.ruleset.model):
         said = part.drawn_how(game)
         if said is not None:
             return said
-    return "drew"
+    return None
+
+
+KIND = DrawAction.kind
 
 
 class Present(UseAbility[DrawAction]):
@@ -46,35 +46,34 @@ class Present(UseAbility[DrawAction]):
     @override
     def parse_move(self, reader: Reader, card_id: str, effect: DrawAction, verb: str, rest: list[str]) -> Move:
         if not rest:
-            raise reader.malformed(f"expected a deck after {verb!r}: {', '.join(effect.decks)}")
+            raise reader.malformed(Refusal.of("deck_expected", kind=KIND, verb=verb, decks=effect.decks))
         deck = reader.deck(" ".join(rest), verb, effect.decks)
         return reader.settle_move(MoveKind.USE, card=card_id, deck=deck)
 
     @override
-    def refuse_further(self, game: GameLike, move: Move, effect: DrawAction) -> str | None:
+    def refuse_further(self, game: GameLike, move: Move, effect: DrawAction) -> Refusal | None:
         """A deck it does not draw from, an empty one, or the last card it may not draw."""
-        card = _name(game, move.card or "")
-        if move.deck not in effect.decks:
-            return f"{card} draws from {either(list(effect.decks))}, not {move.deck}"
-        left = game.deck_sizes().get(move.deck or "", 0)
+        card, deck = move.card or "", move.deck or ""
+        if deck not in effect.decks:
+            return Refusal.of("other_deck", kind=KIND, card=card, decks=effect.decks, deck=deck)
+        left = game.deck_sizes().get(deck, 0)
         if left == 0:
-            return f"the {move.deck} deck is empty"
+            return Refusal.of("deck_empty", kind=KIND, deck=deck)
         if left == 1 and effect.forbid_last_card:
-            return f"the {move.deck} deck has only its last card left, which {card} may not draw"
+            return Refusal.of("last_card", kind=KIND, card=card, deck=deck)
         return None
 
     @override
-    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_in_stage(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         """While a drawn card waits: only a decision on it."""
         if move.row != "drawn":
-            drawn = _name(game, game.drawn_card() or "")
-            return f"first decide on the {drawn} you {_how(game)}: buy it, take it into your hand or discard it"
+            return Refusal.of("decide_first", kind=KIND, card=game.drawn_card() or "", how=_how(game))
         return None
 
     @override
-    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> str | None:
+    def refuse_elsewhere(self, game: GameLike, move: Move, known: Known) -> Refusal | None:
         if move.row == "drawn" or move.kind is MoveKind.DISCARD:
-            return "there is no drawn card to decide on"
+            return Refusal.of("nothing_drawn", kind=KIND)
         return None
 
     @override

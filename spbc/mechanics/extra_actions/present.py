@@ -11,6 +11,7 @@ from typing_extensions import override
 from spbc.lang.model import RulesModel
 from spbc.mechanics.extra_actions.effect import ExtraActions
 from spbc.play.hooks import Reader
+from spbc.play.refusal import Refusal
 from spbc.play.moves import Move
 from spbc.play.special import SpecialCard
 
@@ -28,7 +29,7 @@ class Present(SpecialCard[ExtraActions]):
     @override
     def parse_move(self, reader: Reader, card_id: str, effect: ExtraActions, verb: str, rest: list[str]) -> Move:
         if rest:
-            raise reader.malformed(f"{verb!r} takes nothing after it")
+            raise reader.malformed(Refusal.of("nothing_after", verb=verb))
         return super().parse_move(reader, card_id, effect, verb, rest)
 
     @override

@@ -13,7 +13,10 @@ from spbc.mechanics.feast.effect import Feast
 from spbc.play import special
 from spbc.play.hooks import GameLike, Known
 from spbc.play.moves import Move
+from spbc.play.refusal import Refusal
 from spbc.play.special import SpecialCard
+
+KIND = Feast.kind
 
 
 def carries(card: Card) -> bool:
@@ -34,22 +37,21 @@ class Present(SpecialCard[Feast]):
     FIELD_NAMES: ClassVar[tuple[str, ...]] = ("feast",)
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: Feast, known: Known) -> str:
+    def refuse_play(self, game: GameLike, move: Move, effect: Feast, known: Known) -> Refusal:
         missing = special.not_in_hand(game, move, known)
         if missing:
             return missing
-        card = special.name(game, move.card)
+        card = move.card or ""
         model = game.ruleset.model
         area = game.play_area(game.current_player)
-        fitting = [c.name for c in model.cards if carries(c) and area.get(c.id)]
+        fitting = [c.id for c in model.cards if carries(c) and area.get(c.id)]
         if move.target is None:
             if not fitting:
-                return f"{card} lies on a card of yours that pays rubles and points, and you have none"
-            return f"name the card {card} lies on: {', '.join(fitting)}"
-        target = model.card(move.target)
-        if not carries(target):
-            return f"{card} lies only on a card that pays both rubles and points, which {target.name} does not"
-        return f"you have no {target.name} for {card} to lie on"
+                return Refusal.of("none_to_lie_on", kind=KIND, card=card)
+            return Refusal.of("name_lain_on", kind=KIND, card=card, fitting=fitting)
+        if not carries(model.card(move.target)):
+            return Refusal.of("not_carrying", kind=KIND, card=card, target=move.target)
+        return Refusal.of("no_target", kind=KIND, card=card, target=move.target)
 
     @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],

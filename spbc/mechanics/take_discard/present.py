@@ -14,17 +14,17 @@ from spbc.mechanics.take_discard.effect import TakeDiscard
 from spbc.play import special
 from spbc.play.hooks import GameLike, Known, Reader, screen_line
 from spbc.play.moves import Move, MoveKind
+from spbc.play.refusal import Refusal
 from spbc.play.use import UseAbility
 from spbc.play.view import GameView
+
+
+KIND = TakeDiscard.kind
 
 
 def _discarded(game: GameLike) -> list[str]:
     model = game.ruleset.model
     return [card.id for card, copies in zip(model.cards, game.state_field("discard")) if copies > 0]
-
-
-def _name(game: GameLike, card_id: str) -> str:
-    return game.ruleset.model.card(card_id).name
 
 
 def _waiting(game: GameLike) -> bool:
@@ -54,28 +54,26 @@ class Present(UseAbility[TakeDiscard]):
     @override
     def parse_move(self, reader: Reader, card_id: str, effect: TakeDiscard, verb: str, rest: list[str]) -> Move:
         if not rest:
-            raise reader.malformed(f"expected the card to take from the discard pile after {verb!r}, "
-                                   f"e.g. '{verb} market'")
+            raise reader.malformed(Refusal.of("card_expected", kind=KIND, verb=verb))
         taken = reader.card(" ".join(rest), card_id, "the discard pile")
         return reader.settle_move(MoveKind.USE, card=card_id, target=taken)
 
     @override
-    def refuse_further(self, game: GameLike, move: Move, effect: TakeDiscard) -> str | None:
+    def refuse_further(self, game: GameLike, move: Move, effect: TakeDiscard) -> Refusal | None:
         """No card named, one not in the discard pile, or one of a deck it does not take from."""
-        card = _name(game, move.card or "")
+        card = move.card or ""
         if move.target is None:
-            return f"{card} takes a card from the discard pile: name it"
-        taken = _name(game, move.target)
+            return Refusal.of("name_it", kind=KIND, card=card)
         if move.target not in _discarded(game):
-            return f"there is no {taken} in the discard pile"
+            return Refusal.of("not_discarded", kind=KIND, target=move.target)
         model = game.ruleset.model
         if effect.decks and model.card(move.target).deck not in effect.decks:
-            decks = [d.name for d in model.decks if d.id in effect.decks]
-            return f"{card} takes only cards of the {' or '.join(decks)} deck from the discard pile, not {taken}"
+            decks = [d.id for d in model.decks if d.id in effect.decks]
+            return Refusal.of("other_deck", kind=KIND, card=card, decks=decks, target=move.target)
         return None
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: TakeDiscard, known: Known) -> str:
+    def refuse_play(self, game: GameLike, move: Move, effect: TakeDiscard, known: Known) -> Refusal:
         """Why a use is refused: for a special card played from the hand, without telling a reader who may not
         see the hand what it holds; for a card in a play area, as self.refuse_use says."""
         if not effect.from_hand:
@@ -83,15 +81,14 @@ class Present(UseAbility[TakeDiscard]):
         missing = special.not_in_hand(game, move, known)
         if missing:
             return missing
-        card = _name(game, move.card or "")
+        card = move.card or ""
         if move.target is None:
-            return f"{card} takes a card from the discard pile: name it"
-        taken = _name(game, move.target)
+            return Refusal.of("name_it", kind=KIND, card=card)
         if game.ruleset.model.card(move.target).special:
-            return f"{card} takes no special card, and {taken} is one"
+            return Refusal.of("special", kind=KIND, card=card, target=move.target)
         if move.target not in _discarded(game):
-            return f"there is no {taken} in the discard pile"
-        return f"{card} cannot be played now"
+            return Refusal.of("not_discarded", kind=KIND, target=move.target)
+        return special.not_now(move)
 
     @override
     def drawn_prompt(self, game: GameLike, model: RulesModel, view: GameView, name: str, language: str) -> str | None:
@@ -101,9 +98,9 @@ class Present(UseAbility[TakeDiscard]):
         return screen_line(language, TakeDiscard.kind, "drawn_prompt", name, model.card(view.drawn).name)
 
     @override
-    def drawn_how(self, game: GameLike) -> str | None:
+    def drawn_how(self, game: GameLike) -> Refusal | None:
         """The drawn stage's refusals: "first decide on the Market you took from the discard pile"."""
-        return "took from the discard pile" if _waiting(game) else None
+        return Refusal.of("how", kind=KIND) if _waiting(game) else None
 
     @override
     def state_bounds(self, model: RulesModel, fields: Mapping[str, list[int]],

@@ -7,6 +7,7 @@ from typing_extensions import override
 
 from spbc.mechanics.windfall.effect import Windfall
 from spbc.play.hooks import Reader
+from spbc.play.refusal import Refusal
 from spbc.play.moves import Move
 from spbc.play.special import SpecialCard
 
@@ -17,5 +18,5 @@ class Present(SpecialCard[Windfall]):
     @override
     def parse_move(self, reader: Reader, card_id: str, effect: Windfall, verb: str, rest: list[str]) -> Move:
         if rest:
-            raise reader.malformed(f"{verb!r} takes nothing after it")
+            raise reader.malformed(Refusal.of("nothing_after", verb=verb))
         return super().parse_move(reader, card_id, effect, verb, rest)
