@@ -21,6 +21,8 @@ from test_pbem_schema import CURRENT, CURRENT_SECRETS
 from spbc.engine import render
 from spbc.pbem.server import NewGame, SeatSpec
 from spbc.pbem.wording import mail_words
+from spbc.play.moves import MoveError
+from spbc.play.notation import parse_move
 from spbc.play.refusal import LANGUAGES
 
 PEOPLE = {"anna@a.test": ("Anna", "de"), "boris@b.test": ("Boris", "zh"), "clara@c.test": ("Clara", "en")}
@@ -224,3 +226,23 @@ def test_a_player_of_a_store_of_version_3_writes_lang_de_and_gets_german_mails(t
         assert outbox(tmp_path)[-1].body.startswith("ok line 3: from now on your mails are in English\n")
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("language", ["de", "zh"])
+def test_a_mechanics_refusal_by_mail_is_said_in_the_readers_language(tmp_path, language):
+    """A move a mechanic refuses (using an Observatory one does not own) is answered with the refusal
+    said from its fields in the reader's language, not its English."""
+    server = make_server(tmp_path)
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test", lang=language), SeatSpec("ai:random")], seed=5,
+                            game_id="g"))
+    secret = secret_of_any(outbox(tmp_path), "anna@a.test")
+    sitting = server.sitting("g")
+    if sitting.table.on_turn != 0:
+        pytest.skip("the computer is on turn")  # seed 5: Anna begins
+    with pytest.raises(MoveError) as refused:
+        parse_move("observe worker", sitting.game)
+    server.receive(mail("anna@a.test", ["game g", f"secret {secret}", f"move {sitting.moves + 1}", "observe worker"]))
+    answer = outbox(tmp_path)[-1]
+    said = refused.value.say(sitting.game, language)
+    assert said != str(refused.value) and said in answer.body and str(refused.value) not in answer.body
+    check_said_in(answer, language, set())
