@@ -34,7 +34,8 @@ def _fragments(text: str) -> list[str]:
     return [piece.strip() for piece in re.split(r"\{[a-z_]*\}", text) if len(piece.strip()) >= 12]
 
 
-def english_sentences() -> set[str]:
+@functools.cache
+def english_sentences() -> frozenset[str]:
     """Every fixed piece of an English mail sentence that the other languages do not say the same way."""
     en, others = mail_words("en"), [mail_words(language) for language in LANGUAGES if language != "en"]
     texts = [*en.phrases.values(), *en.help_head.split("\n"), *en.help_tail.split("\n")]
@@ -42,7 +43,7 @@ def english_sentences() -> set[str]:
                                for text in [*words.phrases.values(), words.help_head, words.help_tail])
     english = {piece for text in texts for line in text.split("\n") for piece in _fragments(line)
                if piece not in said_elsewhere}
-    return english | refusal_sentences()
+    return frozenset(english | refusal_sentences())
 
 
 @functools.cache
