@@ -17,6 +17,7 @@ import pytest
 import spbc.play
 
 from pbem_mail import Received, make_server, mail, outbox, secret_of
+from test_pbem_games import break_game
 from test_pbem_schema import CURRENT, CURRENT_SECRETS
 from spbc.engine import render
 from spbc.pbem.server import NewGame, SeatSpec
@@ -247,3 +248,24 @@ def test_a_mechanics_refusal_by_mail_is_said_in_the_readers_language(tmp_path, l
     said = refused.value.say(sitting.game, language)
     assert said != str(refused.value) and said in answer.body and str(refused.value) not in answer.body
     check_said_in(answer, language, set())
+
+
+def test_a_game_that_cannot_be_loaded_is_told_in_the_readers_language(tmp_path):
+    """The administrator's notice that a game cannot be loaded, and the refusal of its player's mail, are
+    German for a German administrator and player (the reason stored in English said in German)."""
+    server = make_server(tmp_path)
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test", lang="de"), SeatSpec("ai:random")], seed=5,
+                            game_id="g"))
+    secret = secret_of_any(outbox(tmp_path), "anna@a.test")
+    break_game(server, "g", "digest changed")
+    server.close()
+    server = make_server(tmp_path)  # a new process: the game is loaded from the store
+    seen = len(outbox(tmp_path))
+    server.receive(mail("anna@a.test", ["game g", f"secret {secret}", "status"]))
+    told = outbox(tmp_path, seen)
+    assert sorted(m.subject for m in told) == ["[spb g] das Spiel kann nicht geladen werden",
+                                                "[spb g] nicht verwendet"]
+    assert all("seine Regeln haben sich seit Spielbeginn geändert" in m.body for m in told)
+    for sent in told:
+        check_said_in(sent, "de", set())
+    server.close()

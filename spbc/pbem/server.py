@@ -158,7 +158,8 @@ class Server:
         game = self.desk.loaded(row)
         if game is None:
             return self._refuse(mail, row.id, "refuse_unloadable", stranger=False,
-                                lang=seat.lang if seat is not None else DEFAULT, game=row.id, why=row.unloadable)
+                                lang=seat.lang if seat is not None else DEFAULT, game=row.id,
+                                why=mail_words(seat.lang if seat is not None else DEFAULT).again(row.unloadable))
         sitting = open_sitting(row, seats, game, self.store.move_count(row.id), hint)
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)

@@ -53,6 +53,12 @@ class MailWords:
         language: the table's events name things in English."""
         return _names(model, self.language)
 
+    def again(self, english: str) -> str:
+        """A sentence stored in English (a game's reason for not loading), said in this language: the
+        sentence of the key whose English is that text, or the text as it is where no key has it."""
+        key = _keys_of_english().get(english)
+        return self(key) if key is not None else english
+
     def row(self, row: str) -> str:
         """A board row as a screen names it: "upper", "oben", "上排"."""
         return catalogue(self.language).rows.get(row, row)
@@ -69,6 +75,12 @@ def _names(model: RulesModel, language: str) -> Mapping[str, str]:
     pairs = [*zip(model.cards, local.cards), *zip(model.decks, local.decks), *zip(model.phases, local.phases),
              *zip(model.colours, local.colours)]
     return {english.name: there.name for english, there in pairs}
+
+
+@functools.cache
+def _keys_of_english() -> Mapping[str, str]:
+    """The key of each English sentence without placeholders."""
+    return {text: key for key, text in mail_words(DEFAULT).phrases.items() if "{" not in text}
 
 
 @functools.cache
