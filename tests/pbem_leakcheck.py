@@ -41,6 +41,7 @@ from pbem_positions import put_position
 from spbc.pbem.config import load_config
 from spbc.pbem.server import NewGame, SeatSpec, Server
 from spbc.pbem.text import RULE, event_lines, screen_lines
+from spbc.pbem.wording import mail_words
 from spbc.play.game import Game, Ruleset, load_rules
 from spbc.play.moves import PASS, MoveError
 from spbc.play.notation import format_move, parse_move
@@ -101,14 +102,16 @@ def moves_of(game: Game, seat: int) -> tuple[tuple[str, int | None], ...]:
 class LeakCheck:
     """One game of one ruleset, played by mail in folder and checked as it goes."""
 
-    def __init__(self, folder: Path, rules: str, number: int, tally: Tally) -> None:
+    def __init__(self, folder: Path, rules: str, number: int, tally: Tally, language: str = "en") -> None:
+        """A game of rules whose people read their mails in language."""
         self.folder, self.rules, self.tally = folder, rules, tally
+        self.words = mail_words(language)
         self.rng = random.Random(f"{rules}-{number}")
         model = ruleset(rules).model
         players = self.rng.randint(model.game.min_players, model.game.max_players)
         people = self.rng.randint(1, players - 1) if self.rng.random() < 0.8 else players
         self.addresses = [f"p{i}@p{i}.test" for i in range(people)]
-        seats = [SeatSpec(f"P{i}", address) for i, address in enumerate(self.addresses)]
+        seats = [SeatSpec(f"P{i}", address, lang=language) for i, address in enumerate(self.addresses)]
         levels = ["ai:random", "ai:easy", "ai:medium@20it", "ai:hard@20it"]  # one seat a level: one name a seat
         seats += [SeatSpec(level) for level in self.rng.sample(levels, players - people)]
         self.rng.shuffle(seats)
@@ -119,8 +122,9 @@ class LeakCheck:
         self.seat_of = {seat.address: index for index, seat in enumerate(seats) if seat.address}
         sent = outbox(folder)
         self.secrets = {address: secret_of(sent, address) for address in self.addresses}
-        admin = next(m.body for m in sent if m.subject == "[spb g] administration")
-        self.admin_secret = admin.split("Your admin secret: ", 1)[1].split()[0]
+        self.admin_subject = self.words("admin_subject", game="g")
+        admin = next(m.body for m in sent if m.subject == self.admin_subject)
+        self.admin_secret = admin.split(self.words("admin_welcome", game="g", secret=""), 1)[1].split()[0]
         self.read = 0
         self.last: dict[str, Received] = {}
         self.pairs = 0
@@ -179,20 +183,20 @@ class LeakCheck:
         for address, secret in self.secrets.items():
             if secret in text and address != sent.recipient:
                 self.leak(f"the secret of {address}", sent)
-        if self.admin_secret in text and sent.subject != "[spb g] administration":
+        if self.admin_secret in text and sent.subject != self.admin_subject:
             self.leak("the admin secret", sent)
         if not game.is_over and str(game.seed) in text:
             self.leak("the seed before the end", sent)
         reader = self.seat_of.get(sent.recipient)
         if reader is None or RULE not in sent.body or game.is_over:
             return
-        own = "\n".join(screen_lines(build_screen(game, reader, moves_of(game, reader))))
+        own = "\n".join(screen_lines(build_screen(game, reader, moves_of(game, reader)), self.words))
         if own not in sent.body:
             self.leak("a screen that is not the reader's own", sent)
         self.tally.screens += 1
         if alter:
             other = altered(game, reader, self.rng)
-            changed = "\n".join(screen_lines(build_screen(other, reader, moves_of(other, reader))))
+            changed = "\n".join(screen_lines(build_screen(other, reader, moves_of(other, reader)), self.words))
             if changed != own:
                 self.leak("a screen that changes with what its reader cannot see", sent)
                 if DEBUG:
@@ -309,8 +313,11 @@ class LeakCheck:
             except MoveError:
                 self.tally.events_skipped += 1
                 continue
-            lines = [line for event in table_events(before, game, seat, move) for line in event_lines(event)]
-            others = [line for event in table_events(other, after, seat, move) for line in event_lines(event)]
+            model = game.ruleset.model
+            lines = [line for event in table_events(before, game, seat, move)
+                     for line in event_lines(event, self.words, model)]
+            others = [line for event in table_events(other, after, seat, move)
+                      for line in event_lines(event, self.words, model)]
             self.tally.events_compared += 1
             if lines != others:
                 self.tally.leaks.append(f"{self.rules}: the lines of move {text!r} change with what "

@@ -56,6 +56,12 @@ def mail(sender: str, lines: list[str] | str, subject: str = "moves", message_id
     return message.as_bytes()
 
 
+#: Where a mail lists its reader's moves, in English, German and Chinese.
+YOUR_MOVES = "(?:It is your turn. Your moves:|Du bist am Zug. Deine Züge:|輪到你了。你的走法：)\n"
+#: The line of a welcome that holds the reader's secret, in English, German and Chinese.
+SECRET_LINE = r"^(?:Your secret: |Dein Geheimnis: |你的密語：)(\S+)$"
+
+
 @dataclass
 class Received:
     """One mail the server sent, parsed."""
@@ -73,14 +79,14 @@ class Received:
     @property
     def moves(self) -> list[str]:
         """The legal moves the mail lists for its reader (on turn)."""
-        part = self.body.split("It is your turn. Your moves:\n", 1)
+        part = re.split(YOUR_MOVES, self.body, maxsplit=1)
         if len(part) < 2:
             return []
         found = []
         for line in part[1].splitlines():
             if not line.startswith("  "):
                 break
-            found.append(re.sub(r"  \([0-9]+ rubles?\)$", "", line.strip()))
+            found.append(re.sub(r"  [(（][^()（）]*[)）]$", "", line.strip()))  # "  (3 rubles)", "  （3盧布）"
         return found
 
 
@@ -99,7 +105,7 @@ def outbox(folder: Path, start: int = 0) -> list[Received]:
 
 def secret_of(mails: list[Received], address: str) -> str:
     for sent in mails:
-        found = re.search(r"^Your secret: (\S+)$", sent.body, re.M)
+        found = re.search(SECRET_LINE, sent.body, re.M)
         if sent.recipient == address and found:
             return found.group(1)
     raise AssertionError(f"no welcome for {address}")

@@ -230,8 +230,8 @@ def test_a_hint_searched_for_a_state_the_game_has_left_is_not_given(game):
     server, _, _ = game
     row = server.store.game("g1")
     old = Hint("g1", "an older state", 0, 0, "pass")
-    assert hint_lines(old, row, 0, 0, 0, "line 3") == ["! line 3: the game moved on while the hint was searched; "
+    assert hint_lines(old, row, 0, 0, 0, 3) == ["! line 3: the game moved on while the hint was searched; "
                                                        "ask again"]
     fits = Hint("g1", row.state, 0, 0, "pass")
-    assert hint_lines(fits, row, 0, 0, 0, "line 3") == ["hint: pass"]
-    assert hint_lines(fits, row, 1, 0, 0, "line 5")[0].endswith("put 'hint' before your moves")
+    assert hint_lines(fits, row, 0, 0, 0, 3) == ["hint: pass"]
+    assert hint_lines(fits, row, 1, 0, 0, 5)[0].endswith("put 'hint' before your moves")

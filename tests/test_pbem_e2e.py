@@ -219,3 +219,69 @@ def test_a_whole_game_with_digests_and_a_stronger_computer(tmp_path):
     assert final.is_over and read_record(server.export("g1")).game.standings() == final.standings()
     got = {address: sum(1 for m in outbox(tmp_path) if m.recipient == address) for address in PEOPLE}
     assert got["anna@a.test"] < got["clara@c.test"] and got["boris@b.test"] < got["clara@c.test"]
+
+
+#: Where a mail lists its reader's moves, in English and in German.
+YOUR_MOVES = ("It is your turn. Your moves:\n", "Du bist am Zug. Deine Züge:\n")
+
+
+def moves_of(received) -> list[str]:
+    """The moves a mail in English or German lists for its reader (in notation, as every language writes them)."""
+    for head in YOUR_MOVES:
+        if head in received.body:
+            lines = received.body.split(head, 1)[1].splitlines()
+            listed = [line for line in lines[:next((i for i, line in enumerate(lines) if not line.startswith("  ")),
+                                                   len(lines))]]
+            return [re.sub(r"  \(.*\)$", "", line.strip()) for line in listed]
+    return []
+
+
+def test_a_player_who_writes_lang_de_gets_german_mails_through_smtp(tmp_path, smtp):
+    """Anna writes 'lang de' with her first mail; from its answer on, every mail to her, through a real SMTP
+    server on loopback, is German to the game's end (the others' stay English), and tells her no other
+    player's hand, secret rubles or secret, nor the seed before the end."""
+    from test_pbem_languages import check_said_in
+
+    catcher, port = smtp
+    server = make_server(tmp_path, f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\n')
+    three_and_a_computer(server, seed=SEED)
+    server.flush()
+    received = [parse_sent(data) for _, data in catcher.messages]
+    secrets = {r.recipient: re.search(r"^Your secret: (\S+)$", r.body, re.M).group(1)
+               for r in received if "welcome" in r.subject}
+    seen = len(catcher.messages)
+    server.receive(mail("Anna <anna@a.test>", ["game g1", f"secret {secrets['anna@a.test']}", "lang de", "status"]))
+    rng, german, over = random.Random(11), [], False
+    for _ in range(1000):
+        server.flush()
+        with catcher.lock:
+            batch, seen = catcher.messages[seen:], len(catcher.messages)
+        new = [parse_sent(data) for _, data in batch]
+        german += [r for r in new if r.recipient == "anna@a.test"]
+        assert all(r.recipient == "anna@a.test" or not r.subject.startswith("[spb g1] move") or not r.subject.endswith("du bist am Zug") for r in new)
+        if any(r.subject.endswith(("] game over", "] Spiel zu Ende")) for r in new):
+            over = True
+            break
+        turn = [r for r in new if r.subject.endswith((": your turn", ": du bist am Zug"))]
+        if not turn:
+            continue
+        server.receive(reply_to(turn[-1], secrets[turn[-1].recipient], rng.choice(moves_of(turn[-1]))))
+    assert over, [r.subject for r in german[-3:]]
+    assert german and german[0].body.startswith("ok Zeile 3: ab jetzt sind deine Mails auf Deutsch\n")
+    final = server.sitting("g1").game
+    model = final.ruleset.model
+    english = {thing.name for thing in [*model.phases, *model.decks]} - {
+        thing.name for thing in [*model.in_language("de").phases, *model.in_language("de").decks]}
+    others = [name for name in final.players if name != "Anna"]
+    for sent in german:
+        check_said_in(sent, "de", english)
+        assert not any(secret in sent.body for address, secret in secrets.items() if address != "anna@a.test")
+        assert (str(SEED) in sent.body) == sent.subject.endswith("] Spiel zu Ende")
+        for name in others:
+            for line in re.findall(rf"^  {re.escape(name)}( \[[^]]*\])?: (.*)$", sent.body, re.M):
+                assert ", ? Rubel," in line[1], (name, line)
+    last = german[-1]
+    assert last.subject == "[spb g1] Spiel zu Ende" and "Das Spiel ist zu Ende. Endstand:" in last.body
+    for standing in final.standings():
+        assert re.search(rf"^\s+{standing.rank}\s+{re.escape(standing.name)}\s.*\s{standing.final}$", last.body, re.M)
+    server.close()

@@ -120,6 +120,15 @@ def rich_after(game) -> list:
 LEAK_GAMES = int(os.environ.get("SPBC_LEAK_GAMES", "1"))
 
 
+@pytest.mark.parametrize("language", ["de", "zh"])
+def test_a_game_whose_mails_are_german_or_chinese_tells_no_reader_more(tmp_path, language):
+    """The leak check of one game of the base rules whose people read German or Chinese mails: every
+    mail and log line held against its reader's view, as for English."""
+    tally = Tally()
+    LeakCheck(tmp_path, "base", 0, tally, language).play()
+    assert tally.leaks == [] and tally.games == 1 and tally.screens > 0 and tally.altered_screens > 0
+
+
 @pytest.mark.slow  # whole games by mail, every mail checked on altered copies; the findings' own tests stay
 @pytest.mark.parametrize("rules", RULESETS)
 def test_no_mail_or_log_line_tells_a_reader_what_their_view_does_not_hold(tmp_path, rules):

@@ -14,6 +14,7 @@ from spbc.pbem.letters import status_line, subject
 from spbc.pbem.orders import format_order
 from spbc.pbem.secret import new_secret, secret_digest
 from spbc.pbem.seat_change import log_line, notices
+from spbc.pbem.wording import in_every_language
 from spbc.pbem.settings import address_problem
 from spbc.pbem.sitting import Sitting, advance
 from spbc.pbem.states import GameStatus, MailKind, MailState
@@ -43,8 +44,8 @@ def _set_status(desk: Desk, sitting: Sitting, action: str) -> str:
     if row.status.ended:
         raise PbemError(f"the game is {row.status}")
     row.status = STATUS_OF[action]
-    desk.store.add_log(row.id, f"The administrator {action}d the game." if action != "abort"
-                       else "The administrator aborted the game.")
+    for line, said in in_every_language(lambda words: [words(f"log_{action}")]):
+        desk.store.add_log(row.id, line, said)
     sitting.changed = True
     if action == "resume":
         row.turn_since = desk.clock()
@@ -64,7 +65,8 @@ def _move_seat(desk: Desk, sitting: Sitting, action: str, seat: SeatRow, given: 
     if seat.level is not None:
         raise PbemError(f"{seat.name} is a computer seat")
     old, seat.address = seat.address, address
-    desk.store.add_log(row.id, log_line(action, seat))
+    for line, said in in_every_language(lambda words: [log_line(action, seat, words)]):
+        desk.store.add_log(row.id, line, said)
     for recipient, title, body in notices(row, sitting.seats, action, seat, old):
         desk.notify(row.id, recipient, title, body)
     if action == "address":  # the seat's new address gets the game as it stands

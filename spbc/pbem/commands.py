@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 #: Words that begin a command line; every other line is read as a move.
 COMMAND_WORDS = ("game", "secret", "move", "order", "orders", "say", "help", "status", "moves", "hint",
-                 "mail", "admin")
+                 "mail", "lang", "admin")
 _SUBJECT_GAME = re.compile(r"\[\s*spb\s+([A-Za-z0-9][A-Za-z0-9_-]{0,31})\s*\]", re.I)
 _SUBJECT_MOVE = re.compile(r"\bmove\s+#?([0-9]{1,6})\b", re.I)
 #: Characters of a line a reply quotes back (a mail's line may be a hundred kilobytes long).

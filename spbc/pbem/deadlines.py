@@ -10,6 +10,8 @@ from spbc.pbem.desk import Desk
 from spbc.pbem.sitting import Sitting, act_for_late
 from spbc.pbem.states import GameStatus, MailKind, PolicyKind
 from spbc.pbem.store import SeatRow
+from spbc.pbem.wording import mail_words
+from spbc.table.phrases import catalogue
 
 
 def tick_game(desk: Desk, game_id: str) -> list[str]:
@@ -38,10 +40,10 @@ def tick_game(desk: Desk, game_id: str) -> list[str]:
 
 
 def _remind(desk: Desk, sitting: Sitting, seat: SeatRow, hours_left: float) -> None:
-    row = sitting.row
-    body = (f"A reminder: it is your turn in game {row.id} (move {sitting.moves + 1}), "
-            f"{max(0.0, hours_left):.1f} hours before the deadline.\n\n") + desk.update(sitting, seat, [])
-    desk.queue(sitting, seat, MailKind.NOTICE, f"[spb {row.id}] move {sitting.moves + 1}: reminder", body, "")
+    row, words = sitting.row, mail_words(seat.lang)
+    hours = f"{max(0.0, hours_left):.1f}".replace(".", catalogue(words.language).decimal_point)
+    body = words("reminder", game=row.id, move=sitting.moves + 1, hours=hours) + "\n\n" + desk.update(sitting, seat, [])
+    desk.queue(sitting, seat, MailKind.NOTICE, words("reminder_subject", game=row.id, move=sitting.moves + 1), body, "")
     row.reminded = True
 
 
@@ -51,9 +53,9 @@ def _late(desk: Desk, sitting: Sitting, seat: SeatRow) -> None:
     row.late = True
     for other in sitting.seats:
         if other.address and other.seat != seat.seat:
-            desk.notify(row.id, other.address, f"[spb {row.id}] {seat.name} is late",
-                        f"{seat.name} has not moved by the deadline in game {row.id} "
-                        f"(move {sitting.moves + 1}); the policy is {row.policy}.\n")
+            words = mail_words(other.lang)
+            desk.notify(row.id, other.address, words("late_subject", game=row.id, name=seat.name),
+                        words("late", name=seat.name, game=row.id, move=sitting.moves + 1, policy=row.policy) + "\n")
     kind = PolicyKind.of(row.policy)
     if kind is PolicyKind.WAIT:
         return

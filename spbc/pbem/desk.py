@@ -62,7 +62,7 @@ class Desk:
 
     def update(self, sitting: Sitting, seat: SeatRow, lines: list[str]) -> str:
         """The body of an update to seat: answers, the log since its last mail, its screen."""
-        since = [text for _, text in self.store.log_since(sitting.row.id, seat.seen)]
+        since = [text for _, text in self.store.log_since(sitting.row.id, seat.seen, seat.lang)]
         return update(sitting, seat, lines, since)
 
     def queue_welcome(self, sitting: Sitting, seat: SeatRow, secret: str) -> None:

@@ -15,6 +15,7 @@ from spbc.pbem.commands import Request
 from spbc.pbem.limits import HINTS_PER_MAIL
 from spbc.pbem.states import GameStatus
 from spbc.pbem.store import GameRow
+from spbc.pbem.wording import ENGLISH, MailWords
 from spbc.play.notation import format_move
 from spbc.table.table import Table
 
@@ -47,13 +48,15 @@ def search_ahead(row: GameRow, table: Table, seat: int, level: str) -> Hint | No
     return Hint(row.id, row.state, table.moves, seat, format_move(move, table.game.ruleset))
 
 
-def hint_lines(hint: Hint | None, row: GameRow, moves: int, seat: int, given: int, where: str) -> list[str]:
-    """The answer to a hint line of seat's mail: the hint searched ahead if it still fits the game
-    (row as the mail's transaction read it, moves as the game stands now), given hints answered before."""
+def hint_lines(hint: Hint | None, row: GameRow, moves: int, seat: int, given: int, line: int,
+               words: MailWords = ENGLISH) -> list[str]:
+    """The answer to a hint line (number ``line``) of seat's mail: the hint searched ahead if it still
+    fits the game (row as the mail's transaction read it, moves as the game stands now), given hints
+    answered before."""
     if given >= HINTS_PER_MAIL:
-        return [f"! {where}: one hint a mail; this line was not answered"]
+        return [words("refused_at", line=line, why=words("one_hint"))]
     if hint is None or (hint.game, hint.state, hint.seat) != (row.id, row.state, seat):
-        return [f"! {where}: the game moved on while the hint was searched; ask again"]
+        return [words("refused_at", line=line, why=words("hint_stale"))]
     if hint.moves != moves:
-        return [f"! {where}: a hint answers the position your mail found: put 'hint' before your moves"]
-    return [f"hint: {hint.move}"]
+        return [words("refused_at", line=line, why=words("hint_first"))]
+    return [words("hint", move=hint.move)]

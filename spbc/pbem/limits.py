@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from spbc.pbem.config import LimitsPart
 from spbc.pbem.store import Store
+from spbc.pbem.wording import ENGLISH, MailWords
 
 #: The key of the count of refusals to every sender who plays no seat, together.
 EVERY_STRANGER = "*"
@@ -33,22 +34,21 @@ def may_refuse(store: Store, limits: LimitsPart, address: str, now: float, stran
     return not stranger or store.refusal_allowed(EVERY_STRANGER, now, limits.refusals_per_hour_total)
 
 
-def refusal_subject(game_id: str | None) -> str:
-    return f"[spb {game_id}] not used" if game_id else "[spb] not used"
+def refusal_subject(game_id: str | None, words: MailWords = ENGLISH) -> str:
+    return words("refusal_subject", game=game_id) if game_id else words("refusal_subject_none")
 
 
-def refusal_body(reason: str) -> str:
+def refusal_body(reason: str, words: MailWords = ENGLISH) -> str:
     """A refusal: the server's reason alone, which never holds a word of the mail refused."""
-    return "\n".join(["Your mail to this server was not used:", f"! {reason}", "",
-                      "Send 'help' with your game and secret for the commands."]) + "\n"
+    return words("refusal", reason=reason) + "\n"
 
 
-def say_refused(store: Store, limits: LimitsPart, game_id: str, seat: int, said: int, now: float) -> str | None:
+def say_refused(store: Store, limits: LimitsPart, game_id: str, seat: int, said: int, now: float,
+                words: MailWords = ENGLISH) -> str | None:
     """Why a seat's say line is not sent (said: the say lines of this mail sent before it), or None
     (then it is counted)."""
     if said >= limits.say_per_mail:
-        return (f"not sent: a mail carries at most {limits.say_per_mail} 'say' "
-                f"{'line' if limits.say_per_mail == 1 else 'lines'}; send the rest in another mail")
+        return words("say_per_mail", count=limits.say_per_mail, lines=words.nouns["line"][limits.say_per_mail != 1])
     if not store.refusal_allowed(f"say {game_id} {seat}", now, limits.say_per_hour):
-        return f"not sent: you have sent {limits.say_per_hour} messages this hour, this server's limit"
+        return words("say_per_hour", count=limits.say_per_hour)
     return None

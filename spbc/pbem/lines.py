@@ -16,12 +16,14 @@ from spbc.pbem.hints import hint_lines
 from spbc.pbem.limits import say_refused
 from spbc.pbem.mailin import Mail
 from spbc.pbem.orders import describe_order, keep_verbs, order_of_words
-from spbc.pbem.seat_change import refused_by_mail
+from spbc.pbem.seat_change import admin_words, refused_by_mail
 from spbc.pbem.sitting import Sitting, advance, submit
 from spbc.pbem.states import GameStatus, MailKind, MailOption
 from spbc.pbem.store import SeatRow
 from spbc.pbem.text import help_lines, move_lines
+from spbc.pbem.wording import ENGLISH, MailWords, mail_words
 from spbc.play.moves import MoveError
+from spbc.play.refusal import LANGUAGES
 
 MAX_SAY = 2000  # characters of one message to the other players
 
@@ -40,158 +42,179 @@ class _Moves:
 
 def carry_out(desk: Desk, sitting: Sitting, mail: Mail, request: Request, seat: SeatRow | None, admin: bool) -> int:
     """Carry out the lines in order; the replies go to sitting.lines[seat]. The number of moves applied."""
-    out: list[str] = [f"! {problem}" for problem in request.problems]
+    words = _words(sitting, seat)
+    out: list[str] = [words("problem", problem=problem) for problem in request.problems]
     moves = _Moves(request.number)
     for line in request.lines:
         if line.word == "":
-            out.append(_move(desk, sitting, line, seat, moves))
+            out.append(_move(desk, sitting, line, seat, moves, _words(sitting, seat)))
         else:
             out += _command(desk, sitting, line, seat, admin)
     if not request.lines:
-        out.append("! the mail holds no move and no command; 'help' lists them")
+        out.append(words("no_lines"))
     if seat is not None:
         sitting.lines.setdefault(seat.seat, []).extend(out)
         if moves.show_screen:
             sitting.lines[seat.seat].append("")
     else:
-        desk.notify(sitting.row.id, mail.sender, f"[spb {sitting.row.id}] administration", "\n".join(out) + "\n",
+        desk.notify(sitting.row.id, mail.sender, words("admin_subject", game=sitting.row.id), "\n".join(out) + "\n",
                     MailKind.REPLY, mail.message_id)
     return moves.applied
 
 
-def _move(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, moves: _Moves) -> str:
+def _words(sitting: Sitting, seat: SeatRow | None) -> MailWords:
+    """The words of the answer to a line: the seat's language as it stands, or the administrator's."""
+    return mail_words(seat.lang) if seat is not None else admin_words(sitting.row, sitting.seats)
+
+
+def _move(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, moves: _Moves, words: MailWords) -> str:
     """Apply one move line, then every move that needs nobody; the answer line."""
-    where = f"line {line.number}"
     if seat is None:
-        return f"! {where} '{line.text}': only a player moves; the administrator's secret gives no seat"
+        return words("refused_line", line=line.number, text=line.text, why=words("only_player"))
     if moves.stopped is not None:
-        return f"! {where} '{line.text}': not applied: {moves.stopped}"
-    problem = may_move(sitting, seat, moves.number if moves.first else None, moves.first)
+        return words("refused_line", line=line.number, text=line.text, why=words("not_applied", why=moves.stopped))
+    problem = may_move(sitting, seat, moves.number if moves.first else None, moves.first, words)
     if problem is not None:
-        moves.stopped, moves.show_screen = "an earlier move was not applied", True
-        return f"! {where} '{line.text}': {problem}"
+        moves.stopped, moves.show_screen = words("earlier_not_applied"), True
+        return words("refused_line", line=line.number, text=line.text, why=problem)
     moves.first = False
     try:
         text = submit(sitting, desk.store, desk.clock(), seat.seat, line.args)
     except MoveError as error:
-        moves.stopped, moves.show_screen = "an earlier move failed", True
-        return f"! {where}: {error}"
+        moves.stopped, moves.show_screen = words("earlier_failed"), True
+        return words("refused_at", line=line.number, why=_refusal(error, sitting, words))
     moves.applied += 1
     advance(sitting, desk.store, desk.clock())
     if sitting.game.is_over:
-        moves.stopped = "the game is over"
-    return f"ok {where}: {text}"
+        moves.stopped = words("game_over")
+    return words("ok_line", line=line.number, what=text)
 
 
-def may_move(sitting: Sitting, seat: SeatRow, number: int | None, first: bool) -> str | None:
+def _refusal(error: MoveError, sitting: Sitting, words: MailWords) -> str:
+    """A move refused, in the reader's language (English as the error says it)."""
+    return str(error) if words.language == "en" else error.say(sitting.game, words.language)
+
+
+def may_move(sitting: Sitting, seat: SeatRow, number: int | None, first: bool,
+             words: MailWords = ENGLISH) -> str | None:
     """Why seat may not move now (its mail's first move must name the move it answers), or None."""
     row, game = sitting.row, sitting.game
     if row.status is not GameStatus.ACTIVE:
-        return f"the game is {row.status}; no moves are taken"
+        return words("not_taken", status=words(f"status_{row.status}"))
     on_turn = sitting.table.on_turn
     if on_turn is None:
-        return "the game is over"
+        return words("game_over")
     if on_turn != seat.seat:
-        return f"it is {game.players[on_turn]}'s turn, not yours (move {sitting.moves + 1})"
+        return words("not_yours", name=game.players[on_turn], move=sitting.moves + 1)
     if first and number is None:
-        return f"say which move your mail answers: a line 'move {sitting.moves + 1}'"
+        return words("say_move", move=sitting.moves + 1)
     if first and number != sitting.moves + 1:
-        return (f"your mail answers move {number}, but the game is at move {sitting.moves + 1}; "
-                "nothing was applied: see the position below")
+        return words("wrong_move", number=number, move=sitting.moves + 1)
     return None
 
 
 def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, admin: bool) -> list[str]:
-    """One command line's answer lines."""
-    where = f"line {line.number}"
+    """One command line's answer lines, in the seat's language."""
+    words = _words(sitting, seat)
     if line.word == "admin":
         return _admin(desk, sitting, line, admin)
     if seat is None:
-        return [f"! {where} '{line.text}': the administrator's secret gives no seat"]
+        return [words("refused_line", line=line.number, text=line.text, why=words("no_seat"))]
     game = sitting.game
     if line.word == "help":
-        return ["", *help_lines(game.ruleset.model, keep_verbs(game.ruleset)), ""]
+        return ["", *help_lines(game.ruleset.model, keep_verbs(game.ruleset), words), ""]
     if line.word == "status":
         return []  # the reply always holds the reader's screen
     if line.word == "moves":
         legal = sitting.legal(seat.seat)
-        return ["Your moves:", *move_lines(legal), ""] if legal else [
-            f"! {where}: it is not your turn; your moves come with the mail when it is"]
+        return [words("moves_head"), *move_lines(legal, words), ""] if legal else [
+            words("refused_at", line=line.number, why=words("not_your_turn"))]
     if line.word == "hint":
-        return _hint(sitting, seat, where)
+        return _hint(sitting, seat, line, words)
     if line.word == "say":
-        return _say(desk, sitting, seat, line)
+        return _say(desk, sitting, seat, line, words)
     if line.word == "mail":
-        return _mail_option(seat, line)
+        return _mail_option(seat, line, words)
+    if line.word == "lang":
+        return _language(seat, line)
     if line.word in ("order", "orders"):
-        return _order(desk, sitting, seat, line)
-    return [f"! {where} '{line.text}': unknown command"]
+        return _order(desk, sitting, seat, line, words)
+    return [words("refused_line", line=line.number, text=line.text, why=words("unknown"))]
 
 
 def _admin(desk: Desk, sitting: Sitting, line: Line, admin: bool) -> list[str]:
-    where = f"line {line.number}"
+    words = _words(sitting, None)
     if not admin:
-        return [f"! {where} '{line.text}': only the administrator of the game, with the admin secret"]
-    words = line.args.split()
-    refused = refused_by_mail(words[0].lower() if words else "", desk.config.admin.by_mail)
+        return [words("refused_line", line=line.number, text=line.text, why=words("only_admin"))]
+    args = line.args.split()
+    refused = refused_by_mail(args[0].lower() if args else "", desk.config.admin.by_mail)
     if refused is not None:
-        return [f"! {where} '{line.text}': {refused}"]
+        return [words("refused_line", line=line.number, text=line.text, why=refused)]
     try:
-        return [f"ok {where}: {administer(desk, sitting, words)}"]
+        return [words("ok_line", line=line.number, what=administer(desk, sitting, args))]
     except PbemError as error:
-        return [f"! {where} '{line.text}': {error}"]
+        return [words("refused_line", line=line.number, text=line.text, why=error)]
 
 
-def _hint(sitting: Sitting, seat: SeatRow, where: str) -> list[str]:
+def _hint(sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
     if not sitting.row.hints:
-        return [f"! {where}: this game gives no hints"]
+        return [words("refused_at", line=line.number, why=words("no_hints"))]
     if sitting.table.on_turn != seat.seat:
-        return [f"! {where}: a hint is for your turn"]
+        return [words("refused_at", line=line.number, why=words("hint_turn"))]
     sitting.hints += 1
-    return hint_lines(sitting.hint, sitting.row, sitting.moves, seat.seat, sitting.hints - 1, where)
+    return hint_lines(sitting.hint, sitting.row, sitting.moves, seat.seat, sitting.hints - 1, line.number, words)
 
 
-def _say(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line) -> list[str]:
+def _say(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
     """A message to the other players, within the limits of spbc.pbem.limits."""
-    where, row = f"line {line.number}", sitting.row
+    row = sitting.row
     text = textwrap.fill(" ".join(line.args.split())[:MAX_SAY], 72)  # lines a mail can carry
     if not text:
-        return [f"! {where}: say what? 'say TEXT'"]
-    refused = say_refused(desk.store, desk.config.limits, row.id, seat.seat, sitting.said, desk.clock())
+        return [words("refused_at", line=line.number, why=words("say_what"))]
+    refused = say_refused(desk.store, desk.config.limits, row.id, seat.seat, sitting.said, desk.clock(), words)
     if refused is not None:
-        return [f"! {where}: {refused}"]
+        return [words("refused_at", line=line.number, why=refused)]
     sitting.said += 1
     for other in sitting.seats:
         if other.address and other.seat != seat.seat:
-            desk.notify(row.id, other.address, f"[spb {row.id}] {seat.name} says", f"{seat.name} says:\n\n{text}\n",
-                        MailKind.MESSAGE)
-    return [f"ok {where}: your message went to the other players"]
+            theirs = mail_words(other.lang)
+            desk.notify(row.id, other.address, theirs("says_subject", game=row.id, name=seat.name),
+                        theirs("says", name=seat.name) + f"\n\n{text}\n", MailKind.MESSAGE)
+    return [words("ok_line", line=line.number, what=words("said"))]
 
 
-def _mail_option(seat: SeatRow, line: Line) -> list[str]:
-    where = f"line {line.number}"
+def _mail_option(seat: SeatRow, line: Line, words: MailWords) -> list[str]:
     if line.args.lower() not in tuple(MailOption):
-        return [f"! {where} '{line.text}': mail move (a mail after every move) or mail phase (a digest)"]
+        return [words("refused_line", line=line.number, text=line.text, why=words("mail_usage"))]
     seat.mail = MailOption(line.args.lower())
-    return [f"ok {where}: from now on you get " + (
-        "a mail after every move" if seat.mail is MailOption.MOVE else "a mail on your turn and a digest per phase")]
+    return [words("ok_line", line=line.number, what=words("mail_move" if seat.mail is MailOption.MOVE else "mail_phase"))]
 
 
-def _order(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line) -> list[str]:
+def _language(seat: SeatRow, line: Line) -> list[str]:
+    """``lang de``: the seat's mails are in that language from this answer on."""
+    chosen = line.args.strip().lower()
+    if chosen not in LANGUAGES:
+        words = mail_words(seat.lang)
+        return [words("refused_line", line=line.number, text=line.text, why=words("lang_usage"))]
+    seat.lang = chosen
+    words = mail_words(chosen)
+    return [words("ok_line", line=line.number, what=words("lang_set"))]
+
+
+def _order(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
     """A standing order given (``order ...``), cancelled (``order none``) or listed (``orders``)."""
-    words = line.args.lower().split()
-    where = f"line {line.number}"
-    if line.word == "orders" or not words:
-        return ["Your standing orders: " + (", ".join(describe_order(o) for o in seat.orders) or "none")]
-    if words == ["none"]:
+    args = line.args.lower().split()
+    if line.word == "orders" or not args:
+        return [words("orders", orders=", ".join(describe_order(o) for o in seat.orders) or words("none"))]
+    if args == ["none"]:
         seat.orders = []
-        return [f"ok {where}: no standing orders"]
-    order = order_of_words(words, sitting.game)
+        return [words("ok_line", line=line.number, what=words("no_orders"))]
+    order = order_of_words(args, sitting.game)
     if order is None:
         keep = keep_verbs(sitting.game.ruleset)
-        kept = f", keep {' | keep '.join(keep)}" if keep else ""
-        return [f"! {where} '{line.text}': an order is pass phase, pass broke{kept}, or none"]
+        kept = words("order_keep", verbs=" | keep ".join(keep)) if keep else ""
+        return [words("refused_line", line=line.number, text=line.text, why=words("order_usage", kept=kept))]
     if order not in seat.orders:
         seat.orders.append(order)
     advance(sitting, desk.store, desk.clock())
-    return [f"ok {where}: standing order: {describe_order(order)}"]
+    return [words("ok_line", line=line.number, what=words("order_given", order=describe_order(order)))]

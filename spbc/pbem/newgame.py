@@ -13,7 +13,9 @@ from spbc.pbem.commands import GAME_ID
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.letters import first_log_line
 from spbc.pbem.rules import RulesFileError, Unloadable, keep_rules
-from spbc.pbem.seat_change import admin_welcome
+from spbc.pbem.seat_change import admin_welcome, admin_words
+from spbc.pbem.wording import DEFAULT, in_every_language
+from spbc.play.refusal import LANGUAGES
 from spbc.pbem.secret import new_game_id, new_secret, secret_digest
 from spbc.pbem.settings import address_problem, hours_problem, name_problem
 from spbc.pbem.sitting import Sitting, advance, open_sitting
@@ -29,6 +31,7 @@ class SeatSpec:
 
     name: str
     address: str | None = None
+    lang: str = DEFAULT  # the language of the person's mails, from the welcome on (spbc.pbem.wording)
 
 
 @dataclass
@@ -80,8 +83,9 @@ def create(desk: Desk, spec: NewGame) -> Created:
                   spec.hints if spec.hints is not None else defaults.hints, now, False, False, text, digest)
     made = {seat.name: new_secret() for seat in checked.seats if seat.level is None}
     mail = MailOption(spec.mail or defaults.mail)
-    seats = [SeatRow(index, seat.name, address, seat.level, secret_digest(made[seat.name]) if address else "", mail)
-             for index, (seat, address) in enumerate(zip(checked.seats, checked.addresses))]
+    seats = [SeatRow(index, seat.name, address, seat.level, secret_digest(made[seat.name]) if address else "", mail,
+                     lang=given.lang)
+             for index, (seat, address, given) in enumerate(zip(checked.seats, checked.addresses, spec.seats))]
     with desk.store.transaction():
         if desk.store.game(checked.game_id) is not None:
             raise PbemError(f"there is already a game {checked.game_id}")
@@ -89,7 +93,8 @@ def create(desk: Desk, spec: NewGame) -> Created:
         for entry in seats:
             desk.store.add_seat(checked.game_id, entry)
         sitting = open_sitting(row, seats, checked.game, 0)
-        desk.store.add_log(checked.game_id, first_log_line(checked.game))
+        for line, said in in_every_language(lambda words: [first_log_line(checked.game, words)]):
+            desk.store.add_log(checked.game_id, line, said)
         advance(sitting, desk.store, desk.clock())
         _welcome_all(desk, sitting, made, admin_secret)
         desk.save(sitting)
@@ -101,8 +106,9 @@ def _welcome_all(desk: Desk, sitting: Sitting, made: dict[str, str], admin_secre
         if entry.address:
             desk.queue_welcome(sitting, entry, made[entry.name])
     row = sitting.row
-    desk.notify(row.id, row.admin, f"[spb {row.id}] administration",
-                admin_welcome(row.id, admin_secret, desk.config.admin.by_mail), MailKind.WELCOME)
+    words = admin_words(row, sitting.seats)
+    desk.notify(row.id, row.admin, words("admin_subject", game=row.id),
+                admin_welcome(row.id, admin_secret, desk.config.admin.by_mail, words), MailKind.WELCOME)
 
 
 def _check(desk: Desk, spec: NewGame) -> _Checked:
@@ -110,7 +116,9 @@ def _check(desk: Desk, spec: NewGame) -> _Checked:
     server = desk.config.server.address
     for problem in (hours_problem("a deadline", spec.deadline), hours_problem("a reminder", spec.remind),
                     spec.admin and address_problem(spec.admin, server),
-                    *(name_problem(seat.name) for seat in spec.seats)):
+                    *(name_problem(seat.name) for seat in spec.seats),
+                    *(f"{seat.name}: mails are written in {', '.join(LANGUAGES)}, not {seat.lang!r}"
+                      for seat in spec.seats if seat.lang not in LANGUAGES)):
         if problem:
             raise PbemError(problem)
     kept = keep_rules(spec.rules)  # RulesFileError

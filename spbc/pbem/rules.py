@@ -29,6 +29,7 @@ from spbc.play.game import Game, Ruleset
 from spbc.play.save import GameFileError
 from spbc.pbem.states import MailKind
 from spbc.pbem.store import GameRow, Store
+from spbc.pbem.wording import DEFAULT, ENGLISH, mail_words
 from spbc.source import locate
 from spbc.source.diagnostics import RulesError
 
@@ -139,13 +140,13 @@ def load_kept(kept: KeptRules) -> Ruleset:
         # a shipped ruleset by its name; a game stored before the rules were kept, by its file's path
         model = _model_of_text(kept.text) if kept.text else load_model(kept.rules)
         if kept.digest and model.digest != kept.digest:
-            raise Unloadable("its rules have changed since the game began",
+            raise Unloadable(ENGLISH("unloadable_changed"),
                              f"rules {kept.rules}: digest {model.digest[:16]}, the game's {kept.digest[:16]}")
         engine, backend = load_engine(model)
     except RulesError as error:
-        raise Unloadable("its rules cannot be read", f"rules {kept.rules}: {_one_line(error)}") from None
+        raise Unloadable(ENGLISH("unloadable_unread"), f"rules {kept.rules}: {_one_line(error)}") from None
     except (OSError, ValueError, BackendError) as error:
-        raise Unloadable("its rules cannot be read", f"rules {kept.rules}: {error}") from None
+        raise Unloadable(ENGLISH("unloadable_unread"), f"rules {kept.rules}: {error}") from None
     return Ruleset(model, engine, backend, kept.rules)
 
 
@@ -155,9 +156,9 @@ def tell_unloadable(store: Store, row: GameRow, problem: Unloadable, now: float)
     if row.unloadable == problem.reason:
         return
     log.error("game %s cannot be loaded: %s (%s)", row.id, problem.reason, problem.detail)
-    body = (f"Game {row.id} cannot be loaded now: {problem.reason}.\n"
-            "Its players' mails are refused until it can be; the server's operator has been told.\n")
-    store.queue(row.id, row.admin, f"[spb {row.id}] the game cannot be loaded", body, "", MailKind.NOTICE, now)
+    words = mail_words(next((seat.lang for seat in store.seats(row.id) if seat.address == row.admin), DEFAULT))
+    body = words("unloadable_notice", game=row.id, why=words.again(problem.reason)) + "\n"
+    store.queue(row.id, row.admin, words("unloadable_subject", game=row.id), body, "", MailKind.NOTICE, now)
     store.note_unloadable(row.id, problem.reason)
     row.unloadable = problem.reason
 
@@ -184,7 +185,7 @@ class GameLoader:
         try:
             game = self.ruleset(KeptRules(row.rules, row.rules_text, row.rules_digest)).game_from_json(row.state)
         except GameFileError as error:
-            raise Unloadable("its saved state does not fit its rules", str(error)) from None
+            raise Unloadable(ENGLISH("unloadable_state"), str(error)) from None
         self.remember(row.id, row.state, game)
         return game
 

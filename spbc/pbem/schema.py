@@ -84,11 +84,25 @@ def _v3(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN unloadable TEXT NOT NULL DEFAULT ''")
 
 
+def _v4(db: sqlite3.Connection) -> None:
+    """The language of each seat's mails, and each log line in the languages besides English (a JSON
+    object, language -> line; a line stored before is said in English to everyone)."""
+    _add_column(db, "seats", "lang", "TEXT NOT NULL DEFAULT 'en'")
+    _add_column(db, "log", "said", "TEXT NOT NULL DEFAULT '{}'")
+
+
+def _add_column(db: sqlite3.Connection, table: str, column: str, declared: str) -> None:
+    """Add a column unless the table has it (a store set back to an earlier version by hand keeps it)."""
+    if not any(row[1] == column for row in db.execute(f"PRAGMA table_info({table})")):
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
+
+
 #: Each step brings a store from the version before it to its number.
 MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (1, _v1),
     (2, _v2),
     (3, _v3),
+    (4, _v4),
 ]
 VERSION = MIGRATIONS[-1][0]
 

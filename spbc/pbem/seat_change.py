@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 from spbc.pbem.store import GameRow, SeatRow
+from spbc.pbem.wording import ENGLISH, MailWords, mail_words
 
 Action = Literal["pause", "resume", "abort", "status", "address", "replace"]
 #: Every action of ``admin``; those a mail may take are the configuration's ``[admin] by_mail``.
@@ -30,13 +31,18 @@ USAGE = {
 }
 
 
-def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...]) -> str:
-    """The administrator's welcome: the admin secret and the actions this server takes by mail."""
+def admin_words(row: GameRow, seats: list[SeatRow]) -> MailWords:
+    """The words of the administrator's mails: the language of their own seat if they play one, else English."""
+    return mail_words(next((seat.lang for seat in seats if seat.address == row.admin), ENGLISH.language))
+
+
+def admin_welcome(game_id: str, secret: str, by_mail: tuple[str, ...], words: MailWords = ENGLISH) -> str:
+    """The administrator's welcome: the admin secret and the actions this server takes by mail (the
+    actions as a mail writes them, in the notation of every language)."""
     return "\n".join([
-        f"You administer game {game_id}. Your admin secret: {secret}",
-        "Send mails from this address with lines 'game ID', 'secret ADMIN-SECRET' and any of:",
+        words("admin_welcome", game=game_id, secret=secret), words("admin_send"),
         *(f"  {USAGE[action]}" for action in ACTIONS if action in by_mail),
-        "The server's operator does the rest (spb pbem admin).",
+        words("admin_rest"),
     ]) + "\n"
 
 
@@ -48,11 +54,9 @@ def refused_by_mail(action: str, by_mail: tuple[str, ...]) -> str | None:
             "ask the server's operator")
 
 
-def log_line(action: str, seat: SeatRow) -> str:
+def log_line(action: str, seat: SeatRow, words: MailWords = ENGLISH) -> str:
     """The public line of the game's log that records the change."""
-    if action == "replace":
-        return f"The administrator gave {seat.name}'s seat to a new player, with a new address and secret."
-    return f"The administrator gave {seat.name}'s seat a new address."
+    return words("log_replaced" if action == "replace" else "log_readdressed", name=seat.name)
 
 
 def notices(row: GameRow, seats: list[SeatRow], action: str, seat: SeatRow,
@@ -61,13 +65,13 @@ def notices(row: GameRow, seats: list[SeatRow], action: str, seat: SeatRow,
     and to every other person of the game (the seat's new address gets its welcome or next mail)."""
     told: list[tuple[str, str, str]] = []
     if old is not None and old != seat.address:
-        what = "a new player" if action == "replace" else "a new address"
-        told.append((old, f"[spb {row.id}] your seat has {what}",
-                     f"The administrator of game {row.id} ({row.admin}) gave your seat, {seat.name}, {what}.\n"
-                     "This address gets no more mail of the game and its secret no longer counts.\n"
-                     "If you did not ask for this, write to the administrator or to the server's operator.\n"))
-    line = log_line(action, seat)
+        words = mail_words(seat.lang)
+        what = words("new_player" if action == "replace" else "new_address")
+        told.append((old, words("seat_moved_subject", game=row.id, what=what),
+                     words("seat_moved", game=row.id, admin=row.admin, name=seat.name, what=what) + "\n"))
     for other in seats:
         if other.address and other.seat != seat.seat and other.address != old:
-            told.append((other.address, f"[spb {row.id}] {seat.name}'s seat changed", f"{line}\n"))
+            words = mail_words(other.lang)
+            told.append((other.address, words("seat_changed_subject", game=row.id, name=seat.name),
+                         f"{log_line(action, seat, words)}\n"))
     return told

@@ -32,6 +32,7 @@ from spbc.pbem.deadlines import tick_game
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.hints import Hint, search_ahead, wants_hint
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
+from spbc.pbem.wording import DEFAULT, ENGLISH, mail_words
 from spbc.pbem.lines import MAX_SAY, carry_out
 from spbc.pbem.mailin import Mail, clean_header, read_mail
 from spbc.pbem.newgame import Created, NewGame, SeatSpec, create
@@ -139,27 +140,26 @@ class Server:
         if not mail.sender:
             return Outcome(key, None, "dropped: no sender address")
         if mail.problem is not None:
-            return self._refuse(mail, None, mail.problem)
+            return self._refuse(mail, None, "as_read", text=mail.problem)
         request = read_request(mail.subject, mail.lines, self.config.limits.max_lines)
         if request.game is None:
-            return self._refuse(mail, None, "the mail names no game: put 'game ID' on a line of its own "
-                                "(or [spb ID] in the subject)")
+            return self._refuse(mail, None, "refuse_no_game")
         row = self.store.game(request.game)
         if row is None:
-            return self._refuse(mail, None, "the game the mail names is not on this server")
+            return self._refuse(mail, None, "refuse_unknown_game")
         seats = self.store.seats(row.id)
         seat = next((s for s in seats if s.address == mail.sender), None)
         is_admin = mail.sender == row.admin and secret_matches(request.secret, row.admin_hash)
         if seat is None and not is_admin:
-            return self._refuse(mail, row.id, f"{mail.sender} plays no seat of game {row.id}")
+            return self._refuse(mail, row.id, "refuse_stranger", sender=mail.sender, game=row.id)
         if seat is not None and not secret_matches(request.secret, seat.secret_hash) and not is_admin:
-            what = "has no secret line" if request.secret is None else "has a wrong secret"
-            return self._refuse(mail, row.id, f"your mail {what}: write 'secret' and the secret of your welcome "
-                                "mail on a line of its own; nothing was changed", stranger=False)
+            return self._refuse(mail, row.id, "refuse_no_secret" if request.secret is None else "refuse_wrong_secret",
+                                stranger=False, lang=seat.lang)
         game = self.desk.loaded(row)
         if game is None:
-            return self._refuse(mail, row.id, f"game {row.id} cannot be loaded now: {row.unloadable}; "
-                                "the administrator has been told", stranger=False)
+            return self._refuse(mail, row.id, "refuse_unloadable", stranger=False,
+                                lang=seat.lang if seat is not None else DEFAULT, game=row.id,
+                                why=mail_words(seat.lang if seat is not None else DEFAULT).again(row.unloadable))
         sitting = open_sitting(row, seats, game, self.store.move_count(row.id), hint)
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
@@ -169,16 +169,20 @@ class Server:
         return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
                        self.store.queued() - first, used=True)
 
-    def _refuse(self, mail: Mail, game_id: str | None, reason: str, stranger: bool = True) -> Outcome:
+    def _refuse(self, mail: Mail, game_id: str | None, reason: str, stranger: bool = True, lang: str = DEFAULT,
+                **fields: object) -> Outcome:
         """Answer a mail that changes nothing, quoting none of it, within the limits of
-        :func:`spbc.pbem.limits.may_refuse` (a stranger plays no seat of the game named)."""
+        :func:`spbc.pbem.limits.may_refuse` (a stranger plays no seat of the game named). The reason is
+        a key of the mail's words with its fields, said in lang (a seat's language) to the sender."""
         now = self.clock()
         queued = 0
+        words = mail_words(lang)
         if may_refuse(self.store, self.config.limits, mail.sender, now, stranger):
-            self.store.queue(game_id, mail.sender, refusal_subject(game_id), refusal_body(reason),
+            self.store.queue(game_id, mail.sender, refusal_subject(game_id, words),
+                             refusal_body(words(reason, **fields), words),
                              "" if stranger else mail.message_id, MailKind.REFUSAL, now)
             queued = 1
-        return Outcome(mail.key, game_id, f"refused: {reason}", 0, queued)
+        return Outcome(mail.key, game_id, f"refused: {ENGLISH(reason, **fields)}", 0, queued)
 
     # --- sending ---------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from spbc.pbem.orders import SeatOrders, current_orders
 from spbc.pbem.states import GameStatus, MoveSource
 from spbc.pbem.store import GameRow, SeatRow, Store
 from spbc.pbem.text import event_lines
+from spbc.pbem.wording import in_every_language
 from spbc.play.game import Game
 from spbc.table.events import Event, Mover, NewPhase, Played
 from spbc.table.seats import Seat
@@ -78,11 +79,13 @@ def book(sitting: Sitting, store: Store, now: float, events: list[Event]) -> Non
         assert isinstance(played, Played)
         after = events[start + 1:end]
         store.add_move(row.id, number, played.seat, played.text, SOURCE_OF[played.mover])
-        tag = " (at the deadline)" if played.mover is Mover.DEADLINE else ""
-        store.add_log(row.id, f"{number}. {played.name}: {played.text}{tag}")
-        for event in after:
-            for line in event_lines(event):
-                store.add_log(row.id, line)
+        deadline = played.mover is Mover.DEADLINE
+        model = sitting.game.ruleset.model
+        for line, said in in_every_language(lambda words: [
+                words("log_move", number=number, name=played.name, move=played.text,
+                      tag=words("at_deadline") if deadline else ""),
+                *(line for event in after for line in event_lines(event, words, model))]):
+            store.add_log(row.id, line, said)
         following = events[end] if end < len(events) else None
         next_seat = following.seat if isinstance(following, Played) else sitting.table.on_turn
         if next_seat is None or any(isinstance(event, NewPhase) for event in after):
@@ -95,7 +98,8 @@ def book(sitting: Sitting, store: Store, now: float, events: list[Event]) -> Non
         seat.orders = current_orders(seat.orders, sitting.game)
     if sitting.game.is_over:
         row.status = GameStatus.OVER
-        store.add_log(row.id, "The game is over.")
+        for line, said in in_every_language(lambda words: [words("log_over")]):
+            store.add_log(row.id, line, said)
 
 
 def submit(sitting: Sitting, store: Store, now: float, seat: int, text: str) -> str:

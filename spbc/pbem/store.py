@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +70,7 @@ class SeatRow:
     mail: MailOption
     orders: list[Order] = field(default_factory=list)
     seen: int = 0  # the last log line they were mailed
+    lang: str = "en"  # the language of their mails (spbc.pbem.wording)
 
 
 @dataclass
@@ -171,20 +172,21 @@ class Store:
     # --- seats -----------------------------------------------------------------------------
 
     def seats(self, game_id: str) -> list[SeatRow]:
-        rows = self.db.execute("SELECT seat, name, address, level, secret_hash, mail, orders, seen FROM seats "
+        rows = self.db.execute("SELECT seat, name, address, level, secret_hash, mail, orders, seen, lang FROM seats "
                                "WHERE game = ? ORDER BY seat", (game_id,)).fetchall()
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], MailOption(r[5]), [parse_order(o) for o in json.loads(r[6])], r[7])
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], MailOption(r[5]), [parse_order(o) for o in json.loads(r[6])], r[7],
+                        r[8])
                 for r in rows]
 
     def add_seat(self, game_id: str, seat: SeatRow) -> None:
-        self.db.execute("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?)", (
+        self.db.execute("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", (
             game_id, seat.seat, seat.name, seat.address, seat.level, seat.secret_hash, seat.mail,
-            _orders(seat), seat.seen))
+            _orders(seat), seat.seen, seat.lang))
 
     def save_seat(self, game_id: str, seat: SeatRow) -> None:
-        self.db.execute("UPDATE seats SET address = ?, level = ?, secret_hash = ?, mail = ?, orders = ?, seen = ? "
-                        "WHERE game = ? AND seat = ?", (seat.address, seat.level, seat.secret_hash, seat.mail,
-                                                        _orders(seat), seat.seen, game_id, seat.seat))
+        self.db.execute("UPDATE seats SET address = ?, level = ?, secret_hash = ?, mail = ?, orders = ?, seen = ?, "
+                        "lang = ? WHERE game = ? AND seat = ?", (seat.address, seat.level, seat.secret_hash, seat.mail,
+                                                                _orders(seat), seat.seen, seat.lang, game_id, seat.seat))
 
     # --- moves and the log -------------------------------------------------------------------
 
@@ -199,13 +201,16 @@ class Store:
     def add_move(self, game_id: str, ply: int, seat: int, text: str, how: MoveSource) -> None:
         self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, ply, seat, text, MoveSource(how).value))
 
-    def add_log(self, game_id: str, line: str) -> int:
-        cursor = self.db.execute("INSERT INTO log (game, line) VALUES (?, ?)", (game_id, line))
+    def add_log(self, game_id: str, line: str, said: Mapping[str, str] | None = None) -> int:
+        """A public line of the game's log, in English and (said) in other languages."""
+        cursor = self.db.execute("INSERT INTO log (game, line, said) VALUES (?, ?, ?)",
+                                 (game_id, line, json.dumps(dict(said or {}), ensure_ascii=False)))
         return int(cursor.lastrowid or 0)
 
-    def log_since(self, game_id: str, after: int) -> list[tuple[int, str]]:
-        return [(r[0], r[1]) for r in self.db.execute(
-            "SELECT id, line FROM log WHERE game = ? AND id > ? ORDER BY id", (game_id, after))]
+    def log_since(self, game_id: str, after: int, lang: str = "en") -> list[tuple[int, str]]:
+        """(id, line) of the log after id ``after``, each line in lang where it was said in it, else English."""
+        return [(r[0], json.loads(r[2]).get(lang, r[1])) for r in self.db.execute(
+            "SELECT id, line, said FROM log WHERE game = ? AND id > ? ORDER BY id", (game_id, after))]
 
     def last_log(self, game_id: str) -> int:
         row = self.db.execute("SELECT MAX(id) FROM log WHERE game = ?", (game_id,)).fetchone()

@@ -2,12 +2,16 @@
 
 A screen comes from :func:`spbc.table.screen.build_screen`, built from the seat's view, so a mail
 holds no other player's hand and no secret rubles; the lines of what happened come from the
-table's events, which hold only what every player sees.
+table's events, which hold only what every player sees. Each text is said in a language (a
+:class:`spbc.pbem.wording.MailWords`, English by default) with the ruleset's names in it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from spbc.lang.model import Card, RulesModel
+from spbc.pbem.wording import ENGLISH, MailWords
 from spbc.play.scoring import FinalScore, Income
 from spbc.reference.forms import describe_notation
 from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, PointsBought, RoundEnded
@@ -15,10 +19,6 @@ from spbc.table.screen import Offer, Screen, describe_card
 from spbc.play.view import PlayerView
 
 RULE = "-" * 72
-
-
-def count(number: int, word: str) -> str:
-    return f"{number} {word}" + ("" if number == 1 else "s")
 
 
 def _table(rows: list[list[str]], right: frozenset[int] = frozenset()) -> list[str]:
@@ -34,151 +34,151 @@ def _colour(model: RulesModel, colour_id: str) -> str:
     return next((c.name for c in model.colours if c.id == colour_id), colour_id)
 
 
-def _note(model: RulesModel, card: Card, offer: Offer) -> str:
+def _copies(name: str, copies: int) -> str:
+    return name + (f" x{copies}" if copies > 1 else "")
+
+
+def _note(model: RulesModel, card: Card, offer: Offer, words: MailWords) -> str:
     if offer.price is None:
         names = [model.card(target).name for target in offer.needs]
-        return "needs " + (" or ".join(names) if len(names) <= 3 else f"a {_colour(model, card.displaces or '')} card")
+        what = (words("or").join(names) if len(names) <= 3
+                else words("a_card_of", colour=_colour(model, card.displaces or '')))
+        return words("needs", what=what)
     if offer.over is not None:
-        return f"over {model.card(offer.over).name}"
+        return words("over_card", card=model.card(offer.over).name)
     return ""
 
 
-def screen_lines(screen: Screen) -> list[str]:
+def screen_lines(screen: Screen, words: MailWords = ENGLISH) -> list[str]:
     """One seat's screen: the board priced for the seat on turn, the phases, every player, the hand."""
-    model, view = screen.model, screen.view
-    buyer = view.players[view.current_player].name
-    lines = [f"Board (prices for {buyer}):"]
-    rows = [["row", "card", "colour", "price", "pays", "note"]]
+    model, view = words.local(screen.model), screen.view
+    lines = [words("board", name=view.players[view.current_player].name)]
+    rows = [[words(f"col_{col}") for col in ("row", "card", "colour", "price", "pays", "note")]]
     for offer in screen.offers:
         card = model.card(offer.card)
-        rows.append([offer.row, card.name + (f" x{offer.copies}" if offer.copies > 1 else ""),
-                     _colour(model, card.colour), "-" if offer.price is None else str(offer.price),
-                     describe_card(model, card), _note(model, card, offer)])
-    lines += _table(rows, frozenset({3})) if len(rows) > 1 else ["  (the board is empty)"]
+        rows.append([words.row(offer.row), _copies(card.name, offer.copies), _colour(model, card.colour),
+                     "-" if offer.price is None else str(offer.price),
+                     describe_card(model, card, words.language), _note(model, card, offer, words)])
+    lines += _table(rows, frozenset({3})) if len(rows) > 1 else [words("board_empty")]
     if screen.discard_shown:
-        pile = ", ".join(model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in view.discard.items())
-        lines += [f"Discard pile ({count(sum(view.discard.values()), 'card')}): {pile or 'empty'}"]
-    lines += ["", "Phases:"]
-    rows = [["", "phase", "deck", "left", "starts"]]
-    for phase in screen.phases:
-        rows.append([">" if phase.current else "", phase.name, phase.deck, str(phase.left), phase.starter or "-"])
+        pile = ", ".join(_copies(model.card(card).name, n) for card, n in view.discard.items())
+        lines += [words("discard", cards=words.count(sum(view.discard.values()), "card"),
+                        names=pile or words("empty"))]
+    lines += ["", words("phases")]
+    rows = [["", *(words(f"col_{col}") for col in ("phase", "deck", "left", "starts"))]]
+    decks = {deck.id: deck.name for deck in model.decks}
+    for phase, local in zip(screen.phases, model.phases):
+        rows.append([">" if phase.current else "", local.name, decks[local.deck], str(phase.left),
+                     phase.starter or "-"])
     lines += _table(rows, frozenset({3}))
-    lines += ["", "Players:"]
+    lines += ["", words("players")]
     for player in view.players:
-        lines += _player(screen, player)
+        lines += _player(screen, model, player, words)
     me = screen.me
-    hand = ", ".join(model.card(card).name for card in me.hand or []) or "empty"
-    lines += ["", f"Your hand ({me.hand_size}/{me.hand_limit}): {hand}"]
-    if screen.prompt:
-        lines.append(screen.prompt)
+    hand = ", ".join(model.card(card).name for card in me.hand or []) or words("empty")
+    lines += ["", words("your_hand", size=me.hand_size, limit=me.hand_limit, hand=hand)]
+    prompt = screen.prompt_in(words.language)
+    if prompt:
+        lines.append(prompt)
     return lines
 
 
-def _player(screen: Screen, player: PlayerView) -> list[str]:
-    model, view = screen.model, screen.view
-    tags = [tag for tag, on in (("you", player.seat == screen.seat), ("on turn", player.seat == view.current_player))
-            if on]
-    rubles = "? rubles" if player.rubles is None else count(player.rubles, "ruble")
+def _player(screen: Screen, model: RulesModel, player: PlayerView, words: MailWords) -> list[str]:
+    view = screen.view
+    tags = [words(tag) for tag, on in (("you", player.seat == screen.seat),
+                                       ("on_turn", player.seat == view.current_player)) if on]
+    rubles = words("secret_rubles") if player.rubles is None else words.count(player.rubles, "ruble")
     head = f"  {player.name}" + (f" [{', '.join(tags)}]" if tags else "")
-    head += f": {count(player.points, 'point')}, {rubles}, hand {player.hand_size}/{player.hand_limit}"
+    head += words("player_head", points=words.count(player.points, "point"), rubles=rubles,
+                  size=player.hand_size, limit=player.hand_limit)
     names = {phase.id: phase.name for phase in model.phases}
     if player.starts:
-        head += ", starts " + ", ".join(names[p] for p in player.starts)
+        head += words("starts", phases=", ".join(names[p] for p in player.starts))
     lines = [head]
-    pays = " | ".join(f"{names[phase]} " + ("(no more)" if phase in screen.closed else _amounts(r, p))
+    pays = " | ".join(f"{names[phase]} " + (words("no_more") if phase in screen.closed else _amounts(r, p, words))
                       for phase, (r, p) in player.forecast.items())
-    lines.append(f"    pays: {pays}")
+    lines.append(words("pays", pays=pays))
     if screen.endgame:
         end = screen.endgame[player.seat]
-        extra = f", -{end.hand_penalty} for {count(end.hand_cards, 'card')} in hand" if end.hand_cards else ""
-        lines.append(f"    at the end: +{count(end.noble_bonus, 'point')} for {end.nobles} distinct nobles{extra}")
+        extra = words("hand_penalty", penalty=end.hand_penalty,
+                      cards=words.count(end.hand_cards, "card")) if end.hand_cards else ""
+        lines.append(words("at_the_end", bonus=words.count(end.noble_bonus, "point"), nobles=end.nobles, extra=extra))
     for colour in model.colours:
         owned = [(model.card(card).name, n) for card, n in player.play_area.items()
                  if model.card(card).colour == colour.id]
         if owned:
-            lines.append(f"    {colour.name}: " + ", ".join(name + (f" x{n}" if n > 1 else "") for name, n in owned))
+            lines.append(words("owned", colour=colour.name, cards=", ".join(_copies(name, n) for name, n in owned)))
     if player.used:
-        lines.append("    used this round: " + ", ".join(model.card(card).name for card in player.used))
+        lines.append(words("used", cards=", ".join(model.card(card).name for card in player.used)))
     return lines
 
 
-def _amounts(rubles: int, points: int) -> str:
-    parts = [count(rubles, "ruble") if rubles else "", count(points, "point") if points else ""]
-    return " ".join(part for part in parts if part) or "nothing"
+def _amounts(rubles: int, points: int, words: MailWords) -> str:
+    parts = [words.count(rubles, "ruble") if rubles else "", words.count(points, "point") if points else ""]
+    return " ".join(part for part in parts if part) or words("nothing")
 
 
-def move_lines(moves: tuple[tuple[str, int | None], ...]) -> list[str]:
+def move_lines(moves: tuple[tuple[str, int | None], ...], words: MailWords = ENGLISH) -> list[str]:
     """The legal moves, one a line, with their costs."""
-    return [f"  {text}" + ("" if cost is None else f"  ({count(cost, 'ruble')})") for text, cost in moves]
+    return [f"  {text}" + ("" if cost is None else words("move_cost", cost=words.count(cost, "ruble")))
+            for text, cost in moves]
 
 
-def describe_payment(income: Income) -> str:
+def describe_payment(income: Income, words: MailWords = ENGLISH, names: Mapping[str, str] | None = None) -> str:
+    """What a player gets at a scoring: "Anna +3 rubles (Market, Carpenter x2)"."""
+    name = (names or {}).get
     pays = []
     for amount, word, attr in ((income.rubles, "ruble", "rubles"), (income.points, "point", "points")):
         if amount:
-            cards = ", ".join(part.name + (f" x{part.copies}" if part.copies > 1 else "")
+            cards = ", ".join(_copies(name(part.name, part.name), part.copies)
                               for part in income.parts if getattr(part, attr))
-            pays.append(f"+{count(amount, word)}" + (f" ({cards})" if cards else ""))
-    return f"{income.name} " + (", ".join(pays) if pays else "nothing")
+            pays.append(f"+{words.count(amount, word)}" + (f" ({cards})" if cards else ""))
+    return words("payment", name=income.name, pays=", ".join(pays) if pays else words("nothing"))
 
 
-def event_lines(event: Event) -> list[str]:
-    """The public lines of what the table saw happen besides a move (scorings, round ends, phases)."""
+def event_lines(event: Event, words: MailWords = ENGLISH, model: RulesModel | None = None) -> list[str]:
+    """The public lines of what the table saw happen besides a move (scorings, round ends, phases), with
+    the names of the rules (model, whose English names the events hold) in the language of words."""
+    names = words.names(model) if model is not None else {}
+    name = names.get
     match event:
         case PhaseScored():
-            return [f"{event.phase} scores:"] + [f"  {describe_payment(income)}" for income in event.incomes]
+            return [words("scores", phase=name(event.phase, event.phase))] + [
+                f"  {describe_payment(income, words, names)}" for income in event.incomes]
         case PointsBought():
-            return [f"{event.name} buys {count(event.points, 'point')} for {count(event.rubles, 'ruble')} "
-                    f"with the {event.card}"]
+            return [words("bought", name=event.name, points=words.count(event.points, "point"),
+                          rubles=words.count(event.rubles, "ruble"), card=name(event.card, event.card))]
         case RoundEnded():
-            starters = ", ".join(f"{phase} {player}" for phase, player in event.starters)
-            return [f"End of round {event.round}: {count(len(event.discarded), 'card')} of the lower row discarded, "
-                    f"{count(len(event.moved), 'card')} moved down.", f"Next round starts: {starters}."]
+            starters = ", ".join(f"{name(phase, phase)} {player}" for phase, player in event.starters)
+            return [words("round_end", round=event.round, discarded=words.count(len(event.discarded), "card"),
+                          moved=words.count(len(event.moved), "card")), words("next_round", starters=starters)]
         case NewPhase():
-            return [f"-- Round {event.round}: {event.phase}"]
+            return [words("new_phase", round=event.round, phase=name(event.phase, event.phase))]
         case LastRound():
-            return [f"{' and '.join(event.decks)} ran out: round {event.round} is the last round."]
+            return [words("ran_out", decks=words("and").join(name(deck, deck) for deck in event.decks),
+                          round=event.round)]
     return []
 
 
-def standings_lines(scores: tuple[FinalScore, ...]) -> list[str]:
-    rows = [["rank", "player", "points", "nobles", "rubles", "hand", "total"]]
+def standings_lines(scores: tuple[FinalScore, ...], words: MailWords = ENGLISH) -> list[str]:
+    rows = [[words(f"st_{col}") for col in ("rank", "player", "points", "nobles", "rubles", "hand", "total")]]
     for s in scores:
         rows.append([str(s.rank), s.name, str(s.points), f"+{s.noble_bonus}", f"+{s.rubles_points} ({s.rubles})",
                      f"-{s.hand_penalty}", str(s.final)])
     return _table(rows, frozenset({0, 2, 6}))
 
 
-def answer_lines(game_id: str, number: int) -> list[str]:
+def answer_lines(game_id: str, number: int, words: MailWords = ENGLISH) -> list[str]:
     """How to answer: the lines a reply starts with."""
-    return ["To move, reply with these lines (your secret is in the welcome mail), then your moves,",
-            "one a line; quoted lines are not read:", f"  game {game_id}", f"  move {number}", "  secret YOUR-SECRET"]
+    return [*words("answer").split("\n"), f"  game {game_id}", f"  move {number}", "  secret YOUR-SECRET"]
 
 
-def help_lines(model: RulesModel, verbs: list[str]) -> list[str]:
-    forms = describe_notation(model)
+def help_lines(model: RulesModel, verbs: list[str], words: MailWords = ENGLISH) -> list[str]:
+    """The help of a mail: how a mail is read, the move forms of the rules, the commands."""
+    forms = describe_notation(words.local(model))
     width = max(len(form.form) for form in forms)
     keep = f" (keep {'|'.join(verbs)})" if verbs else ""
-    return [
-        "Each line of your mail is one command or one move; quoted lines, your signature and",
-        "anything forwarded are not read. Every mail needs your secret and the game:",
-        "  game ID            the game (or [spb ID] in the subject)",
-        "  secret SECRET      your secret from the welcome mail",
-        "  move N             the move number your mail answers (or 'move N' in the subject)",
-        "Moves, applied in order while it is your turn (the first that fails stops the rest):",
-        *(f"  {form.form:<{width}}  {form.meaning}, e.g. {form.example}" for form in forms),
-        "  Card names may be shortened to any unique beginning; German names work too.",
-        "Commands:",
-        "  status             your view of the game",
-        "  moves              your legal moves with their costs",
-        "  hint               a suggestion, one a mail (if the game allows hints)",
-        "  say TEXT           a message to the other players",
-        "  mail move|phase    a mail after every move, or a digest at the end of each phase",
-        "  order pass phase   pass for the rest of this phase",
-        "  order pass broke   pass whenever no buy and no play is legal for you (at once: the",
-        "                     others may read from it that you could pay for no card shown)",
-        f"  order keep VERB    never count an ability that costs its card's income when used{keep}",
-        "                     as a reason to ask you: pass when it is all you could do besides passing",
-        "  order none         cancel every standing order; orders lists them",
-        "  help               this text",
-    ]
+    return [*words.help_head.split("\n"),
+            *(words.help_form.format(form=f"{form.form:<{width}}", meaning=form.meaning, example=form.example)
+              for form in forms),
+            *words.help_tail.format(keep=keep).split("\n")]

@@ -56,13 +56,6 @@ def not_now(move: Move) -> Refusal:
     return Refusal.of("special_not_now", card=move.card or "")
 
 
-def refuse_play(game: GameLike, move: Move, effect: object, known: Known) -> Refusal:
-    """Why a play that names no card is refused: only when the card is not in the hand."""
-    if move.target is not None:
-        return Refusal.of("special_names_nothing", card=move.card or "")
-    return not_in_hand(game, move, known) or not_now(move)
-
-
 class SpecialCard(Presenter[E]):
     """The present part of a mechanic whose card is played from the hand: a use move, written as its verb
     and the card it names, if any (``feast Fur Shop``), read from the cards in :attr:`WHERE`."""
@@ -85,4 +78,12 @@ class SpecialCard(Presenter[E]):
 
     @override
     def refuse_play(self, game: GameLike, move: Move, effect: E, known: Known) -> Refusal:
-        return refuse_play(game, move, effect, known)
+        """Not in the hand (told without the hand to a reader who may not see it), else :meth:`refuse_in_hand`."""
+        return not_in_hand(game, move, known) or self.refuse_in_hand(game, move, effect, known)
+
+    def refuse_in_hand(self, game: GameLike, move: Move, effect: E, known: Known) -> Refusal:
+        """Why the play of a card that is in the hand is refused: by default it names a card, which a card of
+        this kind never does, or it cannot be played now."""
+        if move.target is not None:
+            return Refusal.of("special_names_nothing", card=move.card or "")
+        return not_now(move)

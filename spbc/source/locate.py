@@ -29,7 +29,8 @@ def template_dirs() -> dict[str, Path]:
     """The template folders of code and document generation, by the prefix their templates are named with
     (``engine/module.j2`` is engine/templates/module.j2)."""
     return {"engine": PACKAGE / "engine" / "templates", "reference": PACKAGE / "reference" / "templates",
-            "play": PACKAGE / "play" / "templates", "table": PACKAGE / "table" / "templates"}
+            "play": PACKAGE / "play" / "templates", "table": PACKAGE / "table" / "templates",
+            "pbem": PACKAGE / "pbem" / "templates"}
 
 
 def shipped_rules(name: str) -> Path | None:

@@ -20,10 +20,7 @@ class Present(SpecialCard[DiscardFromHand]):
     discards (``away Lumberjack``)."""
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> Refusal:
-        missing = special.not_in_hand(game, move, known)
-        if missing:
-            return missing
+    def refuse_in_hand(self, game: GameLike, move: Move, effect: DiscardFromHand, known: Known) -> Refusal:
         card = move.card or ""
         hand = list(game.hand(game.current_player))
         hand.remove(card)

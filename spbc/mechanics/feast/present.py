@@ -10,7 +10,6 @@ from typing_extensions import override
 
 from spbc.lang.model import Card, RulesModel
 from spbc.mechanics.feast.effect import Feast
-from spbc.play import special
 from spbc.play.hooks import GameLike, Known
 from spbc.play.moves import Move
 from spbc.play.refusal import Refusal
@@ -37,10 +36,7 @@ class Present(SpecialCard[Feast]):
     FIELD_NAMES: ClassVar[tuple[str, ...]] = ("feast",)
 
     @override
-    def refuse_play(self, game: GameLike, move: Move, effect: Feast, known: Known) -> Refusal:
-        missing = special.not_in_hand(game, move, known)
-        if missing:
-            return missing
+    def refuse_in_hand(self, game: GameLike, move: Move, effect: Feast, known: Known) -> Refusal:
         card = move.card or ""
         model = game.ruleset.model
         area = game.play_area(game.current_player)
