@@ -4,6 +4,7 @@ processes: ``import spbc``, ``spb --version``, ``spb variants``, the fixed cost 
 
     python benchmarks/costs.py                                  # this install: each figure and its target
     python benchmarks/costs.py --before ../main/.venv/bin/python    # and another install's, in alternation
+    python benchmarks/costs.py --variants banquet,new_society       # and variant engines against base's
 
 Every figure is the median of --repeats runs; with --before, the two installs run in turn, run by run, so a
 machine that gets busier mid-way weighs on both alike, and each ratio is before / after. A shared machine
@@ -66,6 +67,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--sim-games", default="1000,30000", help="spb sim runs whose max RSS is compared")
     parser.add_argument("--no-balance", action="store_true", help="leave out spb balance (needs the lab extra)")
+    parser.add_argument("--variants", default="", help="variants whose engine's instructions a move are compared "
+                        "with base's under callgrind, e.g. banquet,new_society (in this install only)")
     options = parser.parse_args()
     pythons = {"after": options.python, **({"before": options.before} if options.before else {})}
     sim_games = [int(n) for n in options.sim_games.split(",") if n]
@@ -84,6 +87,21 @@ def main() -> None:
             if len(sizes) > 1:
                 print(f"{who}: spb sim max RSS, {sim_games[-1]} games over {sim_games[0]}: "
                       f"{sizes[-1] / sizes[0]:.3f} x (flat: within 1.10 x)")
+    if options.variants:  # last: importing the benchmark here would weigh on the max RSS of every process after
+        _variant_instructions([v for v in options.variants.split(",") if v])
+
+
+def _variant_instructions(variants: list[str], players: int = 2, games: int = 300) -> None:
+    """Each variant's instructions a move of random games against base's, counted by callgrind."""
+    from spbc.ai.bench import instructions_per_game
+
+    base = instructions_per_game("base", players, games)
+    print(f"base: {base.instructions / base.moves:.1f} instructions a move ({games} games, {players} players)")
+    for variant in variants:
+        found = instructions_per_game(variant, players, games)
+        per_move = found.instructions / found.moves
+        print(f"{variant}: {per_move:.1f} instructions a move, {per_move / (base.instructions / base.moves):.2f} x "
+              "base's (target: within 1.15 x)", flush=True)
 
 
 def _report(figure: Figure, samples: dict[str, list[tuple[float, int]]], rss: dict[str, list[int]]) -> None:
