@@ -145,8 +145,11 @@ def test_mypy_refuses_the_experiments_too(tmp_path):
                            "from spbc.mechanics.draw_action.effect import DrawAction as TakeRubles")
     source += EXPERIMENTS["misspelt"][0] + EXPERIMENTS["refuse_use"][0]
     source += textwrap.dedent("""
+        from spbc.play.refusal import Refusal
+
+
         class Unmarked(UseAbility[TakeRubles]):
-            def refuse_further(self, game: GameLike, move: Move, effect: TakeRubles) -> str | None:
+            def refuse_further(self, game: GameLike, move: Move, effect: TakeRubles) -> Refusal | None:
                 return None
     """)
     source = source.replace("def summary(self, model: RulesModel, effect: TakeRubles)",
