@@ -269,3 +269,36 @@ def test_a_game_that_cannot_be_loaded_is_told_in_the_readers_language(tmp_path):
     for sent in told:
         check_said_in(sent, "de", set())
     server.close()
+
+
+@pytest.mark.parametrize("language, paused, no_seat", [
+    ("de", "ok Zeile 3: das Spiel ist angehalten", "es gibt keinen Platz '9'"),
+    ("zh", "ok 第3行：遊戲已暫停", "沒有座位'9'"),
+])
+def test_an_administrators_answers_by_mail_are_said_in_their_language(tmp_path, language, paused, no_seat):
+    """Issue 21 (every mail line in en, de and zh): what the administration commands answer by mail, and
+    why one is refused, is said in the administrator's language; the operator's command stays English."""
+    server = make_server(tmp_path)
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test", lang=language), SeatSpec("ai:random")], seed=5,
+                            game_id="g", admin="anna@a.test"))
+    admin = re.search(r"(?:secret|Verwaltungsgeheimnis|管理密語)[:：] ?(\S+)",
+                      "\n".join(m.body for m in outbox(tmp_path) if "admin" in m.subject or "管理" in m.body
+                                or "verwaltest" in m.body)).group(1)
+    seen = len(outbox(tmp_path))
+    server.receive(mail("anna@a.test", ["game g", f"secret {admin}", "admin pause"]))
+    answers = [m for m in outbox(tmp_path, seen) if paused in m.body]
+    assert len(answers) == 1, [m.body for m in outbox(tmp_path, seen)]
+    check_said_in(answers[0], language, set())
+    seen = len(outbox(tmp_path))
+    server.receive(mail("anna@a.test", ["game g", f"secret {admin}", "admin status"]))
+    status = [m for m in outbox(tmp_path, seen) if "g: " + mail_words(language)("status_paused") in m.body
+              or "g：" + mail_words(language)("status_paused") in m.body]
+    assert len(status) == 1, [m.body for m in outbox(tmp_path, seen)]
+    check_said_in(status[0], language, set())
+    assert server.admin("g", ["resume"]) == "the game is active"
+    with pytest.raises(Exception, match="there is no seat '9'"):
+        server.admin("g", ["address", "9", "x@y.test"])
+    from spbc.pbem.admin import find_seat
+    with pytest.raises(Exception, match=no_seat):
+        find_seat(server.sitting("g"), "9", mail_words(language))
+    server.close()

@@ -14,7 +14,7 @@ from spbc.pbem.letters import status_line, subject
 from spbc.pbem.orders import format_order
 from spbc.pbem.secret import new_secret, secret_digest
 from spbc.pbem.seat_change import log_line, notices
-from spbc.pbem.wording import in_every_language
+from spbc.pbem.wording import MailWords, in_every_language, mail_words
 from spbc.pbem.settings import address_problem
 from spbc.pbem.sitting import Sitting, advance
 from spbc.pbem.states import GameStatus, MailKind, MailState
@@ -27,33 +27,39 @@ USAGE = "admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDR
 STATUS_OF = {"pause": GameStatus.PAUSED, "resume": GameStatus.ACTIVE, "abort": GameStatus.ABORTED}
 
 
-def administer(desk: Desk, sitting: Sitting, words: list[str]) -> str:
-    """Carry out one administration command on the sitting; its answer. PbemError when it cannot be."""
+def administer(desk: Desk, sitting: Sitting, words: list[str], said: MailWords | None = None) -> str:
+    """Carry out one administration command on the sitting; its answer, in the language of ``said``
+    (English by default, as the operator reads it). PbemError when it cannot be, its reason said so too."""
+    said = said or mail_words()
     action = words[0].lower() if words else ""
     if action in STATUS_OF and len(words) == 1:
-        return _set_status(desk, sitting, action)
+        return _set_status(desk, sitting, action, said)
     if action == "status" and len(words) == 1:
-        return status_line(sitting)
+        return status_line(sitting, said)
     if action in ("address", "replace") and len(words) == 3:
-        return _move_seat(desk, sitting, action, find_seat(sitting, words[1]), words[2])
+        return _move_seat(desk, sitting, action, find_seat(sitting, words[1], said), words[2], said)
     raise PbemError(USAGE)
 
 
-def _set_status(desk: Desk, sitting: Sitting, action: str) -> str:
+def _status_now(sitting: Sitting, said: MailWords) -> str:
+    return said("admin_now", status=said(f"status_{sitting.row.status}"))
+
+
+def _set_status(desk: Desk, sitting: Sitting, action: str, said: MailWords) -> str:
     row = sitting.row
     if row.status.ended:
-        raise PbemError(f"the game is {row.status}")
+        raise PbemError(_status_now(sitting, said))
     row.status = STATUS_OF[action]
-    for line, said in in_every_language(lambda words: [words(f"log_{action}")]):
-        desk.store.add_log(row.id, line, said)
+    for line, translations in in_every_language(lambda words: [words(f"log_{action}")]):
+        desk.store.add_log(row.id, line, translations)
     sitting.changed = True
     if action == "resume":
         row.turn_since = desk.clock()
         advance(sitting, desk.store, desk.clock())
-    return f"the game is {row.status}"
+    return _status_now(sitting, said)
 
 
-def _move_seat(desk: Desk, sitting: Sitting, action: str, seat: SeatRow, given: str) -> str:
+def _move_seat(desk: Desk, sitting: Sitting, action: str, seat: SeatRow, given: str, said: MailWords) -> str:
     """Give a person's seat a new address (``address``), or a new person with a new secret (``replace``)."""
     row = sitting.row
     problem = address_problem(given, desk.config.server.address)
@@ -61,31 +67,31 @@ def _move_seat(desk: Desk, sitting: Sitting, action: str, seat: SeatRow, given: 
         raise PbemError(problem)
     address = parse_address(given)  # the address_problem vouched for, in its lower-case form
     if any(s.address == address for s in sitting.seats if s.seat != seat.seat):
-        raise PbemError(f"{address} already plays another seat")
+        raise PbemError(said("admin_taken", address=address))
     if seat.level is not None:
-        raise PbemError(f"{seat.name} is a computer seat")
+        raise PbemError(said("admin_computer", name=seat.name))
     old, seat.address = seat.address, address
-    for line, said in in_every_language(lambda words: [log_line(action, seat, words)]):
-        desk.store.add_log(row.id, line, said)
+    for line, translations in in_every_language(lambda words: [log_line(action, seat, words)]):
+        desk.store.add_log(row.id, line, translations)
     for recipient, title, body in notices(row, sitting.seats, action, seat, old):
         desk.notify(row.id, recipient, title, body)
     if action == "address":  # the seat's new address gets the game as it stands
         desk.queue(sitting, seat, MailKind.UPDATE, subject(sitting, seat), desk.update(sitting, seat, []), "")
-        return f"{seat.name}'s address is now {address}"
+        return said("admin_address", name=seat.name, address=address)
     secret = new_secret()
     seat.secret_hash = secret_digest(secret)
     seat.orders = []
     seat.seen = 0
     desk.queue_welcome(sitting, seat, secret)
-    return f"{address} now plays {seat.name}, with a new secret mailed to them"
+    return said("admin_replaced", address=address, name=seat.name)
 
 
-def find_seat(sitting: Sitting, given: str) -> SeatRow:
+def find_seat(sitting: Sitting, given: str, said: MailWords | None = None) -> SeatRow:
     """The seat named by its number (from 1) or its player's name; PbemError for none."""
     for seat in sitting.seats:
         if given == str(seat.seat + 1) or given.lower() == seat.name.lower():
             return seat
-    raise PbemError(f"there is no seat {given!r}; seats are 1-{len(sitting.seats)} or the players' names")
+    raise PbemError((said or mail_words())("admin_no_seat", given=repr(given), seats=len(sitting.seats)))
 
 
 def games(desk: Desk) -> list[str]:

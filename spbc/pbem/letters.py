@@ -94,12 +94,14 @@ def welcome(sitting: Sitting, seat: SeatRow, secret: str) -> list[str]:
     ]
 
 
-def status_line(sitting: Sitting) -> str:
-    """One line for the operator: "g1: active, Anna, Boris; round 2, Building phase, move 9, Boris to move"."""
-    game, row, words = sitting.game, sitting.row, ENGLISH
+def status_line(sitting: Sitting, words: MailWords = ENGLISH) -> str:
+    """One line of a game's state, for the operator (in English) or an administrator's mail (in their
+    language): "g1: active, Anna, Boris; round 2, Building phase, move 9, Boris to move"."""
+    game, row = sitting.game, sitting.row
     who = words("over") if game.is_over else words("to_move", name=game.players[game.current_player])
-    return words("status_line", game=row.id, status=row.status, players=", ".join(game.players), round=game.round,
-                 phase=phase_name(game), move=sitting.moves + 1, who=who)
+    status = row.status if words is ENGLISH else words(f"status_{row.status}")
+    return words("status_line", game=row.id, status=status, players=", ".join(game.players), round=game.round,
+                 phase=_phase(game, words), move=sitting.moves + 1, who=who)
 
 
 def first_log_line(game: Game, words: MailWords = ENGLISH) -> str:

@@ -151,7 +151,7 @@ def _admin(desk: Desk, sitting: Sitting, line: Line, admin: bool) -> list[str]:
     if refused is not None:
         return [words("refused_line", line=line.number, text=line.text, why=refused)]
     try:
-        return [words("ok_line", line=line.number, what=administer(desk, sitting, args))]
+        return [words("ok_line", line=line.number, what=administer(desk, sitting, args, words))]
     except PbemError as error:
         return [words("refused_line", line=line.number, text=line.text, why=error)]
 
