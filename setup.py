@@ -66,9 +66,9 @@ setup(
     packages=sorted(package_dir),
     package_dir=package_dir,
     package_data={
-        # *.pyx and *.pxd: an installed spbc carries each engine's source and its C interface,
+        # *.pyx, *.pxi and *.pxd: an installed spbc carries each engine's source and its C interface,
         # which Cython code elsewhere cimports (spbc.contract.capi); py.typed: its types (PEP 561)
-        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxd", "*.pyi", "py.typed"],
+        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxi", "*.pxd", "*.pyi", "py.typed"],
     },
     include_package_data=False,
     ext_modules=_engine_extensions(),

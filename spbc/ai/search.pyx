@@ -60,84 +60,7 @@ cdef struct Layout:
     int uniform             # 1: uniformly random playouts (the engine's own)
 
 
-cdef double _weight(const int* s, int code, int rounds, int player, const Layout* L) noexcept nogil:
-    """How much the rollout policy likes a move (0: never)."""
-    cdef int kind = move_kind(code)
-    cdef int card = move_card(code)
-    cdef double value
-    if kind == KIND_PASS:
-        return 0.3
-    if kind == KIND_TAKE:
-        if rounds <= 1 or s[L.o_hand_size + player] + 1 >= L.hand_limit:
-            return 0.0
-        return 0.15
-    if kind == KIND_BUY or kind == KIND_PLAY:
-        if card >= L.ncards:
-            return 1.0
-        value = (rounds - 1) * (L.rubles[card] * 0.35 + L.points[card]) + 0.6 * L.points[card]
-        if value < 0:
-            value = 0
-        return 1.0 + value / (2.0 + L.cost[card])
-    if kind == KIND_DISCARD:
-        return 0.5
-    return 1.0
-
-
-cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves, double* weights,
-                          const Layout* L) noexcept nogil:
-    cdef int n, i, steps = 0, rounds, player
-    cdef double total, pick
-    while s[api.o_stage] != api.stage_over and steps < api.max_game_moves:
-        n = api.legal_moves(s, moves)
-        steps += 1
-        if n == 1:
-            api.apply_move(s, moves[0])
-            continue
-        rounds = api.rounds_left(s)
-        player = s[api.o_current]
-        total = 0
-        for i in range(n):
-            weights[i] = _weight(s, moves[i], rounds, player, L)
-            total += weights[i]
-        if total <= 0:
-            api.apply_move(s, moves[rng_below(x, n)])
-            continue
-        pick = _unit(x) * total
-        i = 0
-        while i < n - 1 and pick >= weights[i]:
-            pick -= weights[i]
-            i += 1
-        api.apply_move(s, moves[i])
-
-
-cdef void _rewards(const EngineApi* api, const int* s, const Layout* L, double* reward, double* win) noexcept nogil:
-    """Each seat's share of the win (ties on points and tie-break shared) and its reward, that share
-    blended with its score margin over the best other seat."""
-    cdef int players = s[api.o_players], p, q, best = -(1 << 30), best_tie = -(1 << 30), winners = 0
-    cdef int score[MAX_SEATS]
-    cdef int tie[MAX_SEATS]
-    cdef int other
-    cdef double margin
-    for p in range(players):
-        score[p] = api.final_score(s, p)
-        tie[p] = api.tie_break(s, p)
-        if score[p] > best or (score[p] == best and tie[p] > best_tie):
-            best, best_tie = score[p], tie[p]
-    for p in range(players):
-        if score[p] == best and tie[p] == best_tie:
-            winners += 1
-    for p in range(players):
-        win[p] = 1.0 / winners if score[p] == best and tie[p] == best_tie else 0.0
-        other = -(1 << 30)
-        for q in range(players):
-            if q != p and score[q] > other:
-                other = score[q]
-        margin = (score[p] - other) / L.margin_scale
-        if margin > 1:
-            margin = 1
-        if margin < -1:
-            margin = -1
-        reward[p] = (1 - L.margin_weight) * win[p] + L.margin_weight * 0.5 * (1 + margin)
+include "playout.pxi"  # _weight, _policy_playout, _rewards
 
 
 cdef struct Tree:
@@ -178,111 +101,222 @@ cdef inline int _slot(const int* keys, const int* stamps, int stamp, int code) n
     return h
 
 
+cdef struct Scratch:
+    # one search's working memory, made once: the iteration's state, the legal moves (and their weights),
+    # the path down the tree, and the table of the legal moves at a node (stamped: no clearing per node)
+    int* s
+    int* moves
+    double* weights
+    int* path
+    int* keys
+    int* stamps
+    char* tried      # by legal move: 1 when a child of the node has that move
+    int* where       # by slot: the legal move's index
+    int stamp
+
+
+cdef int _scratch_make(const EngineApi* api, Scratch* S) noexcept nogil:
+    """Allocate S's buffers (0), or free what was allocated (-1: no memory)."""
+    S.s = <int*>malloc(api.state_size * sizeof(int))
+    S.moves = <int*>malloc(api.max_moves * sizeof(int))
+    S.weights = <double*>malloc(api.max_moves * sizeof(double))
+    S.path = <int*>malloc(MAX_PATH * sizeof(int))
+    S.keys = <int*>calloc(HASH_SIZE, sizeof(int))
+    S.stamps = <int*>calloc(HASH_SIZE, sizeof(int))
+    S.tried = <char*>malloc(api.max_moves)
+    S.where = <int*>calloc(HASH_SIZE, sizeof(int))
+    S.stamp = 0
+    if S.s == NULL or S.moves == NULL or S.weights == NULL or S.path == NULL or S.keys == NULL \
+            or S.stamps == NULL or S.tried == NULL or S.where == NULL:
+        _scratch_free(S)
+        return -1
+    return 0
+
+
+cdef void _scratch_free(Scratch* S) noexcept nogil:
+    free(S.s); free(S.moves); free(S.weights); free(S.path)
+    free(S.keys); free(S.stamps); free(S.tried); free(S.where)
+
+
+cdef inline int _mark_tried(Tree* t, int node, Scratch* S, int n) noexcept nogil:
+    """Enter the n legal moves in S's table, count the availability of node's children whose moves are
+    legal in this deal, mark those moves tried; the number of untried legal moves."""
+    cdef int i, h, c, untried = 0
+    S.stamp += 1
+    for i in range(n):
+        h = _slot(S.keys, S.stamps, S.stamp, S.moves[i])
+        S.keys[h] = S.moves[i]
+        S.stamps[h] = S.stamp
+        S.where[h] = i
+        S.tried[i] = 0
+    c = t.child[node]
+    while c >= 0:
+        h = _slot(S.keys, S.stamps, S.stamp, t.move[c])
+        if S.stamps[h] == S.stamp:
+            S.tried[S.where[h]] = 1
+            t.avail[c] += 1
+        c = t.sibling[c]
+    for i in range(n):
+        untried += S.tried[i] == 0
+    return untried
+
+
+cdef inline int _expand(const EngineApi* api, Tree* t, int node, Scratch* S, int n, int mover, uint64_t* x,
+                        const Layout* L) noexcept nogil:
+    """Add one untried move under node, drawn as the rollout policy would draw it, and play it; the new node."""
+    cdef int rounds = api.rounds_left(S.s), i, c
+    cdef double total = 0, pick
+    for i in range(n):
+        S.weights[i] = (_weight(S.s, S.moves[i], rounds, mover, L) + 0.05) if S.tried[i] == 0 else 0.0
+        total += S.weights[i]
+    pick = _unit(x) * total
+    i = 0
+    while i < n - 1 and pick >= S.weights[i]:
+        pick -= S.weights[i]
+        i += 1
+    if S.tried[i]:  # rounding: take the last untried move
+        i = n - 1
+        while S.tried[i]:
+            i -= 1
+    c = _add(t, node, S.moves[i], mover)
+    t.avail[c] = 1
+    api.apply_move(S.s, S.moves[i])
+    return c
+
+
+cdef inline int _ucb_best(const Tree* t, int node, const Scratch* S, const Layout* L) noexcept nogil:
+    """The child of node, among those whose moves are legal in this deal, of the highest UCB value
+    (an unvisited one first)."""
+    cdef int best = -1, c, h
+    cdef double best_value = -1e300, value, log_avail
+    c = t.child[node]
+    while c >= 0:
+        h = _slot(S.keys, S.stamps, S.stamp, t.move[c])
+        if S.stamps[h] == S.stamp:
+            if t.visits[c] == 0:
+                value = 1e100
+            else:
+                log_avail = log(<double>t.avail[c])
+                value = t.reward[c] / t.visits[c] + L.exploration * sqrt(log_avail / t.visits[c])
+            if value > best_value:
+                best_value = value
+                best = c
+        c = t.sibling[c]
+    return best
+
+
+cdef inline int _descend(const EngineApi* api, Tree* t, Scratch* S, uint64_t* x, const Layout* L) noexcept nogil:
+    """Walk S's deal down the tree by UCB, playing each move, until a node is added, the tree is full and
+    nothing at a node was tried, or the game ends; the path's nodes in S.path, their number returned."""
+    cdef int node = 0, depth = 0, n, mover, untried, best
+    while S.s[api.o_stage] != api.stage_over and depth < MAX_PATH - 1:
+        n = api.legal_moves(S.s, S.moves)
+        mover = S.s[api.o_current]
+        untried = _mark_tried(t, node, S, n)
+        if untried and t.size < t.capacity:
+            S.path[depth] = _expand(api, t, node, S, n, mover, x, L)
+            return depth + 1
+        if untried == n:  # the tree is full and nothing here was tried: play out from here
+            break
+        best = _ucb_best(t, node, S, L)
+        api.apply_move(S.s, t.move[best])
+        S.path[depth] = best
+        depth += 1
+        node = best
+    return depth
+
+
+cdef inline void _back_up(Tree* t, const int* path, int depth, const double* reward, const double* win) noexcept nogil:
+    """Credit every node of the path (and the root's count) with the reward and win share of its mover."""
+    cdef int i, c
+    for i in range(depth):
+        c = path[i]
+        t.visits[c] += 1
+        t.reward[c] += reward[t.player[c]]
+        t.win[c] += win[t.player[c]]
+    t.visits[0] += 1
+
+
 cdef long _run(const EngineApi* api, const int* root, int observer, long iterations, double seconds,
                uint64_t* x, Tree* t, const Layout* L, long* playouts) noexcept nogil:
-    cdef int* s = <int*>malloc(api.state_size * sizeof(int))
-    cdef int* moves = <int*>malloc(api.max_moves * sizeof(int))
-    cdef double* weights = <double*>malloc(api.max_moves * sizeof(double))
-    cdef int* path = <int*>malloc(MAX_PATH * sizeof(int))
-    cdef int* keys = <int*>calloc(HASH_SIZE, sizeof(int))
-    cdef int* stamps = <int*>calloc(HASH_SIZE, sizeof(int))
-    cdef char* tried = <char*>malloc(api.max_moves)
-    cdef int* where = <int*>calloc(HASH_SIZE, sizeof(int))
+    """The search's iterations (``iterations``, or when that is 0 as many as ``seconds`` allow, at least
+    one): deal, descend, play out, back up. The number done, or -1 when memory ran out."""
+    cdef Scratch S
     cdef double reward[MAX_SEATS]
     cdef double win[MAX_SEATS]
     cdef long done = 0
-    cdef int stamp = 0, node, depth, n, i, c, h, untried, best, mover, expanded, rounds
-    cdef double began = _now(), value, best_value, log_avail, total, pick
-    if s == NULL or moves == NULL or weights == NULL or path == NULL or keys == NULL or stamps == NULL \
-            or tried == NULL or where == NULL:
-        free(s); free(moves); free(weights); free(path); free(keys); free(stamps); free(tried); free(where)
+    cdef int depth
+    cdef double began = _now()
+    if _scratch_make(api, &S) < 0:
         return -1
     while (iterations > 0 and done < iterations) or (iterations <= 0 and (done == 0 or _now() - began < seconds)):
-        memcpy(s, root, api.state_size * sizeof(int))
-        api.redeal_unseen(s, observer, x)
-        node = 0
-        depth = 0
-        expanded = 0
-        while s[api.o_stage] != api.stage_over and depth < MAX_PATH - 1:
-            n = api.legal_moves(s, moves)
-            mover = s[api.o_current]
-            stamp += 1
-            for i in range(n):
-                h = _slot(keys, stamps, stamp, moves[i])
-                keys[h] = moves[i]
-                stamps[h] = stamp
-                where[h] = i
-                tried[i] = 0
-            # the children whose moves are legal in this deal: count their availability, pick by UCB
-            best = -1
-            best_value = -1e300
-            c = t.child[node]
-            while c >= 0:
-                h = _slot(keys, stamps, stamp, t.move[c])
-                if stamps[h] == stamp:
-                    tried[where[h]] = 1
-                    t.avail[c] += 1
-                c = t.sibling[c]
-            untried = 0
-            for i in range(n):
-                untried += tried[i] == 0
-            if untried and t.size < t.capacity:
-                # expand: one untried move, drawn as the rollout policy would draw it
-                rounds = api.rounds_left(s)
-                total = 0
-                for i in range(n):
-                    weights[i] = (_weight(s, moves[i], rounds, mover, L) + 0.05) if tried[i] == 0 else 0.0
-                    total += weights[i]
-                pick = _unit(x) * total
-                i = 0
-                while i < n - 1 and pick >= weights[i]:
-                    pick -= weights[i]
-                    i += 1
-                if tried[i]:  # rounding: take the last untried move
-                    i = n - 1
-                    while tried[i]:
-                        i -= 1
-                c = _add(t, node, moves[i], mover)
-                t.avail[c] = 1
-                api.apply_move(s, moves[i])
-                path[depth] = c
-                depth += 1
-                expanded = 1
-                break
-            if untried == n:  # the tree is full and nothing here was tried: play out from here
-                break
-            c = t.child[node]
-            while c >= 0:
-                h = _slot(keys, stamps, stamp, t.move[c])
-                if stamps[h] == stamp:
-                    if t.visits[c] == 0:
-                        value = 1e100
-                    else:
-                        log_avail = log(<double>t.avail[c])
-                        value = t.reward[c] / t.visits[c] + L.exploration * sqrt(log_avail / t.visits[c])
-                    if value > best_value:
-                        best_value = value
-                        best = c
-                c = t.sibling[c]
-            api.apply_move(s, t.move[best])
-            path[depth] = best
-            depth += 1
-            node = best
+        memcpy(S.s, root, api.state_size * sizeof(int))
+        api.redeal_unseen(S.s, observer, x)
+        depth = _descend(api, t, &S, x, L)
         if L.uniform:
-            api.playout(s, x, api.max_game_moves)
+            api.playout(S.s, x, api.max_game_moves)
         else:
-            _policy_playout(api, s, x, moves, weights, L)
+            _policy_playout(api, S.s, x, S.moves, S.weights, L)
         playouts[0] += 1
-        _rewards(api, s, L, reward, win)
-        for i in range(depth):
-            c = path[i]
-            t.visits[c] += 1
-            t.reward[c] += reward[t.player[c]]
-            t.win[c] += win[t.player[c]]
-        t.visits[0] += 1
+        _rewards(api, S.s, L, reward, win)
+        _back_up(t, S.path, depth, reward, win)
         done += 1
-    free(s); free(moves); free(weights); free(path); free(keys); free(stamps); free(tried); free(where)
+    _scratch_free(&S)
     return done
+
+
+cdef int _tree_make(Tree* t, long capacity) noexcept nogil:
+    """Allocate room for ``capacity`` nodes in t, empty (0); -1 when some array could not be had (free
+    what was with _tree_free)."""
+    t.capacity = <int>capacity
+    t.size = 0
+    t.move = <int*>malloc(capacity * sizeof(int))
+    t.child = <int*>malloc(capacity * sizeof(int))
+    t.sibling = <int*>malloc(capacity * sizeof(int))
+    t.player = <int*>malloc(capacity * sizeof(int))
+    t.visits = <int*>malloc(capacity * sizeof(int))
+    t.avail = <int*>malloc(capacity * sizeof(int))
+    t.reward = <double*>malloc(capacity * sizeof(double))
+    t.win = <double*>malloc(capacity * sizeof(double))
+    if t.move == NULL or t.child == NULL or t.sibling == NULL or t.player == NULL or t.visits == NULL \
+            or t.avail == NULL or t.reward == NULL or t.win == NULL:
+        return -1
+    return 0
+
+
+cdef void _tree_free(Tree* t) noexcept nogil:
+    free(t.move); free(t.child); free(t.sibling); free(t.player)
+    free(t.visits); free(t.avail); free(t.reward); free(t.win)
+
+
+cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict settings, int o_hand_size):
+    """L from the card tables (copied into per_card, three rows of len(tables[0])), the rules' layout
+    and the settings (search's arguments)."""
+    cdef int ncards = len(tables[0]), i
+    for i in range(ncards):
+        per_card[i] = tables[0][i]
+        per_card[ncards + i] = tables[1][i]
+        per_card[2 * ncards + i] = tables[2][i]
+    L.cost, L.rubles, L.points = per_card, per_card + ncards, per_card + 2 * ncards
+    L.ncards = ncards
+    L.o_hand_size = o_hand_size
+    L.hand_limit = layout["hand_limit"]
+    L.margin_weight = settings["margin_weight"]
+    L.margin_scale = settings["margin_scale"]
+    L.exploration = settings["exploration"]
+    L.uniform = settings["uniform"]
+
+
+cdef list _root_children(const Tree* t):
+    """(code, visits, mean reward, mean win share) of the root's children, most visited first."""
+    cdef int c = t.child[0]
+    children = []
+    while c >= 0:
+        children.append((t.move[c], t.visits[c], t.reward[c] / t.visits[c] if t.visits[c] else 0.0,
+                         t.win[c] / t.visits[c] if t.visits[c] else 0.0))
+        c = t.sibling[c]
+    children.sort(key=lambda child: (-child[1], -child[2], child[0]))
+    return children
 
 
 def search(object capsule, state, int observer, long iterations, double seconds, uint64_t seed,
@@ -307,37 +341,16 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     cdef long capacity = iterations + 2 if iterations > 0 else <long>(max(seconds, 0.01) * 400000) + 2
     if capacity > 4000000:
         capacity = 4000000
-    t.capacity = <int>capacity
-    t.size = 0
-    t.move = <int*>malloc(capacity * sizeof(int))
-    t.child = <int*>malloc(capacity * sizeof(int))
-    t.sibling = <int*>malloc(capacity * sizeof(int))
-    t.player = <int*>malloc(capacity * sizeof(int))
-    t.visits = <int*>malloc(capacity * sizeof(int))
-    t.avail = <int*>malloc(capacity * sizeof(int))
-    t.reward = <double*>malloc(capacity * sizeof(double))
-    t.win = <double*>malloc(capacity * sizeof(double))
+    cdef int made = _tree_make(&t, capacity)
     cdef uint64_t x = seed
     cdef long done = 0, playouts = 0
-    cdef int i, c
+    cdef int i
     try:
-        if root == NULL or per_card == NULL or t.move == NULL or t.child == NULL or t.sibling == NULL \
-                or t.player == NULL or t.visits == NULL or t.avail == NULL or t.reward == NULL or t.win == NULL:
+        if root == NULL or per_card == NULL or made < 0:
             raise MemoryError()
         for i in range(api.state_size):
             root[i] = state[i]
-        for i in range(ncards):
-            per_card[i] = tables[0][i]
-            per_card[ncards + i] = tables[1][i]
-            per_card[2 * ncards + i] = tables[2][i]
-        L.cost, L.rubles, L.points = per_card, per_card + ncards, per_card + 2 * ncards
-        L.ncards = ncards
-        L.o_hand_size = api.o_hand_size
-        L.hand_limit = layout["hand_limit"]
-        L.margin_weight = settings["margin_weight"]
-        L.margin_scale = settings["margin_scale"]
-        L.exploration = settings["exploration"]
-        L.uniform = settings["uniform"]
+        _fill_layout(&L, per_card, tables, layout, settings, api.o_hand_size)
         _add(&t, -1, 0, observer)
         began = time.perf_counter()
         with nogil:
@@ -345,15 +358,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
         elapsed = time.perf_counter() - began
         if done < 0:
             raise MemoryError()
-        children = []
-        c = t.child[0]
-        while c >= 0:
-            children.append((t.move[c], t.visits[c], t.reward[c] / t.visits[c] if t.visits[c] else 0.0,
-                             t.win[c] / t.visits[c] if t.visits[c] else 0.0))
-            c = t.sibling[c]
-        children.sort(key=lambda child: (-child[1], -child[2], child[0]))
-        return children, done, playouts, t.size, elapsed
+        return _root_children(&t), done, playouts, t.size, elapsed
     finally:
         free(root); free(per_card)
-        free(t.move); free(t.child); free(t.sibling); free(t.player)
-        free(t.visits); free(t.avail); free(t.reward); free(t.win)
+        _tree_free(&t)

@@ -33,6 +33,188 @@ cdef enum:
     MAX_SEATS = 8
 
 
+cdef struct Lab:
+    # one call's figures and working memory, made once; the seats' generators, levels and public ledger
+    # are the current game's
+    const EngineApi* api
+    int players
+    int ncards
+    int width             # a game's row: 5 + 2 * players values
+    int has_easy          # some seat is easy: keep the public ledger of rubles
+    double noise
+    int* s
+    int* observed
+    int* moves
+    int* rows
+    long long* events
+    long long* squares
+    long long* owners
+    long long* owner_wins
+    int* game_events      # this game's counts by event and card (all seats)
+    char* owned           # this game's owners by card and seat
+    int kinds[MAX_SEATS]  # the run's seat levels, not rotated
+    uint64_t x[MAX_SEATS]
+    int seat_kind[MAX_SEATS]
+    int ledger[MAX_SEATS]
+
+
+cdef int _lab_make(Lab* b, int count) noexcept nogil:
+    """Allocate b's buffers, the counters zeroed (0), or free what was allocated (-1: no memory)."""
+    cdef const EngineApi* api = b.api
+    cdef int ncards = b.ncards, players = b.players
+    b.s = <int*>malloc(api.state_size * sizeof(int))
+    b.observed = <int*>malloc(api.state_size * sizeof(int))
+    b.moves = <int*>malloc(api.max_moves * sizeof(int))
+    b.rows = <int*>malloc(<Py_ssize_t>(count if count > 1 else 1) * b.width * sizeof(int))
+    b.events = <long long*>calloc(4 * ncards * players, sizeof(long long))
+    b.squares = <long long*>calloc(4 * ncards, sizeof(long long))
+    b.owners = <long long*>calloc(ncards * players, sizeof(long long))
+    b.owner_wins = <long long*>calloc(ncards * players, sizeof(long long))
+    b.game_events = <int*>malloc(4 * ncards * sizeof(int))
+    b.owned = <char*>malloc(ncards * players)
+    if (b.s == NULL or b.observed == NULL or b.moves == NULL or b.rows == NULL or b.events == NULL
+            or b.squares == NULL or b.owners == NULL or b.owner_wins == NULL or b.game_events == NULL
+            or b.owned == NULL):
+        _lab_free(b)
+        return -1
+    return 0
+
+
+cdef void _lab_free(Lab* b) noexcept nogil:
+    free(b.s); free(b.observed); free(b.moves); free(b.rows)
+    free(b.events); free(b.squares); free(b.owners); free(b.owner_wins); free(b.game_events); free(b.owned)
+
+
+cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
+    """Seat p's move among the n legal ones: the only one, a random one, or its easy choice on what it
+    observes (spbc.play.observe)."""
+    cdef const EngineApi* api = b.api
+    if n == 1:
+        return b.moves[0]
+    if b.seat_kind[p] == 0:
+        return b.moves[rng_below(&b.x[p], n)]
+    memcpy(b.observed, b.s, api.state_size * sizeof(int))
+    api.canonical_unseen(b.observed, p, b.ledger)
+    return api.easy_choice(b.observed, b.moves, n, p, &b.x[p], b.noise)
+
+
+cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
+    """Count what seat p's move m does to cards: bought, taken, played, displaced (EVENTS)."""
+    cdef int kind = move_kind(m), card = move_card(m), target = move_target(m)
+    cdef int ncards = b.ncards, players = b.players
+    if card < ncards:
+        if kind == KIND_BUY:
+            b.events[(0 * ncards + card) * players + p] += 1
+            b.game_events[0 * ncards + card] += 1
+            b.owned[card * players + p] = 1
+        elif kind == KIND_TAKE:
+            b.events[(1 * ncards + card) * players + p] += 1
+            b.game_events[1 * ncards + card] += 1
+        elif kind == KIND_PLAY:
+            b.events[(2 * ncards + card) * players + p] += 1
+            b.game_events[2 * ncards + card] += 1
+            b.owned[card * players + p] = 1
+    if (kind == KIND_BUY or kind == KIND_PLAY) and 0 < target <= ncards:
+        b.events[(3 * ncards + target - 1) * players + p] += 1
+        b.game_events[3 * ncards + target - 1] += 1
+
+
+cdef inline void _apply(Lab* b, int m) noexcept nogil:
+    """Play m, and with easy seats keep the public ledger of rubles (spbc.play.game.Game.public_rubles)."""
+    cdef const EngineApi* api = b.api
+    cdef int before[MAX_SEATS]
+    cdef int c
+    if b.has_easy:
+        for c in range(b.players):
+            before[c] = b.s[api.o_rubles + c]
+    api.apply_move(b.s, m)
+    if b.has_easy:
+        for c in range(b.players):
+            b.ledger[c] += b.s[api.o_rubles + c] - before[c]
+
+
+cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
+    """Deal game ``number`` from ``seed`` and play it out, counting its moves; the moves made, or -1 when
+    it does not end within the engine's bound (or a state has no legal move)."""
+    cdef const EngineApi* api = b.api
+    cdef int p, n, m, made = 0
+    api.setup(b.s, b.players, seed)
+    for p in range(b.players):
+        b.x[p] = seed * <uint64_t>1000003 + <uint64_t>p
+        b.seat_kind[p] = b.kinds[(p + number) % b.players]
+        b.ledger[p] = b.s[api.o_rubles + p]
+    memset(b.game_events, 0, 4 * b.ncards * sizeof(int))
+    memset(b.owned, 0, b.ncards * b.players)
+    while b.s[api.o_stage] != api.stage_over:
+        if made >= api.max_game_moves:
+            return -1
+        n = api.legal_moves(b.s, b.moves)
+        if n == 0:
+            return -1
+        p = b.s[api.o_current]
+        m = _choose(b, n, p)
+        _count_move(b, m, p)
+        _apply(b, m)
+        made += 1
+    return made
+
+
+cdef int _score_row(Lab* b, int* row, int made, long long number) noexcept nogil:
+    """Fill the ended game's row (lab_games' games); the winning positions' bits."""
+    cdef const EngineApi* api = b.api
+    cdef int players = b.players, p, value
+    cdef int best = -2147483647, best_tie = -2147483647, top = -2147483647, second = -2147483647
+    cdef int won = 0, seats_won = 0
+    row[0] = made
+    row[1] = b.s[api.o_round]
+    for p in range(players):
+        value = api.final_score(b.s, p)
+        row[2 + p] = value
+        row[2 + players + p] = api.tie_break(b.s, p)
+        if value > best or (value == best and row[2 + players + p] > best_tie):
+            best = value
+            best_tie = row[2 + players + p]
+    for p in range(players):
+        value = row[2 + p]
+        if value > top:
+            second = top
+            top = value
+        elif value > second:
+            second = value
+        if value == best and row[2 + players + p] == best_tie:
+            won |= 1 << p
+            seats_won |= 1 << ((p + number) % players)
+    row[2 + 2 * players] = top - second if players > 1 else 0
+    row[3 + 2 * players] = won
+    row[4 + 2 * players] = seats_won
+    return won
+
+
+cdef inline void _tally_game(Lab* b, int won) noexcept nogil:
+    """Add the ended game's counts to the run's: squares by event and card, owners and their wins."""
+    cdef int e, c, p, players = b.players
+    for e in range(4 * b.ncards):
+        b.squares[e] += <long long>b.game_events[e] * b.game_events[e]
+    for c in range(b.ncards):
+        for p in range(players):
+            if b.owned[c * players + p]:
+                b.owners[c * players + p] += 1
+                if won & (1 << p):
+                    b.owner_wins[c * players + p] += 1
+
+
+cdef int _play_games(Lab* b, long long first_game, long long first_seed, int count) noexcept nogil:
+    """Play and count the games; the index of the first that did not end, or -1 when all did."""
+    cdef int g, made, won
+    for g in range(count):
+        made = _play_game(b, <uint64_t>(first_seed + g), first_game + g)
+        if made < 0:
+            return g
+        won = _score_row(b, b.rows + <Py_ssize_t>g * b.width, made, first_game + g)
+        _tally_game(b, won)
+    return -1
+
+
 def lab_games(object capsule, list levels, long long first_game, long long first_seed, int count,
               double noise=0.0):
     """Play ``count`` games, game numbers first_game, first_game + 1, ... from the seeds first_seed,
@@ -53,146 +235,30 @@ def lab_games(object capsule, list levels, long long first_game, long long first
 
     RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug).
     """
-    cdef const EngineApi* api = engine_api(capsule)
-    cdef int players = len(levels), p, ncards = api.ncards
-    cdef int kinds[MAX_SEATS]
-    if players < 1 or players > api.max_players or players > MAX_SEATS:
-        raise ValueError(f"{players} seats; this engine plays at most {min(api.max_players, MAX_SEATS)}")
+    cdef Lab b
+    b.api = engine_api(capsule)
+    cdef int players = len(levels), p, ncards = b.api.ncards, stuck
+    if players < 1 or players > b.api.max_players or players > MAX_SEATS:
+        raise ValueError(f"{players} seats; this engine plays at most {min(b.api.max_players, MAX_SEATS)}")
     for p in range(players):
-        kinds[p] = levels[p]
-        if kinds[p] not in (0, 1):
+        b.kinds[p] = levels[p]
+        if b.kinds[p] not in (0, 1):
             raise ValueError(f"seat level code {levels[p]!r} is none of {LEVELS}")
-    cdef bint has_easy = any(kinds[p] == 1 for p in range(players))
-    cdef int width = 5 + 2 * players
-    cdef int nev = 4 * ncards * players
-    cdef int* s = <int*>malloc(api.state_size * sizeof(int))
-    cdef int* observed = <int*>malloc(api.state_size * sizeof(int))
-    cdef int* moves = <int*>malloc(api.max_moves * sizeof(int))
-    cdef int* rows = <int*>malloc(<Py_ssize_t>max(count, 1) * width * sizeof(int))
-    cdef long long* events = <long long*>calloc(nev, sizeof(long long))
-    cdef long long* squares = <long long*>calloc(4 * ncards, sizeof(long long))
-    cdef long long* owners = <long long*>calloc(ncards * players, sizeof(long long))
-    cdef long long* owner_wins = <long long*>calloc(ncards * players, sizeof(long long))
-    cdef int* game_events = <int*>malloc(4 * ncards * sizeof(int))
-    cdef char* owned = <char*>malloc(ncards * players)
-    cdef uint64_t x[MAX_SEATS]
-    cdef int seat_kind[MAX_SEATS]
-    cdef int ledger[MAX_SEATS]
-    cdef int before[MAX_SEATS]
-    cdef uint64_t seed
-    cdef long long number
-    cdef int g, n, m, kind, card, target, done, made, best, best_tie, value, c, e, top, second, won, seats_won
-    cdef int stuck = -1
-    cdef int* row
-    if (s == NULL or observed == NULL or moves == NULL or rows == NULL or events == NULL or squares == NULL
-            or owners == NULL or owner_wins == NULL or game_events == NULL or owned == NULL):
-        free(s); free(observed); free(moves); free(rows)
-        free(events); free(squares); free(owners); free(owner_wins); free(game_events); free(owned)
+    b.players, b.ncards, b.width, b.noise = players, ncards, 5 + 2 * players, noise
+    b.has_easy = any(b.kinds[p] == 1 for p in range(players))
+    if _lab_make(&b, count) < 0:
         raise MemoryError()
     try:
         with nogil:
-            for g in range(count):
-                seed = <uint64_t>(first_seed + g)
-                number = first_game + g
-                api.setup(s, players, seed)
-                for p in range(players):
-                    x[p] = seed * <uint64_t>1000003 + <uint64_t>p
-                    seat_kind[p] = kinds[(p + number) % players]
-                    ledger[p] = s[api.o_rubles + p]
-                memset(game_events, 0, 4 * ncards * sizeof(int))
-                memset(owned, 0, ncards * players)
-                made = 0
-                while s[api.o_stage] != api.stage_over:
-                    if made >= api.max_game_moves:
-                        stuck = g
-                        break
-                    n = api.legal_moves(s, moves)
-                    if n == 0:
-                        stuck = g
-                        break
-                    p = s[api.o_current]
-                    if n == 1:
-                        m = moves[0]
-                    elif seat_kind[p] == 0:
-                        m = moves[rng_below(&x[p], n)]
-                    else:  # what seat p observes (spbc.play.observe), and its easy choice there
-                        memcpy(observed, s, api.state_size * sizeof(int))
-                        api.canonical_unseen(observed, p, ledger)
-                        m = api.easy_choice(observed, moves, n, p, &x[p], noise)
-                    kind = move_kind(m)
-                    card = move_card(m)
-                    target = move_target(m)
-                    if card < ncards:
-                        if kind == KIND_BUY:
-                            events[(0 * ncards + card) * players + p] += 1
-                            game_events[0 * ncards + card] += 1
-                            owned[card * players + p] = 1
-                        elif kind == KIND_TAKE:
-                            events[(1 * ncards + card) * players + p] += 1
-                            game_events[1 * ncards + card] += 1
-                        elif kind == KIND_PLAY:
-                            events[(2 * ncards + card) * players + p] += 1
-                            game_events[2 * ncards + card] += 1
-                            owned[card * players + p] = 1
-                    if (kind == KIND_BUY or kind == KIND_PLAY) and 0 < target <= ncards:
-                        events[(3 * ncards + target - 1) * players + p] += 1
-                        game_events[3 * ncards + target - 1] += 1
-                    if has_easy:
-                        for c in range(players):
-                            before[c] = s[api.o_rubles + c]
-                    api.apply_move(s, m)
-                    if has_easy:  # the public ledger of rubles (spbc.play.game.Game.public_rubles)
-                        for c in range(players):
-                            ledger[c] += s[api.o_rubles + c] - before[c]
-                    made += 1
-                if stuck >= 0:
-                    break
-                row = rows + <Py_ssize_t>g * width
-                row[0] = made
-                row[1] = s[api.o_round]
-                best = -2147483647
-                best_tie = -2147483647
-                for p in range(players):
-                    value = api.final_score(s, p)
-                    row[2 + p] = value
-                    row[2 + players + p] = api.tie_break(s, p)
-                    if value > best or (value == best and row[2 + players + p] > best_tie):
-                        best = value
-                        best_tie = row[2 + players + p]
-                top = -2147483647
-                second = -2147483647
-                won = 0
-                seats_won = 0
-                for p in range(players):
-                    value = row[2 + p]
-                    if value > top:
-                        second = top
-                        top = value
-                    elif value > second:
-                        second = value
-                    if value == best and row[2 + players + p] == best_tie:
-                        won |= 1 << p
-                        seats_won |= 1 << ((p + number) % players)
-                row[2 + 2 * players] = top - second if players > 1 else 0
-                row[3 + 2 * players] = won
-                row[4 + 2 * players] = seats_won
-                for e in range(4 * ncards):
-                    squares[e] += <long long>game_events[e] * game_events[e]
-                for c in range(ncards):
-                    for p in range(players):
-                        if owned[c * players + p]:
-                            owners[c * players + p] += 1
-                            if won & (1 << p):
-                                owner_wins[c * players + p] += 1
+            stuck = _play_games(&b, first_game, first_seed, count)
         if stuck >= 0:
             raise RuntimeError(f"the game of seed {first_seed + stuck} did not end within "
-                               f"{api.max_game_moves} moves, more than the rules allow any game: an engine bug")
-        return ([rows[i] for i in range(<Py_ssize_t>count * width)], [events[i] for i in range(nev)],
-                [squares[i] for i in range(4 * ncards)], [owners[i] for i in range(ncards * players)],
-                [owner_wins[i] for i in range(ncards * players)])
+                               f"{b.api.max_game_moves} moves, more than the rules allow any game: an engine bug")
+        return ([b.rows[i] for i in range(<Py_ssize_t>count * b.width)],
+                [b.events[i] for i in range(4 * ncards * players)], [b.squares[i] for i in range(4 * ncards)],
+                [b.owners[i] for i in range(ncards * players)], [b.owner_wins[i] for i in range(ncards * players)])
     finally:
-        free(s); free(observed); free(moves); free(rows)
-        free(events); free(squares); free(owners); free(owner_wins); free(game_events); free(owned)
+        _lab_free(&b)
 
 
 def random_games(object capsule, int players, long long first_seed, int count):
