@@ -236,6 +236,7 @@ def moves_of(received) -> list[str]:
     return []
 
 
+@pytest.mark.slow  # a second whole game through SMTP (about 3 CPU-s); the English one stays in the default tier
 def test_a_player_who_writes_lang_de_gets_german_mails_through_smtp(tmp_path, smtp):
     """Anna writes 'lang de' with her first mail; from its answer on, every mail to her, through a real SMTP
     server on loopback, is German to the game's end (the others' stay English), and tells her no other

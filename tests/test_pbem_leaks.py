@@ -120,6 +120,7 @@ def rich_after(game) -> list:
 LEAK_GAMES = int(os.environ.get("SPBC_LEAK_GAMES", "1"))
 
 
+@pytest.mark.slow  # a whole game by mail per language, about 4 CPU-s each, as the English ones below
 @pytest.mark.parametrize("language", ["de", "zh"])
 def test_a_game_whose_mails_are_german_or_chinese_tells_no_reader_more(tmp_path, language):
     """The leak check of one game of the base rules whose people read German or Chinese mails: every

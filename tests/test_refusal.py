@@ -92,7 +92,7 @@ def _texts(game, rng: random.Random) -> list[str]:
     """Texts players might type here: prefixes and slips of the words of the game's moves."""
     words = ["buy", "take", "play", "pass", "discard", "over", "upper", "lower", "b", "t", "x", "-", ""]
     words += [card.name.split()[0][:rng.randint(1, 6)] for card in game.ruleset.model.cards]
-    return [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(60)]
+    return [" ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(20)]
 
 
 def test_every_refusal_met_in_random_play_is_said_in_every_language_with_its_fields(compiled):
