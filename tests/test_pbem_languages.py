@@ -20,6 +20,7 @@ from pbem_mail import Received, make_server, mail, outbox, secret_of
 from test_pbem_games import break_game
 from test_pbem_schema import CURRENT, CURRENT_SECRETS
 from spbc.engine import render
+from spbc.pbem.admin import find_seat
 from spbc.pbem.server import NewGame, SeatSpec
 from spbc.pbem.wording import mail_words
 from spbc.play.moves import MoveError
@@ -298,7 +299,6 @@ def test_an_administrators_answers_by_mail_are_said_in_their_language(tmp_path, 
     assert server.admin("g", ["resume"]) == "the game is active"
     with pytest.raises(Exception, match="there is no seat '9'"):
         server.admin("g", ["address", "9", "x@y.test"])
-    from spbc.pbem.admin import find_seat
     with pytest.raises(Exception, match=no_seat):
         find_seat(server.sitting("g"), "9", mail_words(language))
     server.close()

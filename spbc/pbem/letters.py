@@ -99,8 +99,7 @@ def status_line(sitting: Sitting, words: MailWords = ENGLISH) -> str:
     language): "g1: active, Anna, Boris; round 2, Building phase, move 9, Boris to move"."""
     game, row = sitting.game, sitting.row
     who = words("over") if game.is_over else words("to_move", name=game.players[game.current_player])
-    status = row.status if words is ENGLISH else words(f"status_{row.status}")
-    return words("status_line", game=row.id, status=status, players=", ".join(game.players), round=game.round,
+    return words("status_line", game=row.id, status=words(f"status_{row.status}"), players=", ".join(game.players), round=game.round,
                  phase=_phase(game, words), move=sitting.moves + 1, who=who)
 
 
