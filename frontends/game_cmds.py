@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fas
 
     from spbc.frontends.words import Words
     from spbc.play.game import Game
+    from spbc.play.moves import Move
+    from spbc.table.seats import Seat
     from spbc.table.session import Session
 
 
@@ -77,7 +79,7 @@ def play(
         _interrupted(session, lambda event: render_event(event, console, words))
 
 
-def _start(rules: str | None, players: str | None, seed: int | None, load: Path | None) -> tuple[Game, list[Any]]:
+def _start(rules: str | None, players: str | None, seed: int | None, load: Path | None) -> tuple[Game, list[Seat]]:
     """The game to play and its seats: a saved one continued, or a new deal; exit 2 for bad options."""
     from spbc.frontends.common import fail, load_ruleset
     from spbc.table.seats import SeatError, parse_seats, seats_of
@@ -99,13 +101,13 @@ def _start(rules: str | None, players: str | None, seed: int | None, load: Path 
         fail(str(error), code=2)
 
 
-def _earlier_moves(game: Game, record: Path | None, load: Path | None) -> list[Any]:
+def _earlier_moves(game: Game, record: Path | None, load: Path | None) -> list[Move]:
     """The moves of the record a loaded game continues (none for a new one); exit 1 for a record that
     cannot be written where --record points."""
     from spbc.frontends.common import fail
     from spbc.table.session import resume_record
 
-    earlier: list[Any] = []
+    earlier: list[Move] = []
     if record is not None and load is not None:
         try:
             earlier = resume_record(game, record)
