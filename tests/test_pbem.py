@@ -246,6 +246,13 @@ def test_hints_only_where_the_game_allows_them(tmp_path):
     assert "this game gives no hints" in refused
 
 
+def test_two_computers_of_one_level_get_numbered_seats(tmp_path):
+    server = make_server(tmp_path)
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:easy"), SeatSpec("ai:easy")], seed=4,
+                            game_id="twins"))
+    assert [seat.name for seat in server.store.seats("twins")] == ["Anna", "ai:easy", "ai:easy 2"]
+
+
 def test_digest_per_phase_mails_others_only_on_their_turn_and_at_phase_ends(game):
     server, folder, secrets = game
     server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "mail phase"]))

@@ -143,7 +143,7 @@ def _check(desk: Desk, spec: NewGame) -> _Checked:
         raise PbemError(f"a game id is letters, digits, - and _ (at most 32), not {game_id!r}")
     seed = spec.seed if spec.seed is not None else secrets.randbits(64)
     try:
-        game = ruleset.new_game([seat.name for seat in spec.seats], seed)
+        game = ruleset.new_game([seat.name for seat in seats], seed)  # computers numbered: ai:easy 2
     except ValueError as error:
         raise PbemError(str(error)) from None
     return _Checked(seats, addresses, admin, policy, game_id, game, (kept.rules, kept.text, kept.digest))
