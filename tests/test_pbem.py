@@ -281,6 +281,19 @@ def test_deadlines_remind_notice_and_apply_the_policy(tmp_path):
     assert outbox(tmp_path)[-1].subject == "[spb d] move 2: your turn"
 
 
+def test_a_late_seat_still_on_turn_after_its_policy_move_gets_a_new_deadline(tmp_path):
+    now = [0.0]
+    server = make_server(tmp_path, clock=lambda: now[0])
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:easy")], seed=5, game_id="d",
+                            deadline=1, remind=0, policy="ai:random"))
+    ticks = 0
+    while server.store.game("d").status != "over":
+        now[0] += 3601
+        assert server.tick(), f"the game stalled at move {server.store.move_count('d')}"  # before: after 8 ticks
+        ticks += 1
+    assert ticks < server.store.move_count("d")
+
+
 def test_a_computer_plays_the_late_players_turn(tmp_path):
     now = [0.0]
     server = make_server(tmp_path, clock=lambda: now[0])

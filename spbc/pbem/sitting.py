@@ -90,7 +90,7 @@ def book(sitting: Sitting, store: Store, now: float, events: list[Event]) -> Non
         next_seat = following.seat if isinstance(following, Played) else sitting.table.on_turn
         if next_seat is None or any(isinstance(event, NewPhase) for event in after):
             sitting.phase_ended = True
-        if next_seat != played.seat:
+        if next_seat != played.seat or deadline:  # a move made at the deadline starts the next turn's clock
             row.turn_since = now
             row.reminded = row.late = False
     sitting.changed = True
