@@ -1,4 +1,4 @@
-"""Commands: spb pbem (new, receive, tick, status, export, games, admin, flush, outbox): the play-by-email server."""
+"""Commands: spb pbem (new, receive, tick, status, export, games, ratings, admin, flush, outbox): the play-by-email server."""
 
 from __future__ import annotations
 
@@ -212,6 +212,32 @@ def games(config: ConfigOption = DEFAULT_CONFIG) -> None:
             typer.echo(line)
     finally:
         server.close()
+
+
+@pbem.command("ratings")
+def ratings(
+    config: ConfigOption = DEFAULT_CONFIG,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ratings as JSON.")] = False,
+) -> None:
+    """Every person's and computer level's rating per ruleset, from the finished games (Weng-Lin, openskill)."""
+    import json
+
+    from spbc.pbem.ratings import rating_lines, store_ratings
+
+    server = _server(config)
+    try:
+        found = store_ratings(server.store, server.loader)
+    finally:
+        server.close()
+    if as_json:
+        typer.echo(json.dumps({"rules": {rules: [{"name": row.name, "rating": round(row.ordinal, 4),
+                                                   "mu": round(row.mu, 4), "sigma": round(row.sigma, 4),
+                                                   "games": row.games, "wins": row.wins} for row in rows]
+                                          for rules, rows in found.by_rules.items()},
+                               "left_out": found.left_out}, ensure_ascii=False, indent=2))
+        return
+    for line in rating_lines(found):
+        typer.echo(line)
 
 
 @pbem.command("admin")
