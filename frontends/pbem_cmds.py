@@ -1,4 +1,4 @@
-"""Commands: spb pbem (new, receive, tick, status, export, games, ratings, admin, flush, outbox): the play-by-email server."""
+"""Commands: spb pbem (new, receive, poll, tick, status, export, games, ratings, admin, flush, outbox): the play-by-email server."""
 
 from __future__ import annotations
 
@@ -133,6 +133,42 @@ def receive(
     except (StoreBusy, sqlite3.OperationalError) as error:  # the store stayed locked, or the disk failed
         fail(f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was "
              "changed, deliver it again later", code=EX_TEMPFAIL)
+    finally:
+        server.close()
+
+
+@pbem.command("poll")
+def poll(
+    config: ConfigOption = DEFAULT_CONFIG,
+    once: Annotated[bool, typer.Option("--once", help="Look once, handle what is there, and stop (from cron).")] = False,
+) -> None:
+    """Take the server's mail from the IMAP mailbox of [imap] (TLS or STARTTLS), each mail once, until stopped."""
+    import signal
+    import threading
+
+    from spbc.pbem.imap import ImapError, open_inbox, poll_once
+    from spbc.pbem.imap import poll as poll_mailbox
+    from spbc.pbem.inbox import StoreBusy
+
+    server = _server(config)
+    try:
+        if once:
+            box = open_inbox(server.config)
+            try:
+                outcomes = poll_once(server, box)
+            finally:
+                box.close()
+            typer.echo(f"{len(outcomes)} mails handled")
+            return
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        poll_mailbox(server, stop)
+    except ImapError as error:
+        fail(str(error))
+    except StoreBusy as error:
+        typer.echo(f"the store cannot take mail now: {error}; the mail stays in the mailbox", err=True)
+        raise typer.Exit(EX_TEMPFAIL) from None
     finally:
         server.close()
 

@@ -24,6 +24,19 @@
     timeout = 30                    # seconds an SMTP reply is waited for
     send_seconds = 10               # a run sends for at most this long; the rest waits for the next run
 
+    [imap]                          # spb pbem poll: an IMAP mailbox as the server's inbox
+    host = "imap.example.org"
+    port = 993                      # 993 for tls, 143 for starttls
+    security = "tls"                # or "starttls"; a password never crosses in the clear
+    cafile = "ca.pem"               # optional: a CA to trust besides the system's
+    username = "spb@example.org"
+    password_env = "SPB_IMAP_PASSWORD"   # the password is read from this environment variable
+    mailbox = "INBOX"
+    done = "spb-done"               # optional: handled mail is moved here; without it, it stays,
+                                    # flagged Seen and $SpbHandled
+    interval = 60                   # seconds between looks where the server offers no IDLE
+    timeout = 30                    # seconds an IMAP reply is waited for
+
     [limits]
     max_bytes = 262144              # larger mails are refused unread
     max_lines = 40                  # lines read from one mail
@@ -96,6 +109,20 @@ class MailPart(_Part):
     send_seconds: Annotated[float, Field(gt=0)] = 10.0  # the sending time of one run; the rest waits
 
 
+class ImapPart(_Part):
+    host: str = "localhost"
+    port: Annotated[int, Field(ge=1, le=65535)] = 993
+    security: Literal["tls", "starttls"] = "tls"
+    cafile: str | None = None
+    username: str | None = None
+    password_env: str = "SPB_IMAP_PASSWORD"
+    mailbox: str = "INBOX"
+    done: str | None = None
+    interval: Annotated[float, Field(ge=1, le=86_400)] = 60.0
+    idle: Annotated[float, Field(ge=1, le=1740)] = 600.0  # an IDLE is renewed (RFC 2177: within 29 minutes)
+    timeout: Annotated[float, Field(gt=0, le=3600)] = 30.0
+
+
 class LimitsPart(_Part):
     max_bytes: Annotated[int, Field(ge=1024, le=50_000_000)] = 262_144
     max_lines: Annotated[int, Field(ge=1, le=1000)] = 40
@@ -124,6 +151,7 @@ class Config(_Part):
 
     server: ServerPart = ServerPart()
     mail: MailPart = MailPart()
+    imap: ImapPart = ImapPart()
     limits: LimitsPart = LimitsPart()
     defaults: DefaultsPart = DefaultsPart()
     admin: AdminPart = AdminPart()
