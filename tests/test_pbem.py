@@ -253,6 +253,23 @@ def test_two_computers_of_one_level_get_numbered_seats(tmp_path):
     assert [seat.name for seat in server.store.seats("twins")] == ["Anna", "ai:easy", "ai:easy 2"]
 
 
+def test_say_to_one_player_reaches_that_player_alone(game):
+    server, folder, secrets = game
+    server.receive(mail("boris@b.test", ["game g1", f"secret {secrets['boris@b.test']}", "lang de"]))
+    count = len(outbox(folder))
+    server.receive(mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "say to boris: buy the Pub"]))
+    new = outbox(folder)[count:]
+    private = [m for m in new if "sagt dir" in m.subject]
+    assert [m.recipient for m in private] == ["boris@b.test"]  # in Boris's language; Clara hears nothing
+    assert "Anna sagt nur dir:" in private[0].body and "buy the Pub" in private[0].body
+    assert not any("says" in m.subject or "sagt" in m.subject for m in new if m.recipient != "boris@b.test")
+    assert "your message went to Boris alone" in [m for m in new if m.recipient == "anna@a.test"][0].body
+    server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "say to Dmitri hello"]))
+    server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "say to ai:random hi"]))
+    answers = [m.body for m in outbox(folder) if m.recipient == "clara@c.test"][-2:]
+    assert "to whom?" in answers[0] and "gets no mail" in answers[1]
+
+
 def test_digest_per_phase_mails_others_only_on_their_turn_and_at_phase_ends(game):
     server, folder, secrets = game
     server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "mail phase"]))

@@ -7,7 +7,7 @@
     move 37                   the number of the move this mail answers (or "move 37" in the subject)
     buy upper Market          moves, applied in order while it is the sender's turn
     order pass phase          standing orders: pass phase, pass broke, keep VERB, none
-    say good luck             a message to the other players
+    say good luck             a message to the other players (say to Boris ...: to Boris alone)
     help | status | moves | hint | orders | mail move | mail phase
     admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS   (the administrator)
 

@@ -166,21 +166,43 @@ def _hint(sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list
 
 
 def _say(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
-    """A message to the other players, within the limits of spbc.pbem.limits."""
+    """A message to the other players, or with ``to NAME`` to one of them, within the limits of spbc.pbem.limits."""
     row = sitting.row
-    text = textwrap.fill(" ".join(line.args.split())[:MAX_SAY], 72)  # lines a mail can carry
-    if not text:
+    addressed = _addressed(sitting, seat, line.args)
+    if isinstance(addressed, str):
+        return [words("refused_at", line=line.number, why=words(addressed))]
+    readers, said = addressed
+    private = len(readers) == 1 and said != line.args
+    text = textwrap.fill(" ".join(said.split())[:MAX_SAY], 72)  # lines a mail can carry
+    if not text or not readers:
         return [words("refused_at", line=line.number, why=words("say_what"))]
     refused = say_refused(desk.store, desk.config.limits, row.id, seat.seat, sitting.said, desk.clock(), words)
     if refused is not None:
         return [words("refused_at", line=line.number, why=refused)]
     sitting.said += 1
-    for other in sitting.seats:
-        if other.address and other.seat != seat.seat:
-            theirs = mail_words(other.lang)
-            desk.notify(row.id, other.address, theirs("says_subject", game=row.id, name=seat.name),
-                        theirs("says", name=seat.name) + f"\n\n{text}\n", MailKind.MESSAGE)
-    return [words("ok_line", line=line.number, what=words("said"))]
+    for other in readers:
+        theirs = mail_words(other.lang)
+        key = "says_to" if private else "says"
+        desk.notify(row.id, other.address or "", theirs(key + "_subject", game=row.id, name=seat.name),
+                    theirs(key, name=seat.name) + f"\n\n{text}\n", MailKind.MESSAGE)
+    return [words("ok_line", line=line.number, what=words("said_to", name=readers[0].name) if private else words("said"))]
+
+
+def _addressed(sitting: Sitting, seat: SeatRow, args: str) -> tuple[list[SeatRow], str] | str:
+    """Who a say line goes to and its text: ``say to Boris ...`` one other person (the longest seat name
+    that fits), else everyone else with an address; the key of the refusal when the name fits nobody's."""
+    others = [other for other in sitting.seats if other.address and other.seat != seat.seat]
+    first, _, rest = args.partition(" ")
+    if first.lower() != "to":
+        return others, args
+    rest = rest.lstrip()
+    for other in sorted(sitting.seats, key=lambda s: -len(s.name)):
+        name = other.name
+        if rest.lower().startswith(name.lower()) and rest[len(name):len(name) + 1] in ("", " ", ":", ","):
+            if other not in others:
+                return "say_to_nobody"
+            return [other], rest[len(name):].lstrip(" :,")
+    return "say_to_whom"
 
 
 def _mail_option(seat: SeatRow, line: Line, words: MailWords) -> list[str]:
