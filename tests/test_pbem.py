@@ -270,6 +270,23 @@ def test_say_to_one_player_reaches_that_player_alone(game):
     assert "to whom?" in answers[0] and "gets no mail" in answers[1]
 
 
+def test_record_and_history_by_mail(game):
+    server, folder, secrets = game
+    server.receive(mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "move 1", "buy lumberjack"]))
+    server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "record", "history"]))
+    body = [m.body for m in outbox(folder) if m.recipient == "clara@c.test"][-1]
+    record = body[body.index("[Ruleset"):]
+    assert '[Seed "?"]' in record and "Anna: buy upper Lumberjack" in record
+    assert str(three_and_a_computer.__defaults__[0]) not in body  # the seed, before the end
+    history = body[body.index("Round 1:"):]
+    assert "-- Round 1: Worker phase" in history and "1. Anna: buy upper Lumberjack" in history
+    server.receive(mail("boris@b.test", ["game g1", f"secret {secrets['boris@b.test']}", "lang de", "history 1",
+                                         "history 9"]))
+    body = [m.body for m in outbox(folder) if m.recipient == "boris@b.test"][-1]
+    assert "Runde 1:" in body and "-- Runde 1: Handwerkerphase" in body
+    assert "history nimmt eine Runde von 1 bis 1" in body
+
+
 def test_digest_per_phase_mails_others_only_on_their_turn_and_at_phase_ends(game):
     server, folder, secrets = game
     server.receive(mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "mail phase"]))

@@ -125,10 +125,14 @@ def status(desk: Desk, game_id: str) -> str:
 def export(desk: Desk, game_id: str, with_seed: bool = False) -> str:
     """The game record, as spb replay reads it; the seed is withheld until the game is over
     unless with_seed (the operator's own copy)."""
-    sitting = desk.sitting(game_id)
+    return record_of(desk, desk.sitting(game_id), with_seed)
+
+
+def record_of(desk: Desk, sitting: Sitting, with_seed: bool = False) -> str:
+    """The record of a sitting's game so far (see :func:`export`)."""
     game = sitting.game
     writer = RecordWriter(game.ruleset.new_game(list(game.players), game.seed),
                           time.strftime("%Y-%m-%d", time.gmtime(sitting.row.created)))
-    for _, text, _ in desk.store.moves(game_id):
+    for _, text, _ in desk.store.moves(sitting.row.id):
         writer.add(parse_move(text, writer.game, spectator=True))
     return writer.text(withhold_seed=not with_seed)

@@ -9,6 +9,7 @@
     order pass phase          standing orders: pass phase, pass broke, keep VERB, none
     say good luck             a message to the other players (say to Boris ...: to Boris alone)
     help | status | moves | hint | orders | mail move | mail phase
+    record | history [ROUND]  the record so far (no seed until the end), a round's moves and scorings
     admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS   (the administrator)
 
 A line is a command when its first word (``Secret:`` as well as ``secret``) is one of the words
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 
 #: Words that begin a command line; every other line is read as a move.
 COMMAND_WORDS = ("game", "secret", "move", "order", "orders", "say", "help", "status", "moves", "hint",
-                 "mail", "lang", "admin")
+                 "mail", "lang", "record", "history", "admin")
 _SUBJECT_GAME = re.compile(r"\[\s*spb\s+([A-Za-z0-9][A-Za-z0-9_-]{0,31})\s*\]", re.I)
 _SUBJECT_MOVE = re.compile(r"\bmove\s+#?([0-9]{1,6})\b", re.I)
 #: Characters of a line a reply quotes back (a mail's line may be a hundred kilobytes long).

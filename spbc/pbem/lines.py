@@ -1,15 +1,16 @@
 """The lines of a player's or the administrator's mail, carried out in order.
 
 Each line is a move (applied while it is the sender's turn; the first that fails stops the rest) or a
-command (help, status, moves, hint, say, mail, order, orders, admin). The answers go into the
+command (help, status, moves, hint, say, mail, order, orders, record, history, lang, admin). The answers go into the
 sitting's replies for the sender's seat, or into one mail to the administrator.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 
-from spbc.pbem.admin import administer
+from spbc.pbem.admin import administer, record_of
 from spbc.pbem.commands import Line, Request
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.hints import hint_lines
@@ -139,6 +140,10 @@ def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, adm
         return _language(seat, line)
     if line.word in ("order", "orders"):
         return _order(desk, sitting, seat, line, words)
+    if line.word == "record":
+        return [words("record_head"), "", *record_of(desk, sitting).splitlines(), ""]
+    if line.word == "history":
+        return _history(desk, sitting, seat, line, words)
     return [words("refused_line", line=line.number, text=line.text, why=words("unknown"))]
 
 
@@ -203,6 +208,29 @@ def _addressed(sitting: Sitting, seat: SeatRow, args: str) -> tuple[list[SeatRow
                 return "say_to_nobody"
             return [other], rest[len(name):].lstrip(" :,")
     return "say_to_whom"
+
+
+#: How the game's log (in English) begins each phase: "-- Round 3: Building phase".
+_ROUND_LINE = re.compile(r"-- Round (\d+):")
+
+
+def _history(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
+    """``history [ROUND]``: the public lines of a round (this one unless named), moves and scorings."""
+    current = sitting.game.round
+    asked = line.args.strip()
+    if not (asked == "" or asked.isdigit() and 1 <= int(asked) <= current):
+        return [words("refused_line", line=line.number, text=line.text, why=words("history_usage", round=current))]
+    wanted = int(asked) if asked else current
+    english = desk.store.log_since(sitting.row.id, 0)
+    theirs = dict(desk.store.log_since(sitting.row.id, 0, seat.lang))
+    shown, inside = [], False
+    for number, text in english:
+        found = _ROUND_LINE.match(text)
+        if found:
+            inside = int(found.group(1)) == wanted
+        if inside:
+            shown.append("  " + theirs.get(number, text))
+    return [words("history_head", round=wanted), *shown, ""]
 
 
 def _mail_option(seat: SeatRow, line: Line, words: MailWords) -> list[str]:
