@@ -1,10 +1,12 @@
 """The costs a user feels at the command line, measured as CPU time (user + system) and max RSS of whole
 processes: ``import spbc``, ``spb --version``, ``spb variants``, the fixed cost of ``spb balance`` (a run of
-10 games, with and without the HTML page) and the memory of ``spb sim`` as its games grow.
+10 games, with and without the HTML page), the memory of ``spb sim`` as its games grow, and ``spb sim``'s games
+per CPU-second with random, easy and medium seats (its games alone, in process: the start is measured above).
 
     python benchmarks/costs.py                                  # this install: each figure and its target
     python benchmarks/costs.py --before ../main/.venv/bin/python    # and another install's, in alternation
     python benchmarks/costs.py --variants banquet,new_society       # and variant engines against base's
+    python benchmarks/costs.py --only-sim-speed --before ../main/.venv/bin/python   # sim's games a CPU-second
 
 Every figure is the median of --repeats runs; with --before, the two installs run in turn, run by run, so a
 machine that gets busier mid-way weighs on both alike, and each ratio is before / after. A shared machine
@@ -50,6 +52,44 @@ def _figures(out: Path, sim_games: list[int], balance: bool) -> list[Figure]:
     return figures
 
 
+#: spb sim's games, measured in the process that plays them: games of SEATS (argv 1) from seed 1 on, through
+#: play_games and summarize as the command runs them, in batches until SECONDS (argv 2) of CPU time have gone;
+#: prints the games and their CPU seconds (the rules' loading and a first game left out).
+_SIM_SPEED = """
+import sys, time
+from spbc.ai.sim import play_games, summarize
+from spbc.play.game import load_rules
+ruleset, seats, budget = load_rules("base", "compiled"), sys.argv[1].split(","), float(sys.argv[2])
+batch = 2 if "medium" in seats else 200
+summarize(play_games(ruleset, seats, 1, 0))
+games, began = 0, time.process_time()
+while time.process_time() - began < budget:
+    summarize(play_games(ruleset, seats, batch, 1 + games))
+    games += batch
+print(games, time.process_time() - began)
+"""
+#: The seats whose games per CPU-second are compared, and the CPU seconds each sample plays.
+SIM_SPEEDS = (("random,random", 1.0), ("easy,easy", 1.0), ("medium,medium", 3.0))
+
+
+def _sim_speed(pythons: dict[str, str], repeats: int) -> None:
+    """spb sim's games per CPU-second by seat list, each install in turn, sample by sample; the medians and
+    the ratio after / before (above 1: faster)."""
+    for seats, budget in SIM_SPEEDS:
+        rates: dict[str, list[float]] = {who: [] for who in pythons}
+        for _ in range(repeats):
+            for who, python in pythons.items():
+                done = subprocess.run([python, "-P", "-c", _SIM_SPEED, seats, str(budget)], capture_output=True,
+                                      text=True, check=True)
+                games, cpu = done.stdout.split()
+                rates[who].append(int(games) / float(cpu))
+        medians = {who: statistics.median(samples) for who, samples in rates.items()}
+        line = f"spb sim {seats:<28}" + "".join(f"  {who} {rate:10,.0f} games/CPU-s" for who, rate in medians.items())
+        if "before" in medians:
+            line += f"  after/before {medians['after'] / medians['before']:.2f} x"
+        print(line, flush=True)
+
+
 def run(python: str, args: list[str]) -> tuple[float, int]:
     """CPU seconds (user + system) and max RSS in KiB of one process, its output discarded."""
     child = subprocess.Popen([python, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -65,13 +105,17 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the install measured (its python)")
     parser.add_argument("--before", help="another install's python, measured in turn with the first")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--sim-games", default="1000,30000", help="spb sim runs whose max RSS is compared")
+    parser.add_argument("--sim-games", default="1000,100000", help="spb sim runs whose max RSS is compared")
     parser.add_argument("--no-balance", action="store_true", help="leave out spb balance (needs the lab extra)")
+    parser.add_argument("--only-sim-speed", action="store_true", help="only spb sim's games per CPU-second")
     parser.add_argument("--variants", default="", help="variants whose engine's instructions a move are compared "
                         "with base's under callgrind, e.g. banquet,new_society (in this install only)")
     options = parser.parse_args()
     pythons = {"after": options.python, **({"before": options.before} if options.before else {})}
     sim_games = [int(n) for n in options.sim_games.split(",") if n]
+    if options.only_sim_speed:
+        _sim_speed(pythons, options.repeats)
+        return
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)
         rss: dict[str, list[int]] = {who: [] for who in pythons}
@@ -87,6 +131,7 @@ def main() -> None:
             if len(sizes) > 1:
                 print(f"{who}: spb sim max RSS, {sim_games[-1]} games over {sim_games[0]}: "
                       f"{sizes[-1] / sizes[0]:.3f} x (flat: within 1.10 x)")
+    _sim_speed(pythons, options.repeats)
     if options.variants:  # last: importing the benchmark here would weigh on the max RSS of every process after
         _variant_instructions([v for v in options.variants.split(",") if v])
 
