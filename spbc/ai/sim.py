@@ -58,21 +58,25 @@ class GameResult:
 
 def play_game(ruleset: Ruleset, seats: list[str], seed: int,
               on_move: Callable[[Game, int], None] | None = None) -> tuple[Game, GameResult]:
-    """Play one game between computer seats (level names) from seed; on_move sees each code before it is played."""
+    """Play one game between computer seats (level names) from seed; on_move sees each code before it is played.
+    A forced move (one legal move) is played without asking the seat: every agent plays it without drawing on
+    its generator, and it is no decision."""
     game = ruleset.new_game([f"{level} {i + 1}" for i, level in enumerate(seats)], seed)
     agents = [make_agent(level, agent_seed(seed, seat)) for seat, level in enumerate(seats)]
     decisions, searched, iterations = [0] * len(seats), [0] * len(seats), [0] * len(seats)
     seconds, slowest = [0.0] * len(seats), [0.0] * len(seats)
-    moves = 0
+    moves, limit = 0, ruleset.move_limit
     while not game.is_over:
-        if moves >= ruleset.move_limit:
-            raise GameTooLongError(f"the game of seed {seed} did not end within {ruleset.move_limit} moves, "
+        if moves >= limit:
+            raise GameTooLongError(f"the game of seed {seed} did not end within {limit} moves, "
                                    "more than the rules allow any game: an engine bug")
-        seat = game.current_player
-        began = time.perf_counter()
-        observation = observe(game, seat, moves)
-        code = agents[seat].choose(observation)
-        if len(observation.legal) > 1:  # a decision: a forced move is none
+        legal = game.legal_codes()
+        if len(legal) == 1:
+            code = legal[0]
+        else:
+            seat = game.current_player
+            began = time.perf_counter()
+            code = agents[seat].choose(observe(game, seat, moves))
             took = time.perf_counter() - began
             decisions[seat] += 1
             seconds[seat] += took
