@@ -61,7 +61,7 @@ import sys, time
 from spbc.ai.sim import play_game, play_games, rotated, summarize
 from spbc.play.game import load_rules
 ruleset, seats, budget = load_rules("base", "compiled"), sys.argv[1].split(","), float(sys.argv[2])
-batch = 2 if "medium" in seats else 200
+batch = 2 if any(level.startswith(("medium", "hard")) for level in seats) else 200
 
 def played(games, seed):
     if sys.argv[3] != "api":
@@ -76,9 +76,9 @@ while time.process_time() - began < budget:
 print(games, time.process_time() - began)
 """
 #: The seats whose games per CPU-second are compared, the CPU seconds each sample plays, and the path: as spb sim
-#: runs them, or through the Game API.
+#: runs them, or through the Game API (medium@20it: a search small enough for the per-move plumbing to show).
 SIM_SPEEDS = (("random,random", 1.0, "sim"), ("easy,easy", 1.0, "sim"), ("easy,easy", 1.0, "api"),
-              ("medium,medium", 3.0, "sim"))
+              ("medium,medium", 3.0, "sim"), ("medium@20it,medium@20it", 2.0, "sim"))
 
 
 def _sim_speed(pythons: dict[str, str], repeats: int) -> None:
