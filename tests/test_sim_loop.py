@@ -72,7 +72,9 @@ def test_records_the_twin_and_search_levels_go_through_the_game_api(compiled, tw
 
 def test_seeds_beyond_the_c_loop_go_through_the_game_api(compiled):
     seed = (1 << 63) - 2
-    assert list(play_games(compiled, ["random", "random"], 3, seed)) == _game_api(compiled, ["random", "random"], 3, seed)
+    seats = ["random", "random"]
+    assert not c_loop(compiled, seats, seeds=range(seed, seed + 3))
+    assert list(play_games(compiled, seats, 3, seed)) == _game_api(compiled, seats, 3, seed)
 
 
 def test_a_run_longer_than_a_chunk_keeps_seed_order(compiled):
@@ -85,6 +87,7 @@ def test_a_run_longer_than_a_chunk_keeps_seed_order(compiled):
 def test_spb_sim_says_which_path_runs():
     args = ["sim", "--seats", "easy,random", "--games", "3"]
     assert "(compiled engine) on the C loop," in runner.invoke(app, args).stdout.splitlines()[0]
-    assert "(python engine) on the Game API," in runner.invoke(app, [*args, "--backend", "python"]).stdout.splitlines()[0]
+    twin = runner.invoke(app, [*args, "--backend", "python"]).stdout.splitlines()[0]
+    assert "(python engine) on the Game API," in twin
     shown = json.loads(runner.invoke(app, [*args, "--seats", "medium@3it,random", "--json"]).stdout)
     assert shown["loop"] == "Game API"

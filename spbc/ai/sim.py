@@ -197,7 +197,8 @@ def play_games(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: 
     The results come in seed order, the same on any number of jobs, as the games finish: a run keeps a few
     chunks of games at a time, whatever its length. ``progress`` is told how many games are done, every
     CHUNK games or so (C_CHUNK on the C loop, fewer for the search levels, whose games are slower)."""
-    size = C_CHUNK if c_loop(ruleset, seats, records, range(seed, seed + games)) else CHUNK if c_levels(seats) is not None else 2
+    looped = c_loop(ruleset, seats, records, range(seed, seed + games))
+    size = C_CHUNK if looped else CHUNK if c_levels(seats) is not None else 2
     chunks = ((start, range(seed + start, seed + min(start + size, games))) for start in range(0, games, size))
     done = 0
     if jobs <= 1 or games < 2:
