@@ -91,3 +91,12 @@ def test_spb_sim_says_which_path_runs():
     assert "(python engine) on the Game API," in twin
     shown = json.loads(runner.invoke(app, [*args, "--seats", "medium@3it,random", "--json"]).stdout)
     assert shown["loop"] == "Game API"
+
+
+@pytest.mark.slow  # a pool of processes
+def test_the_c_loop_on_several_processes_gives_the_results_in_seed_order(compiled, monkeypatch):
+    monkeypatch.setattr(sim, "C_CHUNK", 7)  # the chunks are cut by the parent: five of them
+    alone = list(play_games(compiled, ["easy", "random", "random"], 33, 8))
+    shared = list(play_games(compiled, ["easy", "random", "random"], 33, 8, jobs=2))
+    assert shared == alone == _game_api(compiled, ["easy", "random", "random"], 33, 8)
+    assert [result.seed for result in shared] == list(range(8, 41))
