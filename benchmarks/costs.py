@@ -1,7 +1,7 @@
 """The costs a user feels at the command line, measured as CPU time (user + system) and max RSS of whole
 processes: ``import spbc``, ``spb --version``, ``spb variants``, the fixed cost of ``spb balance`` (a run of
 10 games, with and without the HTML page), the memory of ``spb sim`` as its games grow, and ``spb sim``'s games
-per CPU-second with random, easy and medium seats (its games alone, in process: the start is measured above).
+per CPU-second with random, easy and medium seats (its games alone, in process: benchmarks/sim_costs.py).
 
     python benchmarks/costs.py                                  # this install: each figure and its target
     python benchmarks/costs.py --before ../main/.venv/bin/python    # and another install's, in alternation
@@ -23,6 +23,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+import sim_costs
 
 
 def _spb(*args: str) -> list[str]:
@@ -52,54 +54,6 @@ def _figures(out: Path, sim_games: list[int], balance: bool) -> list[Figure]:
     return figures
 
 
-#: spb sim's games, measured in the process that plays them: games of SEATS (argv 1) from seed 1 on, through
-#: play_games and summarize as the command runs them (argv 3 "api": game by game through the Game API,
-#: spbc.ai.sim.play_game, the path of records and of the search levels), in batches until SECONDS (argv 2) of
-#: CPU time have gone; prints the games and their CPU seconds (the rules' loading and a first game left out).
-_SIM_SPEED = """
-import sys, time
-from spbc.ai.sim import play_game, play_games, rotated, summarize
-from spbc.play.game import load_rules
-ruleset, seats, budget = load_rules("base", "compiled"), sys.argv[1].split(","), float(sys.argv[2])
-batch = 2 if any(level.startswith(("medium", "hard")) for level in seats) else 200
-
-def played(games, seed):
-    if sys.argv[3] != "api":
-        return play_games(ruleset, seats, games, seed)
-    return (play_game(ruleset, rotated(seats, i), seed + i)[1] for i in range(games))
-
-summarize(played(1, 0))
-games, began = 0, time.process_time()
-while time.process_time() - began < budget:
-    summarize(played(batch, 1 + games))
-    games += batch
-print(games, time.process_time() - began)
-"""
-#: The seats whose games per CPU-second are compared, the CPU seconds each sample plays, and the path: as spb sim
-#: runs them, or through the Game API (medium@20it: a search small enough for the per-move plumbing to show).
-SIM_SPEEDS = (("random,random", 1.0, "sim"), ("easy,easy", 1.0, "sim"), ("easy,easy", 1.0, "api"),
-              ("medium,medium", 3.0, "sim"), ("medium@20it,medium@20it", 2.0, "sim"))
-
-
-def _sim_speed(pythons: dict[str, str], repeats: int) -> None:
-    """spb sim's games per CPU-second by seat list, each install in turn, sample by sample; the medians and
-    the ratio after / before (above 1: faster)."""
-    for seats, budget, path in SIM_SPEEDS:
-        rates: dict[str, list[float]] = {who: [] for who in pythons}
-        for _ in range(repeats):
-            for who, python in pythons.items():
-                done = subprocess.run([python, "-P", "-c", _SIM_SPEED, seats, str(budget), path],
-                                      capture_output=True, text=True, check=True)
-                games, cpu = done.stdout.split()
-                rates[who].append(int(games) / float(cpu))
-        medians = {who: statistics.median(samples) for who, samples in rates.items()}
-        name = f"{seats}{', Game API' if path == 'api' else ''}"
-        line = f"spb sim {name:<28}" + "".join(f"  {who} {rate:10,.1f} games/CPU-s" for who, rate in medians.items())
-        if "before" in medians:
-            line += f"  after/before {medians['after'] / medians['before']:.2f} x"
-        print(line, flush=True)
-
-
 def run(python: str, args: list[str]) -> tuple[float, int]:
     """CPU seconds (user + system) and max RSS in KiB of one process, its output discarded."""
     child = subprocess.Popen([python, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -124,7 +78,7 @@ def main() -> None:
     pythons = {"after": options.python, **({"before": options.before} if options.before else {})}
     sim_games = [int(n) for n in options.sim_games.split(",") if n]
     if options.only_sim_speed:
-        _sim_speed(pythons, options.repeats)
+        sim_costs.report(pythons, options.repeats)
         return
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)
@@ -141,7 +95,7 @@ def main() -> None:
             if len(sizes) > 1:
                 print(f"{who}: spb sim max RSS, {sim_games[-1]} games over {sim_games[0]}: "
                       f"{sizes[-1] / sizes[0]:.3f} x (flat: within 1.10 x)")
-    _sim_speed(pythons, options.repeats)
+    sim_costs.report(pythons, options.repeats)
     if options.variants:  # last: importing the benchmark here would weigh on the max RSS of every process after
         _variant_instructions([v for v in options.variants.split(",") if v])
 
