@@ -96,7 +96,8 @@ def sim_table(summaries: list[Any]) -> list[str]:
                      f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.mean_seconds:>8.4f}"
                      f"  {s.max_seconds:>6.3f}  {s.mean_iterations:>10,.0f}")
     lines.append("  wins: ties shared; points, margin (over the best other seat): means per game;")
-    lines.append("  mean s, max s (the longest), iterations (the mean): per decision")
+    lines.append("  mean s, max s (the longest), iterations (the mean): per decision; a decision's seconds are its")
+    lines.append("  choice's, observation included (wall clock), a search's budget in seconds its CPU time")
     if len(summaries) == 1:
         lines.append(f"  note: every seat played {summaries[0].level}: nothing to compare "
                      "(give two levels, e.g. --seats hard,medium)")
