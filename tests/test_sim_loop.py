@@ -100,3 +100,13 @@ def test_the_c_loop_on_several_processes_gives_the_results_in_seed_order(compile
     shared = list(play_games(compiled, ["easy", "random", "random"], 33, 8, jobs=2))
     assert shared == alone == _game_api(compiled, ["easy", "random", "random"], 33, 8)
     assert [result.seed for result in shared] == list(range(8, 41))
+
+
+def test_the_game_api_path_observes_only_for_decisions(compiled, monkeypatch):
+    """A forced move is played without an observation or a question to the seat (no agent draws on it)."""
+    observed = []
+    real = sim.observe
+    monkeypatch.setattr(sim, "observe", lambda game, seat, moves: observed.append(seat) or real(game, seat, moves))
+    _, result = play_game(compiled, ["easy", "medium@2it", "random"], 12)
+    assert len(observed) == sum(result.decisions) < result.moves
+    assert [observed.count(seat) for seat in range(3)] == result.decisions
