@@ -48,8 +48,9 @@ def _engine_extensions() -> list[Extension]:
     extensions.append(Extension("spbc.ai.playouts", ["spbc/ai/playouts.pyx"], extra_compile_args=["-O2"]))
     # the hard level's information-set search, compiled once in the same way
     extensions.append(Extension("spbc.ai.search", ["spbc/ai/search.pyx"], extra_compile_args=["-O2"]))
-    # the balance lab's games of random seats, with its counters per card, in C through the same capsule
-    extensions.append(Extension("spbc.lab.fastplay", ["spbc/lab/fastplay.pyx"], extra_compile_args=["-O2"]))
+    # whole games of random and easy seats, spb sim's and the balance lab's (with its counters per card), in C
+    # through the same capsule
+    extensions.append(Extension("spbc.ai.fastplay", ["spbc/ai/fastplay.pyx"], extra_compile_args=["-O2"]))
     from Cython.Build import cythonize
 
     # the checkout's root holds spbc/, where the engines cimport spbc/contract/engine_api.pxd

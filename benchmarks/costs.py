@@ -1,10 +1,12 @@
 """The costs a user feels at the command line, measured as CPU time (user + system) and max RSS of whole
 processes: ``import spbc``, ``spb --version``, ``spb variants``, the fixed cost of ``spb balance`` (a run of
-10 games, with and without the HTML page) and the memory of ``spb sim`` as its games grow.
+10 games, with and without the HTML page), the memory of ``spb sim`` as its games grow, and ``spb sim``'s games
+per CPU-second with random, easy and medium seats (its games alone, in process: benchmarks/sim_costs.py).
 
     python benchmarks/costs.py                                  # this install: each figure and its target
     python benchmarks/costs.py --before ../main/.venv/bin/python    # and another install's, in alternation
     python benchmarks/costs.py --variants banquet,new_society       # and variant engines against base's
+    python benchmarks/costs.py --only-sim-speed --before ../main/.venv/bin/python   # sim's games a CPU-second
 
 Every figure is the median of --repeats runs; with --before, the two installs run in turn, run by run, so a
 machine that gets busier mid-way weighs on both alike, and each ratio is before / after. A shared machine
@@ -21,6 +23,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+import sim_costs
 
 
 def _spb(*args: str) -> list[str]:
@@ -65,13 +69,17 @@ def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the install measured (its python)")
     parser.add_argument("--before", help="another install's python, measured in turn with the first")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--sim-games", default="1000,30000", help="spb sim runs whose max RSS is compared")
+    parser.add_argument("--sim-games", default="1000,100000", help="spb sim runs whose max RSS is compared")
     parser.add_argument("--no-balance", action="store_true", help="leave out spb balance (needs the lab extra)")
+    parser.add_argument("--only-sim-speed", action="store_true", help="only spb sim's games per CPU-second")
     parser.add_argument("--variants", default="", help="variants whose engine's instructions a move are compared "
                         "with base's under callgrind, e.g. banquet,new_society (in this install only)")
     options = parser.parse_args()
     pythons = {"after": options.python, **({"before": options.before} if options.before else {})}
     sim_games = [int(n) for n in options.sim_games.split(",") if n]
+    if options.only_sim_speed:
+        sim_costs.report(pythons, options.repeats)
+        return
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)
         rss: dict[str, list[int]] = {who: [] for who in pythons}
@@ -87,6 +95,7 @@ def main() -> None:
             if len(sizes) > 1:
                 print(f"{who}: spb sim max RSS, {sim_games[-1]} games over {sim_games[0]}: "
                       f"{sizes[-1] / sizes[0]:.3f} x (flat: within 1.10 x)")
+    sim_costs.report(pythons, options.repeats)
     if options.variants:  # last: importing the benchmark here would weigh on the max RSS of every process after
         _variant_instructions([v for v in options.variants.split(",") if v])
 

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # spbc's game is imported by the command that runs, for a fas
 
 def sim(
     seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
-        "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s or hard@5000it), "
-        "rotated over the seats game by game."))] = "random,random",
+        "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s, CPU seconds, or "
+        "hard@5000it), rotated over the seats game by game."))] = "random,random",
     games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="How many games.")] = 10,
     seed: Annotated[int, typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
     rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,
@@ -31,9 +31,13 @@ def sim(
     as_json: Annotated[bool, typer.Option("--json", help="Print every game's seed and scores as JSON.")] = False,
 ) -> None:
     """Play games between computer players and print the results (on --jobs processes; the results do not
-    depend on them)."""
+    depend on them).
+
+    Seats all random or easy play on the compiled engine's C loop; other levels, the Python engine and --records
+    on the Game API (the same games, slower). A seat's time per decision: its choice's (observation included) by
+    the monotonic clock, in C or through the Game API."""
     from spbc.ai.budget import Level
-    from spbc.ai.sim import play_games, summarize
+    from spbc.ai.sim import c_loop, play_games, summarize
 
     ruleset = load_ruleset(rules, backend)
     levels = [s.strip() for s in seats.split(",")]
@@ -56,6 +60,7 @@ def sim(
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             fail(f"cannot write records into {records}: {error.strerror or error}")
+    loop = "C loop" if c_loop(ruleset, levels, records, range(seed, seed + games)) else "Game API"
     kept: list[dict[str, Any]] = []  # each game's entry, for --json only: the summaries are running tallies
     try:
         with progress_bar(f"{games} games", games) as advance:
@@ -64,11 +69,11 @@ def sim(
     except OSError as error:  # a record that cannot be written
         fail(f"cannot write the record {error.filename or ''} into {records}: {error.strerror or error}")
     if as_json:
-        typer.echo(json.dumps({"ruleset": ruleset.name, "backend": ruleset.backend, "seats": levels,
+        typer.echo(json.dumps({"ruleset": ruleset.name, "backend": ruleset.backend, "loop": loop, "seats": levels,
                                "games": kept, "levels": [dataclasses.asdict(summary) for summary in summaries]},
                               indent=1))
         return
-    typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine), seeds {seed}..{seed + games - 1}, "
+    typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine) on the {loop}, seeds {seed}..{seed + games - 1}, "
                "the levels rotated over the seats game by game")
     for line in sim_table(summaries):
         typer.echo(line)
@@ -91,7 +96,8 @@ def sim_table(summaries: list[Any]) -> list[str]:
                      f"  {s.even_share:>4.0%}  {s.mean_points:>6.1f}  {s.mean_margin:>+6.1f}  {s.mean_seconds:>8.4f}"
                      f"  {s.max_seconds:>6.3f}  {s.mean_iterations:>10,.0f}")
     lines.append("  wins: ties shared; points, margin (over the best other seat): means per game;")
-    lines.append("  mean s, max s (the longest), iterations (the mean): per decision")
+    lines.append("  mean s, max s (the longest), iterations (the mean): per decision; a decision's seconds are its")
+    lines.append("  choice's, observation included (wall clock), a search's budget in seconds its CPU time")
     if len(summaries) == 1:
         lines.append(f"  note: every seat played {summaries[0].level}: nothing to compare "
                      "(give two levels, e.g. --seats hard,medium)")

@@ -13,8 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 import spbc
+from spbc.ai import fastplay
 from spbc.frontends.cli import app
-from spbc.lab import fastplay, stats
+from spbc.lab import stats
 from spbc.lab.report import make_report
 from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
 from spbc.lab.tally import Tally

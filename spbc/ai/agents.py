@@ -21,7 +21,8 @@ Levels (``LEVELS``):
 - ``easy``: a greedy beginner: the move after which its own position looks best, by the rules'
   numbers (final points now, plus what each scoring will pay it in the rounds left), with noise.
 - ``medium``: the search of ``hard`` with a small fixed budget (MEDIUM_ITERATIONS iterations).
-- ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision.
+- ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision, of
+  CPU time (the deciding thread's: a busy machine makes a decision take longer, never weaker).
 
 A search level takes a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a decision) or
 ``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine);
@@ -34,7 +35,9 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from spbc.ai import search
@@ -45,7 +48,7 @@ from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
 
 #: The share of a time budget the search may take: the rest is left for the observation and the answer,
-#: so that a decision keeps within its budget on a busy machine too.
+#: so that a decision keeps within its budget of CPU time.
 TIME_SHARE = 0.95
 
 
@@ -109,13 +112,26 @@ class Choice:
 
 @dataclass(frozen=True)
 class Decision:
-    """What a search found for one decision: its moves, best first, and what it cost."""
+    """What a search found for one decision: its moves, best first, and what it cost. ``rows`` are the
+    search's own (code, visits, reward, win) of each move; ``choices`` makes them Choices when first asked for
+    (a game only needs the best code: a Choice a move would cost a medium decision more than its search's
+    own plumbing)."""
 
-    choices: tuple[Choice, ...]
+    rows: tuple[tuple[int, int, float, float], ...]
     iterations: int
     playouts: int
     nodes: int
-    seconds: float
+    seconds: float  # the search's CPU time (its thread's)
+
+    @cached_property
+    def choices(self) -> tuple[Choice, ...]:
+        """The moves weighed, best (most visited) first."""
+        return tuple(Choice(*row) for row in self.rows)
+
+    @property
+    def best(self) -> int:
+        """The code of the move chosen: the most visited."""
+        return self.rows[0][0]
 
 
 @dataclass(frozen=True)
@@ -139,21 +155,25 @@ _Tables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 class SearchAgent:
     """Information-set Monte Carlo tree search on the compiled engine (spbc.ai.search), from the
     observation's state: every iteration deals the unseen cards anew from the agent's own generator.
-    A budget (spbc.ai.budget.Budget) of iterations (fixed: reproducible) or else seconds per decision."""
+    A budget (spbc.ai.budget.Budget) of iterations (fixed: reproducible) or else seconds per decision: CPU
+    seconds of the deciding thread (time.thread_time, and the search's own clock in C), so that time the
+    machine gave to others is not taken from the decision. ``clock`` replaces both (a test's clock)."""
 
     def __init__(self, name: str, seed: int, budget: Budget = Budget(seconds=HARD_SECONDS),
-                 settings: Settings = Settings()) -> None:
+                 settings: Settings = Settings(), clock: Callable[[], float] | None = None) -> None:
         self.name = name
         self.rng = [seed & MASK64]
         self.budget = budget
         self.settings = settings
+        self.clock = clock
         self.last: Decision | None = None
         self._prepared: tuple[Ruleset, _Tables, dict[str, int], dict[str, float]] | None = None
 
     def decide(self, observation: Observation) -> Decision:
         """Search the observation (even a forced move) and give what was found. With a time budget,
-        the search stops so that the whole decision keeps within TIME_SHARE of it."""
-        began = time.perf_counter()
+        the search stops so that the whole decision keeps within TIME_SHARE of it, in CPU time."""
+        now = time.thread_time if self.clock is None else self.clock
+        began = now()
         ruleset = observation.ruleset
         capsule = ruleset.engine.c_api()
         if capsule is None:
@@ -165,11 +185,11 @@ class SearchAgent:
         seed = rng_next(self.rng)
         seconds = 0.0
         if self.budget.iterations <= 0:
-            seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (time.perf_counter() - began))
+            seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (now() - began))
         children, iterations, playouts, nodes, took = search.search(
             capsule, observation.state, observation.seat, self.budget.iterations, seconds, seed,
-            tables, layout, settings)
-        self.last = Decision(tuple(Choice(*child) for child in children), iterations, playouts, nodes, took)
+            tables, layout, settings, self.clock)
+        self.last = Decision(tuple(children), iterations, playouts, nodes, took)
         return self.last
 
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
@@ -193,9 +213,9 @@ class SearchAgent:
     def choose(self, observation: Observation) -> int:
         codes = observation.legal
         if len(codes) == 1:
-            self.last = Decision((Choice(codes[0], 0, 0.0, 0.0),), 0, 0, 0, 0.0)
+            self.last = Decision(((codes[0], 0, 0.0, 0.0),), 0, 0, 0, 0.0)
             return codes[0]
-        return self.decide(observation).choices[0].code
+        return self.decide(observation).best
 
 
 def level_problem(level: str) -> str | None:

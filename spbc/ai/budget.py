@@ -1,7 +1,7 @@
 """A computer level as a value: its name and, for a search level, what one decision may spend.
 
-A level is written ``hard``, ``ai:medium`` or with a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a
-decision) or ``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every
+A level is written ``hard``, ``ai:medium`` or with a budget after ``@``: ``hard@2s``, ``hard@500ms`` (CPU time
+a decision) or ``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every
 machine). It is parsed once, here, into a :class:`Level`; every caller that seats, validates or searches
 takes the value (in the spirit of python-chess's ``Limit``), and ``str`` writes it back::
 
@@ -25,7 +25,7 @@ LEVELS = ("random", "easy", "medium", "hard")
 SEARCH_LEVELS = ("medium", "hard")
 #: medium's budget: iterations of the search per decision.
 MEDIUM_ITERATIONS = 300
-#: hard's budget: seconds per decision.
+#: hard's budget: seconds per decision (of CPU time, the deciding thread's, not wall time).
 HARD_SECONDS = 1.0
 #: The most seconds a decision may be given.
 SECONDS_MAX = 600.0
@@ -38,7 +38,7 @@ _HOW = "written @2s, @500ms or @5000it (seconds, milliseconds or iterations per 
 
 @dataclass(frozen=True)
 class Budget:
-    """What a search may spend on one decision: ``iterations`` (reproducible), or else ``seconds``.
+    """What a search may spend on one decision: ``iterations`` (reproducible), or else ``seconds`` of CPU time.
     Exactly one is given: at least 1 iteration, or 1 ms to SECONDS_MAX seconds; ValueError otherwise."""
 
     iterations: int = 0

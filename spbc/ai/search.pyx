@@ -14,15 +14,21 @@ income while rounds remain, rarely passes when it can buy, and never takes a car
 hand could not be emptied (in the last round, or at the limit). The policy measured weaker at equal
 iterations (spbc.ai.agents.Settings), so it is off by default; its weights still order the expansion of
 untried moves.
-"""
 
-import time
+A budget in seconds is the search's own CPU time, its thread's (CLOCK_THREAD_CPUTIME_ID), not wall time:
+on a busy machine a decision gets the computing it was given, only later. The clock is read every
+CLOCK_STRIDE iterations (a reading costs about as much as 2% of an iteration); a test may hand the search a
+clock of its own (``clock``).
+"""
 
 from libc.math cimport log, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from posix.time cimport clock_gettime, clockid_t, timespec
+
+cdef extern from "<time.h>" nogil:
+    const clockid_t CLOCK_THREAD_CPUTIME_ID
 
 from spbc.contract.engine_api cimport (
     KIND_BUY, KIND_DISCARD, KIND_PASS, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind,
@@ -40,10 +46,27 @@ cdef inline double _unit(uint64_t* x) noexcept nogil:
     return (rng_next(x) >> 11) * (1.0 / 9007199254740992.0)
 
 
-cdef inline double _now() noexcept nogil:
+cdef enum:
+    STRIDE = 8  # iterations between two readings of the clock, for a budget in seconds
+
+#: The iterations between two readings of the clock (a budget in seconds).
+CLOCK_STRIDE = STRIDE
+
+#: A clock: seconds from some start, given its context.
+ctypedef double (*Clock)(void* context) noexcept nogil
+
+
+cdef double _thread_cpu(void* context) noexcept nogil:
+    """The calling thread's CPU time in seconds: the search's own."""
     cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
     return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef double _called(void* context) noexcept nogil:
+    """The seconds that the Python callable ``context`` gives (a clock handed to :func:`search`)."""
+    with gil:
+        return (<object>context)()
 
 
 cdef struct Layout:
@@ -238,18 +261,20 @@ cdef inline void _back_up(Tree* t, const int* path, int depth, const double* rew
 
 
 cdef long _run(const EngineApi* api, const int* root, int observer, long iterations, double seconds,
-               uint64_t* x, Tree* t, const Layout* L, long* playouts) noexcept nogil:
-    """The search's iterations (``iterations``, or when that is 0 as many as ``seconds`` allow, at least
-    one): deal, descend, play out, back up. The number done, or -1 when memory ran out."""
+               uint64_t* x, Tree* t, const Layout* L, long* playouts, Clock now, void* context) noexcept nogil:
+    """The search's iterations (``iterations``, or when that is 0 as many as ``seconds`` of the clock ``now``
+    allow, at least one, the clock read every CLOCK_STRIDE): deal, descend, play out, back up. The number
+    done, or -1 when memory ran out."""
     cdef Scratch S
     cdef double reward[MAX_SEATS]
     cdef double win[MAX_SEATS]
     cdef long done = 0
     cdef int depth
-    cdef double began = _now()
+    cdef double began = now(context) if iterations <= 0 else 0.0
     if _scratch_make(api, &S) < 0:
         return -1
-    while (iterations > 0 and done < iterations) or (iterations <= 0 and (done == 0 or _now() - began < seconds)):
+    while (iterations > 0 and done < iterations) or (iterations <= 0 and (
+            done % STRIDE != 0 or done == 0 or now(context) - began < seconds)):
         memcpy(S.s, root, api.state_size * sizeof(int))
         api.redeal_unseen(S.s, observer, x)
         depth = _descend(api, t, &S, x, L)
@@ -320,16 +345,19 @@ cdef list _root_children(const Tree* t):
 
 
 def search(object capsule, state, int observer, long iterations, double seconds, uint64_t seed,
-           tables, dict layout, dict settings):
+           tables, dict layout, dict settings, object clock=None):
     """Search from ``state`` (an observation's state, engine layout) for ``observer``, the seat to move:
-    ``iterations`` iterations, or when that is 0 as many as ``seconds`` allow. ``tables`` are the
+    ``iterations`` iterations, or when that is 0 as many as ``seconds`` of the search's own CPU time allow
+    (``clock``, a callable giving seconds, in its place: a test's). ``tables`` are the
     per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` what the policy reads of the rules
     (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
     ``settings`` margin_weight, margin_scale, exploration, uniform.
 
     Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
-    mean win share) of the root's children, most visited first.
+    mean win share) of the root's children, most visited first; seconds the search's, by that clock.
     """
+    cdef Clock now = _thread_cpu if clock is None else _called
+    cdef void* context = <void*>clock
     cdef const EngineApi* api = engine_api(capsule)
     if len(state) != api.state_size:
         raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
@@ -352,10 +380,10 @@ def search(object capsule, state, int observer, long iterations, double seconds,
             root[i] = state[i]
         _fill_layout(&L, per_card, tables, layout, settings, api.o_hand_size)
         _add(&t, -1, 0, observer)
-        began = time.perf_counter()
+        began = now(context)
         with nogil:
-            done = _run(api, root, observer, iterations, seconds, &x, &t, &L, &playouts)
-        elapsed = time.perf_counter() - began
+            done = _run(api, root, observer, iterations, seconds, &x, &t, &L, &playouts, now, context)
+        elapsed = now(context) - began
         if done < 0:
             raise MemoryError()
         return _root_children(&t), done, playouts, t.size, elapsed

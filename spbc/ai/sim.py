@@ -5,6 +5,13 @@ Game i of a run plays from seed ``seed + i`` with the levels rotated by i places
 seeded from the game's seed and the seat, so the results, in game order, are the same on one process
 or several (for the search levels in fixed-iterations mode, ``hard@5000it``; a time budget depends on
 the machine's speed).
+
+Seats that are all ``random`` or ``easy`` play on the compiled engine's C loop (spbc.ai.fastplay, the balance
+lab's loop too) unless records are written: the same games as :func:`play_game`'s, move for move, about a
+hundred times faster. Records, the Python twin and every other seat list go through the Game API
+(:func:`play_game`). On either path a seat's time per decision is the monotonic clock's around its choice,
+its observation included: through the Game API ``observe`` and the agent's ``choose``, on the C loop the
+choice in C.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spbc.ai.agents import make_agent
+from spbc.ai import fastplay
+from spbc.ai.agents import EASY_NOISE, make_agent
 from spbc.ai.seeds import agent_seed
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
 from spbc.play.observe import observe
@@ -50,21 +58,25 @@ class GameResult:
 
 def play_game(ruleset: Ruleset, seats: list[str], seed: int,
               on_move: Callable[[Game, int], None] | None = None) -> tuple[Game, GameResult]:
-    """Play one game between computer seats (level names) from seed; on_move sees each code before it is played."""
+    """Play one game between computer seats (level names) from seed; on_move sees each code before it is played.
+    A forced move (one legal move) is played without asking the seat: every agent plays it without drawing on
+    its generator, and it is no decision."""
     game = ruleset.new_game([f"{level} {i + 1}" for i, level in enumerate(seats)], seed)
     agents = [make_agent(level, agent_seed(seed, seat)) for seat, level in enumerate(seats)]
     decisions, searched, iterations = [0] * len(seats), [0] * len(seats), [0] * len(seats)
     seconds, slowest = [0.0] * len(seats), [0.0] * len(seats)
-    moves = 0
+    moves, limit = 0, ruleset.move_limit
     while not game.is_over:
-        if moves >= ruleset.move_limit:
-            raise GameTooLongError(f"the game of seed {seed} did not end within {ruleset.move_limit} moves, "
+        if moves >= limit:
+            raise GameTooLongError(f"the game of seed {seed} did not end within {limit} moves, "
                                    "more than the rules allow any game: an engine bug")
-        seat = game.current_player
-        began = time.perf_counter()
-        observation = observe(game, seat, moves)
-        code = agents[seat].choose(observation)
-        if len(observation.legal) > 1:  # a decision: a forced move is none
+        legal = game.legal_codes()
+        if len(legal) == 1:
+            code = legal[0]
+        else:
+            seat = game.current_player
+            began = time.perf_counter()
+            code = agents[seat].choose(observe(game, seat, moves))
             took = time.perf_counter() - began
             decisions[seat] += 1
             seconds[seat] += took
@@ -81,6 +93,44 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
     by_seat = sorted(game.standings(), key=lambda s: s.seat)
     return game, GameResult(seed, moves, [s.final for s in by_seat], [s.rank for s in by_seat], game.round,
                             list(seats), decisions, searched, iterations, seconds, slowest)
+
+
+#: The levels the C loop plays (spbc.ai.fastplay.LEVELS), by the codes it takes.
+C_LEVELS = {level: code for code, level in enumerate(fastplay.LEVELS)}
+#: The seeds the C loop takes (a C long long); a run beyond them plays through the Game API.
+_C_SEEDS = range(-(1 << 63), 1 << 63)
+
+
+def c_levels(seats: Sequence[str]) -> list[int] | None:
+    """The seats (level names, ``ai:`` allowed) as the C loop's level codes, or None when one of them is a level
+    the C loop does not play."""
+    levels = [C_LEVELS.get(level.removeprefix("ai:"), -1) for level in seats]
+    return None if -1 in levels else levels
+
+
+def ranks(finals: Sequence[int], ties: Sequence[int]) -> list[int]:
+    """By seat, the rank of final points with tie-break values (1 is best, equal pairs share a rank), as
+    :meth:`spbc.play.game.Game.standings` ranks them."""
+    keys = list(zip(finals, ties))
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def _c_games(ruleset: Ruleset, seats: list[str], levels: list[int], seeds: range, first: int) -> list[GameResult]:
+    """The games of seeds on the C loop (the first is game number first of the run), as play_game gives them.
+    GameTooLongError as play_game raises it."""
+    rows, times, stuck = fastplay.sim_games(ruleset.engine.c_api(), levels, first, seeds.start, len(seeds), EASY_NOISE)
+    n = len(seats)
+    width, clocks = 5 + 3 * n, 2 * n  # spbc.ai.fastplay.sim_games: each game's row and its times
+    results = []
+    for g in range(len(rows) // width):
+        row, clock = rows[g * width:(g + 1) * width], times[g * clocks:(g + 1) * clocks]
+        finals, ties = row[2:2 + n], row[2 + n:2 + 2 * n]
+        results.append(GameResult(seeds[g], row[0], finals, ranks(finals, ties), row[1], rotated(seats, first + g),
+                                  row[5 + 2 * n:], [0] * n, [0] * n, clock[:n], clock[n:]))
+    if stuck >= 0:
+        raise GameTooLongError(f"the game of seed {seeds[stuck]} did not end within {ruleset.move_limit} "
+                               "moves, more than the rules allow any game: an engine bug")
+    return results
 
 
 def rotated(levels: Sequence[str], game: int) -> list[str]:
@@ -106,9 +156,20 @@ def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) ->
     return result
 
 
-def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: Sequence[int], first: int,
+def c_loop(ruleset: Ruleset, seats: Sequence[str], records: Path | None = None, seeds: range = range(0)) -> bool:
+    """Whether a run of these seats plays on the C loop: all random or easy, a compiled engine, no records, and
+    seeds that fit the C loop's (64-bit signed)."""
+    return (records is None and c_levels(seats) is not None and ruleset.engine.c_api() is not None
+            and seeds.start in _C_SEEDS and seeds.stop in _C_SEEDS)
+
+
+def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: range, first: int,
                 records: Path | None) -> list[GameResult]:
-    """The games of seeds, the first of which is game number first of the run."""
+    """The games of seeds, the first of which is game number first of the run: on the C loop where
+    :func:`c_loop` says so, else through the Game API."""
+    codes = c_levels(seats)
+    if codes is not None and c_loop(ruleset, seats, records, seeds):
+        return _c_games(ruleset, seats, codes, seeds, first)
     results = []
     for number, seed in enumerate(seeds, start=first):
         levels = rotated(seats, number)
@@ -117,14 +178,14 @@ def _play_seeds(ruleset: Ruleset, seats: list[str], seeds: Sequence[int], first:
     return results
 
 
-def _worker(source: str, backend: str, seats: list[str], seeds: Sequence[int], first: int,
+def _worker(source: str, backend: str, seats: list[str], seeds: range, first: int,
             records: Path | None) -> list[GameResult]:
     """One process's share of a simulation: it loads the rules itself (modules do not pickle)."""
     return _play_seeds(load_rules(source, backend), seats, seeds, first, records)
 
 
-#: Games a process plays between two reports of progress.
-CHUNK = 25
+#: Games a process plays between two reports of progress: through the Game API, and on the C loop.
+CHUNK, C_CHUNK = 25, 1000
 #: Chunks handed to each process ahead of the one it plays, so that none waits for work.
 AHEAD = 2
 
@@ -135,8 +196,9 @@ def play_games(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: 
     :func:`rotated`), on jobs processes; with records, each game's record is written into that folder.
     The results come in seed order, the same on any number of jobs, as the games finish: a run keeps a few
     chunks of games at a time, whatever its length. ``progress`` is told how many games are done, every
-    CHUNK games or so (fewer for the search levels, whose games are slower)."""
-    size = CHUNK if all(level.removeprefix("ai:") in ("random", "easy") for level in seats) else 2
+    CHUNK games or so (C_CHUNK on the C loop, fewer for the search levels, whose games are slower)."""
+    looped = c_loop(ruleset, seats, records, range(seed, seed + games))
+    size = C_CHUNK if looped else CHUNK if c_levels(seats) is not None else 2
     chunks = ((start, range(seed + start, seed + min(start + size, games))) for start in range(0, games, size))
     done = 0
     if jobs <= 1 or games < 2:

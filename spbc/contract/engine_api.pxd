@@ -2,7 +2,7 @@
 # random generator, and the engine's C functions as a table of pointers.
 #
 # Every .pyx of spbc cimports what it needs from here: the generated engines (through their engine.pxd),
-# the search's loops (spbc/ai/playouts.pyx, spbc/ai/search.pyx) and the balance lab's (spbc/lab/fastplay.pyx),
+# the search's loops (spbc/ai/playouts.pyx, spbc/ai/search.pyx) and the balance lab's (spbc/ai/fastplay.pyx),
 # so a move is decoded and a random number drawn by one definition in C. The numbers are those of
 # spbc.contract.abi and spbc.contract.rng (the Python side, which the twin prints); tests/test_engine_pxd.py
 # holds this file to them.

@@ -4,7 +4,7 @@ Game i of a run (0, 1, ...) is dealt from seed + i with the seats rotated by i: 
 ``seats[(p + i) % len(seats)]``, so every level sits in every position equally often. A batch is a range of
 game numbers, fixed by the plan alone; its tally is the same wherever it is played, and tallies add up
 in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. Seats that are
-all ``random`` or ``easy`` play on the engine's own C loop (spbc.lab.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
+all ``random`` or ``easy`` play on the engine's own C loop (spbc.ai.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
 same games, move for move (the C loop's easy seats decide as spbc.ai.agents.EasyAgent does, from the same
 observation).
 """
@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from spbc.ai import fastplay
 from spbc.ai.agents import EASY_NOISE
 from spbc.ai.budget import Level
-from spbc.ai.sim import play_game
+from spbc.ai.sim import c_levels, play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
-from spbc.lab import fastplay
 from spbc.lab.tally import EVENTS, Tally
 from spbc.lang.model import RulesModel
 from spbc.play.game import Game, Ruleset, load_rules
@@ -34,8 +34,6 @@ _BOUGHT, _TAKEN, _PLAYED, _DISPLACED = range(len(EVENTS))
 #: Games per batch: random seats on the C loop, easy seats (among random ones) on the C loop, and seats played
 #: through the Game API.
 FAST_BATCH, EASY_BATCH, AGENT_BATCH = 2000, 200, 25
-#: The levels the C loop plays (spbc.lab.fastplay.LEVELS), by the codes it takes.
-_C_LEVELS = {level: code for code, level in enumerate(fastplay.LEVELS)}
 
 
 @dataclass(frozen=True)
@@ -57,8 +55,7 @@ class Plan:
     def c_levels(self) -> list[int] | None:
         """The seats as the C loop's level codes, or None when the games go through the Game API: a seat the
         C loop does not play, or told so (``fast``)."""
-        levels = [_C_LEVELS.get(level.removeprefix("ai:"), -1) for level in self.seats]
-        return levels if self.fast and -1 not in levels else None
+        return c_levels(self.seats) if self.fast else None
 
     @property
     def batch(self) -> int:
@@ -125,7 +122,7 @@ def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int]
     rows, events, squares, owners, owner_wins = fastplay.lab_games(
         capsule, levels, first, plan.seed + first, count, EASY_NOISE)
     n, levels_won = len(levels), Counter[int]()
-    width = 5 + 2 * n  # spbc.lab.fastplay.lab_games: the rows' fields, counted column by column
+    width = 5 + 2 * n  # spbc.ai.fastplay.lab_games: the rows' fields, counted column by column
     tally.games = count
     tally.moves, tally.rounds = Counter(rows[0::width]), Counter(rows[1::width])
     tally.scores = [Counter(rows[2 + p::width]) for p in range(n)]

@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Whole games of ``random`` and ``easy`` seats on any ruleset's compiled engine, in C, with the lab's counters
-kept as they go.
+"""Whole games of ``random`` and ``easy`` seats on any ruleset's compiled engine, in C: the one loop under
+``spb sim`` (:func:`sim_games`, each seat's decisions counted and timed) and the balance lab
+(:func:`lab_games`, with the lab's counters kept as they go).
 
 The engine comes as the capsule of its C functions (``ruleset.engine.c_api()``, spbc/contract/engine_api.pxd).
 Each game is the game that :func:`spbc.ai.sim.play_game` plays between the same seats from the same seed,
@@ -17,6 +18,7 @@ move for move: dealt from the seed, each seat drawing from its own generator, se
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from spbc.contract.engine_api cimport (
     KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind, move_target, rng_below,
@@ -41,11 +43,14 @@ cdef struct Lab:
     int ncards
     int width             # a game's row: 5 + 2 * players values
     int has_easy          # some seat is easy: keep the public ledger of rubles
+    int counting          # keep the lab's counters by card (lab_games)
+    int timed             # time each decision (sim_games)
     double noise
     int* s
     int* observed
     int* moves
     int* rows
+    double* times         # sim_games: by game, each position's seconds and then its longest decision
     long long* events
     long long* squares
     long long* owners
@@ -56,6 +61,17 @@ cdef struct Lab:
     uint64_t x[MAX_SEATS]
     int seat_kind[MAX_SEATS]
     int ledger[MAX_SEATS]
+    int decisions[MAX_SEATS]   # the current game's decisions by position (a forced move is none)
+    double seconds[MAX_SEATS]  # their seconds together, and the longest, when timed
+    double slowest[MAX_SEATS]
+
+
+cdef inline double _now() noexcept nogil:
+    """The monotonic clock in seconds (the clock of Python's time.perf_counter, which the Game API's path
+    times its decisions by)."""
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
 
 
 cdef int _lab_make(Lab* b, int count) noexcept nogil:
@@ -66,13 +82,14 @@ cdef int _lab_make(Lab* b, int count) noexcept nogil:
     b.observed = <int*>malloc(api.state_size * sizeof(int))
     b.moves = <int*>malloc(api.max_moves * sizeof(int))
     b.rows = <int*>malloc(<Py_ssize_t>(count if count > 1 else 1) * b.width * sizeof(int))
+    b.times = <double*>malloc(<Py_ssize_t>(count if count > 1 else 1) * 2 * players * sizeof(double))
     b.events = <long long*>calloc(4 * ncards * players, sizeof(long long))
     b.squares = <long long*>calloc(4 * ncards, sizeof(long long))
     b.owners = <long long*>calloc(ncards * players, sizeof(long long))
     b.owner_wins = <long long*>calloc(ncards * players, sizeof(long long))
     b.game_events = <int*>malloc(4 * ncards * sizeof(int))
     b.owned = <char*>malloc(ncards * players)
-    if (b.s == NULL or b.observed == NULL or b.moves == NULL or b.rows == NULL or b.events == NULL
+    if (b.s == NULL or b.observed == NULL or b.moves == NULL or b.rows == NULL or b.times == NULL or b.events == NULL
             or b.squares == NULL or b.owners == NULL or b.owner_wins == NULL or b.game_events == NULL
             or b.owned == NULL):
         _lab_free(b)
@@ -81,16 +98,14 @@ cdef int _lab_make(Lab* b, int count) noexcept nogil:
 
 
 cdef void _lab_free(Lab* b) noexcept nogil:
-    free(b.s); free(b.observed); free(b.moves); free(b.rows)
+    free(b.s); free(b.observed); free(b.moves); free(b.rows); free(b.times)
     free(b.events); free(b.squares); free(b.owners); free(b.owner_wins); free(b.game_events); free(b.owned)
 
 
 cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
-    """Seat p's move among the n legal ones: the only one, a random one, or its easy choice on what it
-    observes (spbc.play.observe)."""
+    """Seat p's move among the n > 1 legal ones: a random one, or its easy choice on what it observes
+    (spbc.play.observe)."""
     cdef const EngineApi* api = b.api
-    if n == 1:
-        return b.moves[0]
     if b.seat_kind[p] == 0:
         return b.moves[rng_below(&b.x[p], n)]
     memcpy(b.observed, b.s, api.state_size * sizeof(int))
@@ -133,6 +148,23 @@ cdef inline void _apply(Lab* b, int m) noexcept nogil:
             b.ledger[c] += b.s[api.o_rubles + c] - before[c]
 
 
+cdef inline int _decide(Lab* b, int n, int p) noexcept nogil:
+    """Seat p's decision among n > 1 legal moves, counted, and timed when b.timed (the choice alone, its
+    observation included: the clock's own two readings, some 40 ns, are in it too)."""
+    cdef double began, took
+    cdef int m
+    b.decisions[p] += 1
+    if not b.timed:
+        return _choose(b, n, p)
+    began = _now()
+    m = _choose(b, n, p)
+    took = _now() - began
+    b.seconds[p] += took
+    if took > b.slowest[p]:
+        b.slowest[p] = took
+    return m
+
+
 cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
     """Deal game ``number`` from ``seed`` and play it out, counting its moves; the moves made, or -1 when
     it does not end within the engine's bound (or a state has no legal move)."""
@@ -143,8 +175,12 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
         b.x[p] = seed * <uint64_t>1000003 + <uint64_t>p
         b.seat_kind[p] = b.kinds[(p + number) % b.players]
         b.ledger[p] = b.s[api.o_rubles + p]
-    memset(b.game_events, 0, 4 * b.ncards * sizeof(int))
-    memset(b.owned, 0, b.ncards * b.players)
+        b.decisions[p] = 0
+        b.seconds[p] = 0.0
+        b.slowest[p] = 0.0
+    if b.counting:
+        memset(b.game_events, 0, 4 * b.ncards * sizeof(int))
+        memset(b.owned, 0, b.ncards * b.players)
     while b.s[api.o_stage] != api.stage_over:
         if made >= api.max_game_moves:
             return -1
@@ -152,8 +188,9 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
         if n == 0:
             return -1
         p = b.s[api.o_current]
-        m = _choose(b, n, p)
-        _count_move(b, m, p)
+        m = b.moves[0] if n == 1 else _decide(b, n, p)
+        if b.counting:
+            _count_move(b, m, p)
         _apply(b, m)
         made += 1
     return made
@@ -204,15 +241,44 @@ cdef inline void _tally_game(Lab* b, int won) noexcept nogil:
 
 
 cdef int _play_games(Lab* b, long long first_game, long long first_seed, int count) noexcept nogil:
-    """Play and count the games; the index of the first that did not end, or -1 when all did."""
-    cdef int g, made, won
+    """Play the games, each one's row filled (sim_games: its seats' decisions and times too) and counted
+    when b.counting; the index of the first that did not end, or -1 when all did."""
+    cdef int g, p, made, won, players = b.players
+    cdef int* row
     for g in range(count):
         made = _play_game(b, <uint64_t>(first_seed + g), first_game + g)
         if made < 0:
             return g
-        won = _score_row(b, b.rows + <Py_ssize_t>g * b.width, made, first_game + g)
-        _tally_game(b, won)
+        row = b.rows + <Py_ssize_t>g * b.width
+        won = _score_row(b, row, made, first_game + g)
+        if b.counting:
+            _tally_game(b, won)
+        if b.timed:
+            for p in range(players):
+                row[5 + 2 * players + p] = b.decisions[p]
+                b.times[<Py_ssize_t>g * 2 * players + p] = b.seconds[p]
+                b.times[<Py_ssize_t>g * 2 * players + players + p] = b.slowest[p]
     return -1
+
+
+cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise, bint timed) except -1:
+    """Set b up for count games of the seats ``levels`` (codes of LEVELS): the sim's (timed, each row with
+    the decisions by seat) or the lab's (counting); ValueError for seats the engine or the loop cannot play."""
+    b.api = engine_api(capsule)
+    cdef int players = len(levels), p
+    if players < 1 or players > b.api.max_players or players > MAX_SEATS:
+        raise ValueError(f"{players} seats; this engine plays at most {min(b.api.max_players, MAX_SEATS)}")
+    for p in range(players):
+        b.kinds[p] = levels[p]
+        if b.kinds[p] not in (0, 1):
+            raise ValueError(f"seat level code {levels[p]!r} is none of {LEVELS}")
+    b.players, b.ncards, b.noise = players, b.api.ncards, noise
+    b.timed, b.counting = timed, not timed
+    b.width = 5 + (3 if timed else 2) * players
+    b.has_easy = any(b.kinds[p] == 1 for p in range(players))
+    if _lab_make(b, count) < 0:
+        raise MemoryError()
+    return 0
 
 
 def lab_games(object capsule, list levels, long long first_game, long long first_seed, int count,
@@ -236,18 +302,9 @@ def lab_games(object capsule, list levels, long long first_game, long long first
     RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug).
     """
     cdef Lab b
-    b.api = engine_api(capsule)
-    cdef int players = len(levels), p, ncards = b.api.ncards, stuck
-    if players < 1 or players > b.api.max_players or players > MAX_SEATS:
-        raise ValueError(f"{players} seats; this engine plays at most {min(b.api.max_players, MAX_SEATS)}")
-    for p in range(players):
-        b.kinds[p] = levels[p]
-        if b.kinds[p] not in (0, 1):
-            raise ValueError(f"seat level code {levels[p]!r} is none of {LEVELS}")
-    b.players, b.ncards, b.width, b.noise = players, ncards, 5 + 2 * players, noise
-    b.has_easy = any(b.kinds[p] == 1 for p in range(players))
-    if _lab_make(&b, count) < 0:
-        raise MemoryError()
+    cdef int stuck
+    _lab_start(&b, capsule, levels, count, noise, False)
+    cdef int players = b.players, ncards = b.ncards
     try:
         with nogil:
             stuck = _play_games(&b, first_game, first_seed, count)
@@ -257,6 +314,32 @@ def lab_games(object capsule, list levels, long long first_game, long long first
         return ([b.rows[i] for i in range(<Py_ssize_t>count * b.width)],
                 [b.events[i] for i in range(4 * ncards * players)], [b.squares[i] for i in range(4 * ncards)],
                 [b.owners[i] for i in range(ncards * players)], [b.owner_wins[i] for i in range(ncards * players)])
+    finally:
+        _lab_free(&b)
+
+
+def sim_games(object capsule, list levels, long long first_game, long long first_seed, int count,
+              double noise=0.0):
+    """The games of :func:`lab_games` (the same arguments), as ``spb sim`` reports them (spbc.ai.sim):
+    ``(games, times, stuck)``.
+
+    - games: per game, flat, ``lab_games``' row and then each position's decisions (moves it chose among
+      more than one);
+    - times: per game, flat, each position's seconds over its decisions and then its longest decision, by the
+      monotonic clock around each choice in C (the easy seats' observation included);
+    - stuck: the index among the games of the first that did not end within the engine's bound on a game's
+      moves (an engine bug; the games from it on are not played), or -1.
+    """
+    cdef Lab b
+    cdef int stuck
+    _lab_start(&b, capsule, levels, count, noise, True)
+    cdef int players = b.players
+    try:
+        with nogil:
+            stuck = _play_games(&b, first_game, first_seed, count)
+        played = count if stuck < 0 else stuck
+        return ([b.rows[i] for i in range(<Py_ssize_t>played * b.width)],
+                [b.times[i] for i in range(<Py_ssize_t>played * 2 * players)], stuck)
     finally:
         _lab_free(&b)
 
