@@ -1,13 +1,17 @@
-"""The ``spb`` command's entry point. ``spb --version`` is answered here, before Typer or any command module is
-imported (a packager's or a user's check should start at once); everything else runs the Typer app of
-spbc.frontends.app, which ``from spbc.frontends.cli import app`` also finds.
+"""The ``spb`` command's entry point. Two commands are answered here, before Typer or any command module is
+imported: ``spb --version`` (a packager's or a user's check should start at once) and ``spb pbem receive
+[--config FILE]`` of one mail on standard input while a resident receiver (``spb pbem serve``) listens for
+that configuration, which gets the mail (an MTA starts a process a mail). Everything else runs the Typer app
+of spbc.frontends.app, which ``from spbc.frontends.cli import app`` also finds.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from spbc.pbem import relay
 from spbc.source.version import VERSION
 
 if TYPE_CHECKING:
@@ -19,6 +23,13 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         sys.stdout.write(f"spb {VERSION}\n")
         return
+    config = relay.config_of(sys.argv[1:], os.environ)
+    client = relay.connect(relay.socket_path(config)) if config is not None else None
+    if client is not None:
+        code, text = relay.hand_over(client, sys.stdin.buffer)
+        if code != 0:
+            sys.stderr.write(f"error: {text}\n")
+        sys.exit(code)
     from spbc.frontends.app import app
 
     app()
