@@ -2,7 +2,8 @@
 imported: ``spb --version`` (a packager's or a user's check should start at once) and ``spb pbem receive
 [--config FILE]`` of one mail on standard input while a resident receiver (``spb pbem serve``) listens for
 that configuration, which gets the mail (an MTA starts a process a mail). Everything else runs the Typer app
-of spbc.frontends.app, which ``from spbc.frontends.cli import app`` also finds.
+of spbc.frontends.app, with the named command's module alone; ``from spbc.frontends.cli import app`` finds
+the app of every command.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from spbc.pbem import relay
 from spbc.source.version import VERSION
 
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         sys.stdout.write(f"spb {VERSION}\n")
         return
+    from spbc.pbem import relay  # after --version, which needs no socket
+
     config = relay.config_of(sys.argv[1:], os.environ)
     client = relay.connect(relay.socket_path(config)) if config is not None else None
     if client is not None:
@@ -30,9 +32,9 @@ def main() -> None:
         if code != 0:
             sys.stderr.write(f"error: {text}\n")
         sys.exit(code)
-    from spbc.frontends.app import app
+    from spbc.frontends.app import make_app
 
-    app()
+    make_app(sys.argv[1:])()
 
 
 def __getattr__(name: str) -> Any:
