@@ -23,7 +23,17 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         sys.stdout.write(f"spb {VERSION}\n")
         return
-    from spbc.pbem import relay  # after --version, which needs no socket
+    if sys.argv[1:3] == ["pbem", "receive"]:
+        _hand_over()
+    from spbc.frontends.app import make_app
+
+    make_app(sys.argv[1:])()
+
+
+def _hand_over() -> None:
+    """Give the mail on standard input to the resident receiver of the command's configuration and exit
+    with its answer, if one listens; else return (the command handles the mail itself)."""
+    from spbc.pbem import relay  # only here: every other command starts without a socket
 
     config = relay.config_of(sys.argv[1:], os.environ)
     client = relay.connect(relay.socket_path(config)) if config is not None else None
@@ -32,9 +42,6 @@ def main() -> None:
         if code != 0:
             sys.stderr.write(f"error: {text}\n")
         sys.exit(code)
-    from spbc.frontends.app import make_app
-
-    make_app(sys.argv[1:])()
 
 
 def __getattr__(name: str) -> Any:
