@@ -86,7 +86,10 @@ def test_a_second_receiver_is_refused_and_the_first_goes_on(served):
     assert "a receiver already listens at pbem.sock" in second.stderr.decode()
     data = mail("boris@b.test", ["game g1", f"secret {secrets['boris@b.test']}", "status"])
     assert spb(folder, "pbem", "receive", data=data).returncode == 0
-    assert "game g1: answered" in _stop(receiver)[1]
+    assert spb(folder, "pbem", "receive").returncode == 0  # an empty message is no mail
+    out, err = _stop(receiver)
+    assert out.endswith("stopped after 1 mails\n")  # the second one's look at the socket was no mail either
+    assert err.count(" from ") == 1 and "game g1: answered" in err
 
 
 def test_without_a_receiver_receive_handles_the_mail_itself(tmp_path):

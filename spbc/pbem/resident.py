@@ -57,7 +57,9 @@ class Receiver:
     def listen(self) -> None:
         """Bind the socket (owner only) and listen; ReceiverError when another receiver listens there or
         something that is no socket stands at the path."""
-        if connect(self.path) is not None:
+        probe = connect(self.path)
+        if probe is not None:
+            probe.close()  # sends nothing: the receiver there handles no mail of it
             raise ReceiverError(f"a receiver already listens at {self.path}")
         try:
             if stat.S_ISSOCK(os.lstat(self.path).st_mode):
@@ -125,15 +127,15 @@ class Receiver:
         except OSError as error:  # the sender stalled or went away: it exits 75, the MTA tries again
             log.warning("a mail handed to the receiver was not read whole: %s", error)
             return
+        if not data:  # a probe (another receiver starting) or a sender with nothing to send: no mail
+            _answer_quietly(connection, "0 an empty message: nothing to handle")
+            return
         try:
             answer = f"0 {receive_one(self.server, data).result}"
         except StoreBusy as error:
             answer = f"{EX_TEMPFAIL} {busy_answer(self.server, error)}"
         self.handled += 1
-        try:
-            connection.sendall(answer.encode("utf-8", "replace") + b"\n")
-        except OSError:
-            pass  # the sender went away after all: the mail is handled, and a repeat when it comes again
+        _answer_quietly(connection, answer)
 
     def _send(self) -> None:
         """Send the replies queued; a store that fails now leaves them queued for the next mail or flush."""
@@ -141,6 +143,15 @@ class Receiver:
             self.server.flush()
         except Exception as error:  # noqa: BLE001 - the receiver keeps taking mail
             log.error("the replies could not be sent now: %s", error)
+
+
+def _answer_quietly(connection: socket.socket, answer: str) -> None:
+    """Answer the sender with one line, if it still listens (if not, a mail it sent is handled all the same,
+    and a repeat when it comes again)."""
+    try:
+        connection.sendall(answer.encode("utf-8", "replace") + b"\n")
+    except OSError:
+        pass
 
 
 def _read_mail(connection: socket.socket, limit: int) -> bytes:
