@@ -7,16 +7,20 @@ secret, a status request; without and with a resident receiver: benchmarks/mail_
     python benchmarks/costs.py                                  # this install: each figure and its target
     python benchmarks/costs.py --before ../main/.venv/bin/python    # and another install's, in alternation
     python benchmarks/costs.py --variants banquet,new_society       # and variant engines against base's
+    python benchmarks/costs.py --only pbem,variants --no-balance    # only the figures named so
 
-Every figure is the median of --repeats runs; with --before, the two installs run in turn, run by run, so a
-machine that gets busier mid-way weighs on both alike, and each ratio is before / after. A shared machine
-makes single timings meaningless: read the medians and the ratios.
+Every figure is the median of --repeats runs (the run's first process keeps the checked models that the
+others find, in a cache folder of the run's own; "nothing kept yet" runs each process with an empty one);
+with --before, the two installs run in turn, run by run, so a machine that gets busier mid-way weighs on
+both alike, and each ratio is before / after. A shared machine makes single timings meaningless: read the
+medians and the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,6 +47,7 @@ class Figure:
     #: for a piped mail: the working folder and the standard input of run k of an install ("after", "before")
     pipe: Callable[[str, int], tuple[Path, Path]] | None = None
     resident: bool = False  # a resident receiver of this install takes the mails (its CPU is told too)
+    cold: bool = False  # each run with an empty cache folder of its own (no engine built, no model kept)
 
 
 def _mail_figures(folder: Path, pythons: dict[str, str], repeats: int) -> list[Figure]:
@@ -72,7 +77,8 @@ def _mail_figures(folder: Path, pythons: dict[str, str], repeats: int) -> list[F
 def _figures(out: Path, sim_games: list[int], balance: bool) -> list[Figure]:
     figures = [Figure("import spbc", ["-P", "-c", "import spbc"], 0.080),
                Figure("spb --version", _spb("--version"), 0.060),
-               Figure("spb variants", _spb("variants"), 0.200)]
+               Figure("spb variants", _spb("variants"), 0.200),
+               Figure("spb variants, nothing kept yet", _spb("variants"), None, cold=True)]
     if balance:
         games = ["balance", "base", "--games", "10", "--jobs", "1", "--out", str(out)]
         figures += [Figure("spb balance, 10 games, HTML page", _spb(*games), 1.5),
@@ -82,12 +88,14 @@ def _figures(out: Path, sim_games: list[int], balance: bool) -> list[Figure]:
     return figures
 
 
-def run(python: str, args: list[str], folder: Path | None = None, stdin: Path | None = None) -> tuple[float, int]:
+def run(python: str, args: list[str], folder: Path | None = None, stdin: Path | None = None,
+        cache: Path | None = None) -> tuple[float, int]:
     """CPU seconds (user + system) and max RSS in KiB of one process, its output discarded (in folder, reading
-    the file stdin, where given)."""
+    the file stdin, with the cache folder cache, where given)."""
+    environment = {**os.environ, **({"SPBC_CACHE_DIR": str(cache)} if cache is not None else {})}
     with open(stdin or os.devnull, "rb") as given:
         child = subprocess.Popen([python, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                 cwd=folder, stdin=given)
+                                 cwd=folder, stdin=given, env=environment)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
@@ -111,6 +119,7 @@ def main() -> None:
     sim_games = [int(n) for n in options.sim_games.split(",") if n]
     with tempfile.TemporaryDirectory() as folder:
         os.chdir(folder)
+        os.environ["SPBC_CACHE_DIR"] = str(Path(folder) / "cache")  # kept models of the run's own, not the user's
         rss: dict[str, list[int]] = {who: [] for who in pythons}
         words = [word for word in options.only.split(",") if word]
 
@@ -156,7 +165,10 @@ def _measure(figure: Figure, pythons: dict[str, str], repeats: int) -> dict[str,
             for who, python in pythons.items():
                 if who == "after" or not figure.after_only:
                     folder, stdin = figure.pipe(who, index) if figure.pipe is not None else (None, None)
-                    samples[who].append(run(python, figure.args, folder, stdin))
+                    cache = Path(tempfile.mkdtemp(prefix="cold-cache-")) if figure.cold else None
+                    samples[who].append(run(python, figure.args, folder, stdin, cache))
+                    if cache is not None:
+                        shutil.rmtree(cache, ignore_errors=True)
     finally:
         for who, resident in residents.items():
             print(f"  (the resident receiver used {resident.used() / repeats:.3f} CPU-s a mail besides)", flush=True)

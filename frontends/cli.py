@@ -1,7 +1,8 @@
-"""The ``spb`` command's entry point. Two commands are answered here, before Typer or any command module is
-imported: ``spb --version`` (a packager's or a user's check should start at once) and ``spb pbem receive
-[--config FILE]`` of one mail on standard input while a resident receiver (``spb pbem serve``) listens for
-that configuration, which gets the mail (an MTA starts a process a mail). Everything else runs the Typer app
+"""The ``spb`` command's entry point. Three commands are answered here, before Typer's app is made: ``spb
+--version`` (a packager's or a user's check should start at once), ``spb variants`` without options (its
+command called as it is) and ``spb pbem receive [--config FILE]`` of one mail on standard input while a
+resident receiver (``spb pbem serve``) listens for that configuration, which gets the mail (an MTA starts a
+process a mail). Everything else runs the Typer app
 of spbc.frontends.app, with the named command's module alone; ``from spbc.frontends.cli import app`` finds
 the app of every command.
 """
@@ -25,9 +26,25 @@ def main() -> None:
         return
     if sys.argv[1:3] == ["pbem", "receive"]:
         _hand_over()
+    if sys.argv[1:] == ["variants"]:
+        _variants()
     from spbc.frontends.app import make_app
 
     make_app(sys.argv[1:])()
+
+
+def _variants() -> None:
+    """``spb variants`` as it is, without options: its command called straight away, not through Typer's
+    parsing, which would cost more than the listing (the kept models make that cheap; spbc.lang.cache)."""
+    import typer
+
+    from spbc.frontends.variant_cmds import variants
+
+    try:
+        variants()
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    sys.exit(0)
 
 
 def _hand_over() -> None:

@@ -168,11 +168,23 @@ def test_each_command_module_adds_the_commands_the_app_wires_it_for():
     assert set(typer.main.get_command(make_app([])).commands) == everything
 
 
-def test_spb_variants_imports_no_other_commands_module():
-    probe = ("import sys; sys.argv = ['spb', 'variants']\nfrom spbc.frontends.cli import main\n"
+def test_a_command_imports_no_other_commands_module():
+    probe = ("import sys; sys.argv = ['spb', 'diff', 'base', 'banquet']\nfrom spbc.frontends.cli import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.startswith('spbc.frontends.')))")
     done = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == str(sorted(
         ["spbc.frontends.app", "spbc.frontends.cli", "spbc.frontends.common", "spbc.frontends.options",
          "spbc.frontends.variant_cmds"]))
+
+
+def test_spb_variants_says_the_same_without_typer_and_imports_neither_typer_parsing_nor_pydantic():
+    probe = ("import sys; sys.argv = ['spb', 'variants']\nfrom spbc.frontends.cli import main\n"
+             "try:\n    main()\nexcept SystemExit as done:\n    assert done.code == 0, done.code\n"
+             "print(sorted(m for m in sys.modules if m in ('pydantic', 'typer._adapters', 'spbc.frontends.app')))")
+    done = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    *listing, imported = done.stdout.splitlines()
+    assert imported == "[]"
+    assert "\n".join(listing) + "\n" == runner.invoke(app, ["variants"]).output
+    assert len(listing) == len(shipped_names()) + 1
