@@ -144,3 +144,29 @@ def test_only_a_mail_on_standard_input_is_handed_over():
         assert config_of(other, {}) is None, other
     assert socket_path(Path("/srv/spb/game.toml")) == Path("/srv/spb/game.sock")
     assert os.fspath(socket_path(Path("pbem.toml"))) == "pbem.sock"
+
+
+def test_without_a_receiver_the_command_itself_runs_without_typers_parsing_and_a_locked_store_is_75(tmp_path):
+    import sqlite3
+
+    server = make_server(tmp_path, "busy_seconds = 1\n")
+    three_and_a_computer(server)
+    server.close()
+    secret = secret_of(outbox(tmp_path), "anna@a.test")
+    probe = ("import sys; sys.argv = ['spb', 'pbem', 'receive']\nfrom spbc.frontends.cli import main\n"
+             "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+             "print(code, sorted(m for m in sys.modules if m in ('typer._adapters', 'spbc.frontends.app')))")
+    data = mail("anna@a.test", ["game g1", f"secret {secret}", "status"])
+    holder = sqlite3.connect(tmp_path / "pbem.sqlite")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        locked = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, input=data, capture_output=True,
+                                timeout=300)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert locked.stdout.decode() == "75 []\n", locked.stderr
+    assert "(database is locked); nothing was changed" in locked.stderr.decode()
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, input=data, capture_output=True, timeout=300)
+    assert done.stdout.decode() == "0 []\n", done.stderr
+    assert "game g1: answered" in done.stderr.decode()
