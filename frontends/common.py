@@ -46,7 +46,7 @@ def load_ruleset(rules: str, backend: str = "auto") -> Ruleset:
     except BackendError as error:
         fail(str(error))
     except OSError as error:  # the cache folder of a rules file's engine cannot be made or written
-        from spbc.engine.backend import cache_dir
+        from spbc.source.locate import cache_dir
 
         fail(f"cannot prepare the engine of {rules} in {cache_dir()}: {error.strerror or error}; "
              "set SPBC_CACHE_DIR to a folder you can write")

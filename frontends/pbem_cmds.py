@@ -10,6 +10,7 @@ import typer
 
 from spbc.frontends.common import fail
 from spbc.frontends.options import complete_rules, integer, number
+from spbc.pbem.relay import CONFIG_ENV, DEFAULT_CONFIG as DEFAULT_CONFIG_NAME, EX_TEMPFAIL
 
 if TYPE_CHECKING:
     from spbc.pbem.server import Server
@@ -22,11 +23,9 @@ pbem = typer.Typer(
 )
 
 ConfigOption = Annotated[Path, typer.Option(
-    "--config", metavar="FILE", envvar="SPB_PBEM_CONFIG",
+    "--config", metavar="FILE", envvar=CONFIG_ENV,
     help="The server's configuration file (TOML); without one, the defaults in this folder.")]
-DEFAULT_CONFIG = Path("pbem.toml")
-#: The exit code that tells a mail transfer agent to deliver the mail again later (sysexits.h).
-EX_TEMPFAIL = 75
+DEFAULT_CONFIG = Path(DEFAULT_CONFIG_NAME)
 
 
 def register(app: typer.Typer) -> None:
@@ -118,7 +117,7 @@ def receive(
     """
     import sqlite3
 
-    from spbc.pbem.inbox import StoreBusy, receive_maildir, receive_stdin
+    from spbc.pbem.inbox import StoreBusy, busy_answer, receive_maildir, receive_stdin
 
     server = _server(config)
     try:
@@ -131,8 +130,7 @@ def receive(
             data = sys.stdin.buffer.read(server.config.limits.max_bytes + 1)
             receive_stdin(server, data)
     except (StoreBusy, sqlite3.OperationalError) as error:  # the store stayed locked, or the disk failed
-        fail(f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was "
-             "changed, deliver it again later", code=EX_TEMPFAIL)
+        fail(busy_answer(server, error), code=EX_TEMPFAIL)
     finally:
         server.close()
 
@@ -171,6 +169,32 @@ def poll(
         raise typer.Exit(EX_TEMPFAIL) from None
     finally:
         server.close()
+
+
+@pbem.command("serve")
+def serve(config: ConfigOption = DEFAULT_CONFIG) -> None:
+    """The resident receiver for an MTA: keep the server loaded and take the mails that spb pbem receive hands it.
+
+    It listens at the configuration file's name with .sock (pbem.toml: pbem.sock), for its own user only;
+    a receive from standard input with the same --config hands its mail over and exits with the answer,
+    and handles the mail itself when no receiver runs. SIGTERM or SIGINT stops it after the mail in hand.
+    """
+    from spbc.pbem.relay import socket_path
+    from spbc.pbem.resident import Receiver, ReceiverError
+
+    server = _server(config)
+    receiver = Receiver(server, socket_path(config))
+    try:
+        receiver.listen()
+    except ReceiverError as error:
+        server.close()
+        fail(str(error))
+    try:
+        receiver.run(ready=lambda: typer.echo(f"listening at {receiver.path}"))
+    finally:
+        receiver.close()
+        server.close()
+    typer.echo(f"stopped after {receiver.handled} mails")
 
 
 @pbem.command("tick")

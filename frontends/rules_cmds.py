@@ -49,7 +49,8 @@ def check(
     from spbc.engine.dump import dump_ir
     from spbc.lang.dump import dump_ast, dump_model
     from spbc.engine.lower import lower
-    from spbc.lang.load import check_loaded, display_path, load_program, resolve_rules
+    from spbc.lang.load import check_loaded, load_program, resolve_rules
+    from spbc.lang.names import display_path
 
     failed = False
     for name in files or [_default_rules()]:

@@ -150,3 +150,41 @@ def test_the_build_estimate_is_the_usual_range_then_what_the_last_build_took(tmp
     assert build_estimate() == "about 16 s, as the last build here"
     (tmp_path / "last-build-seconds").write_text("not a number\n", encoding="utf-8")
     assert build_estimate() == BUILD_RANGE
+
+
+def test_each_command_module_adds_the_commands_the_app_wires_it_for():
+    """spb CMD builds its app of CMD's module alone (spbc.frontends.app.COMMANDS): that module adds
+    exactly those commands, together they are all of spb's, and each says the same help either way."""
+    from spbc.frontends.app import COMMANDS, make_app
+
+    everything = set(COMMAND.commands)
+    assert set().union(*map(set, COMMANDS.values())) == everything
+    for module, names in COMMANDS.items():
+        for name in names:
+            alone = make_app([name, "--help"])
+            assert set(typer.main.get_command(alone).commands) == set(names), module
+            assert runner.invoke(alone, [name, "--help"]).output == runner.invoke(app, [name, "--help"]).output
+    assert set(typer.main.get_command(make_app(["no-such-command"])).commands) == everything
+    assert set(typer.main.get_command(make_app([])).commands) == everything
+
+
+def test_a_command_imports_no_other_commands_module():
+    probe = ("import sys; sys.argv = ['spb', 'diff', 'base', 'banquet']\nfrom spbc.frontends.cli import main\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.startswith('spbc.frontends.')))")
+    done = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == str(sorted(
+        ["spbc.frontends.app", "spbc.frontends.cli", "spbc.frontends.common", "spbc.frontends.options",
+         "spbc.frontends.variant_cmds"]))
+
+
+def test_spb_variants_says_the_same_without_typer_and_imports_neither_typer_parsing_nor_pydantic():
+    probe = ("import sys; sys.argv = ['spb', 'variants']\nfrom spbc.frontends.cli import main\n"
+             "try:\n    main()\nexcept SystemExit as done:\n    assert done.code == 0, done.code\n"
+             "print(sorted(m for m in sys.modules if m in ('pydantic', 'typer._adapters', 'spbc.frontends.app')))")
+    done = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    *listing, imported = done.stdout.splitlines()
+    assert imported == "[]"
+    assert "\n".join(listing) + "\n" == runner.invoke(app, ["variants"]).output
+    assert len(listing) == len(shipped_names()) + 1

@@ -25,6 +25,8 @@ MECHANIC_PARTS = {"__init__": "lang", "effect": "lang", "lower": "engine", "refe
 DEFERRED = {
     ("spbc.engine.backend", "spbc.engine.emit"),  # the code generator (Jinja2) only when an engine is emitted
     ("spbc.lab.report", "spbc.lab.page"),  # matplotlib (half a CPU-second) only when the HTML page is written
+    ("spbc.lang.load", "spbc.lang.parse"),  # the parser (Lark) and the checker only for a model not found kept
+    ("spbc.lang.load", "spbc.lang.check"),
 }
 
 

@@ -33,6 +33,7 @@ from pathlib import Path, PurePath
 
 from spbc.contract.protocol import EngineModule
 from spbc.source import locate
+from spbc.source.locate import cache_dir as cache_dir  # where engines are built (its home since models are kept too)
 from spbc.source.files import write_text_atomic
 from spbc.lang.model import RulesModel
 
@@ -77,15 +78,6 @@ def _compiler() -> tuple[str, bool]:
     command = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     name = (shlex.split(command) or ["cc"])[0]
     return name, shutil.which(name) is not None
-
-
-def cache_dir() -> Path:
-    """Where engines of user rules files are built: $SPBC_CACHE_DIR, else ~/.cache/spbc."""
-    root = os.environ.get("SPBC_CACHE_DIR")
-    if root:
-        return Path(root)
-    # an empty XDG_CACHE_HOME counts as unset (the XDG spec), not as the working directory
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spbc"
 
 
 def build_estimate() -> str:

@@ -17,22 +17,18 @@ import difflib
 import errno
 import functools
 import hashlib
-import unicodedata
 from pathlib import Path, PurePosixPath
 
 from spbc.contract import mechanics
 from spbc.source import locate
 
-from spbc.source import quote
-
-from spbc.lang import syntax
-from spbc.lang.check import check_program
+from spbc.lang import cache, syntax
+from spbc.lang.names import display_path, name_problem, resolve_path, shown_name
 from spbc.lang.extend import apply_variant, refuse_without_base
 from spbc.source.diagnostics import Diagnostic, Note, RulesError, did_you_mean, file_span
 from spbc.source.files import FileReadError, read_text
 from spbc.source.span import Span
 from spbc.lang.model import RulesModel
-from spbc.lang.parse import find_includes, parse_text
 
 
 #: Includes nest at most this deep; a deeper chain is refused at the include that goes too far.
@@ -44,60 +40,22 @@ MAX_RULES_BYTES = 10_000_000
 #: How many parsed files and checked models one process keeps (a process loads a handful of rulesets).
 CACHED = 64
 
-#: A file's parse by its text and names: every variant of base reads base's files again, but parses them once
-#: a process (syntax trees are frozen, so they are shared).
-_parsed = functools.lru_cache(maxsize=CACHED)(parse_text)
+@functools.lru_cache(maxsize=CACHED)
+def _parsed(text: str, path: str, name: str) -> syntax.File:
+    """A file's parse by its text and names: every variant of base reads base's files again, but parses them
+    once a process (syntax trees are frozen, so they are shared).
 
-_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+    The parser (Lark) and the checker are imported where they are first needed, not above: a command whose
+    models are all found kept (spbc.lang.cache) starts without either."""
+    from spbc.lang.parse import parse_text
 
-
-def _resolve(path: Path) -> Path:
-    """path.resolve(), or the absolute path when the name cannot be resolved (too long, a NUL,
-    a symlink loop: a RuntimeError up to Python 3.12)."""
-    try:
-        return path.resolve()
-    except (OSError, ValueError, RuntimeError):
-        return path.absolute()
+    return parse_text(text, path, name)
 
 
-def display_path(path: Path) -> str:
-    """How diagnostics name a file: relative to the working directory when it is below
-    it, else as given; always with forward slashes."""
-    try:
-        return _resolve(path).relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError, RuntimeError):  # not below it, or no working directory any more
-        return path.as_posix()
+def _check(program: syntax.Program) -> RulesModel:
+    from spbc.lang.check import check_program  # see _parsed
 
-
-def name_problem(name: str) -> str | None:
-    """What makes a file name unfit for a rules file, or None: a character that would not print
-    as itself where the name is shown (generated code, the reference, messages, records).
-
-    >>> name_problem("base/a\\nb.spb")
-    'a line break (U+000A)'
-    """
-    for char in name:
-        if not quote.is_unsafe(char):
-            continue
-        category = unicodedata.category(char)
-        if category == "Cs":  # how Python keeps a byte of a name that is not UTF-8
-            return f"a byte that is not UTF-8 (0x{ord(char) - 0xDC00:02X})"
-        if char in _LINE_BREAKS or category in ("Zl", "Zp"):
-            kind = "a line break"
-        elif char in quote.BIDI_CONTROLS:
-            kind = "a bidi control"
-        elif category == "Cc":
-            kind = "a control character"
-        else:
-            kind = "an invisible format character"
-        return f"{kind} (U+{ord(char):04X})"
-    return None
-
-
-def shown_name(name: str) -> str:
-    """A file name as messages show it: every character name_problem objects to written as an escape."""
-    return "".join(repr(char)[1:-1] if quote.is_unsafe(char) else char for char in name)
-
+    return check_program(program)
 
 def _reason(error: FileReadError) -> str:
     return "a symlink loop" if error.errno == errno.ELOOP else error.reason
@@ -152,7 +110,7 @@ class _Loader:
     """Reads files depth first in include order, collecting files, blocks and problems."""
 
     def __init__(self, main: Path) -> None:
-        self.root = _resolve(main).parent
+        self.root = resolve_path(main).parent
         self.files: list[syntax.File] = []
         self.items: list[syntax.Block | syntax.Remove] = []  # top-level blocks and removes, includes spliced in
         self.extends: syntax.Extends | None = None
@@ -162,7 +120,7 @@ class _Loader:
 
     def _name(self, path: Path, display: str) -> str:
         try:
-            return _resolve(path).relative_to(self.root).as_posix()
+            return resolve_path(path).relative_to(self.root).as_posix()
         except ValueError:
             return display
 
@@ -222,7 +180,7 @@ class _Loader:
     def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
         if via is not None and self._refuse_name(path, via, via.path.value):
             return
-        resolved = _resolve(path)
+        resolved = resolve_path(path)
         if via is not None and self._refuse_again(resolved, via, stack):
             return
         if via is not None and len(stack) >= MAX_INCLUDE_DEPTH:
@@ -242,6 +200,8 @@ class _Loader:
             file = _parsed(text, display, self._name(path, display))
         except RulesError as error:
             self.diagnostics += error.diagnostics
+            from spbc.lang.parse import find_includes  # see _parsed; it is imported by now
+
             items: tuple[syntax.Item, ...] = find_includes(text, display)
         else:
             self.files.append(file)
@@ -309,8 +269,8 @@ def _load_base(extends: syntax.Extends, main: Path, chain: tuple[Path, ...]) -> 
             "shipped rulesets: " + ", ".join(shipped_names()) + "; or the path of a rules file"
         raise RulesError([Diagnostic("SPB126", f"cannot extend '{shown_name(written)}': no such ruleset",
                                      extends.path.span, hint)])
-    if _resolve(base) in chain:
-        names = [display_path(p) for p in chain[chain.index(_resolve(base)):]]
+    if resolve_path(base) in chain:
+        names = [display_path(p) for p in chain[chain.index(resolve_path(base)):]]
         cycle = " -> ".join([*names, display_path(base)])
         raise RulesError([Diagnostic("SPB124", f"extends cycle: {cycle}", extends.span)])
     if len(chain) >= MAX_INCLUDE_DEPTH:
@@ -345,7 +305,7 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
         blocks = tuple(item for item in loader.items if isinstance(item, syntax.Block))
         return syntax.Program(tuple(loader.files), blocks, _digest(loader.files, loader.items))
     try:
-        base = _load_base(loader.extends, path, (*chain, _resolve(path)))
+        base = _load_base(loader.extends, path, (*chain, resolve_path(path)))
     except RulesError as error:
         raise RulesError(error.diagnostics, {**loader.sources, **error.sources}) from None
     files = (*loader.files, *base.files)
@@ -353,7 +313,7 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
     program = syntax.Program(files, merged, _digest(list(files), loader.items), base)
     if problems:  # the rest of the variant is checked too: every error at once, not the first kind
         try:
-            check_program(program)
+            _check(program)
         except RulesError as error:
             problems = [*problems, *error.diagnostics]
         raise RulesError(problems, {file.path: file.text for file in files})
@@ -384,16 +344,40 @@ def check_loaded(program: syntax.Program) -> RulesModel:
 def _check_loaded(program: syntax.Program) -> RulesModel:
     base = check_loaded(program.base) if program.base is not None else None
     try:
-        model = check_program(program)
+        model = _check(program)
     except RulesError as error:
         raise RulesError(error.diagnostics, program.sources()) from None
     return dataclasses.replace(model, base=base) if base is not None else model
 
 
-def load_model(name_or_path: str | Path) -> RulesModel:
+def load_model(name_or_path: str | Path, kept: bool = True) -> RulesModel:
     """The checked model of a shipped ruleset (``"base"``) or of a rules file path.
 
     Raises :class:`RulesError` carrying every diagnostic: the syntax errors of every
-    file if any file fails to parse, else every semantic error at once.
+    file if any file fails to parse, else every semantic error at once. With ``kept``, the model
+    comes from (and goes to) the cache of checked models (spbc.lang.cache) while its files stand as
+    they were; without, as for rules in a folder that is gone after, it is made anew.
     """
-    return check_loaded(load_program(name_or_path))
+    main = resolve_rules(name_or_path) if kept and (not isinstance(name_or_path, str) or name_or_path.strip()) \
+        else None
+    model = cache.find(main, _stands) if main is not None else None
+    if model is not None:
+        return model
+    program = load_program(name_or_path)
+    model = check_loaded(program)
+    if main is not None:
+        cache.keep(main, cache.made_from(program), model)
+    return model
+
+
+def _stands(found: cache.Found) -> bool:
+    """Whether every file a kept model was made from has the same text and is named alike from here, and
+    every extends finds the same file."""
+    for path, shown, digest in found.files:
+        try:
+            if display_path(Path(path)) != shown or cache.text_digest(_read_rules_text(Path(path))) != digest:
+                return False
+        except FileReadError:
+            return False
+    return all((base := resolve_base(written, Path(extending))) is not None and display_path(base) == found_base
+               for written, extending, found_base in found.bases)

@@ -42,6 +42,12 @@ def store_busy(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
 
 
+def busy_answer(server: Server, error: BaseException) -> str:
+    """What the MTA's log is told when the store cannot take a mail now (exit 75)."""
+    return (f"the store {server.config.store_path} cannot take the mail now ({error}); nothing was changed, "
+            "deliver it again later")
+
+
 def take(server: Server, data: bytes) -> Outcome:
     """Handle one mail; a failure that is not the store's (StoreBusy) quarantines it and is its outcome."""
     try:
@@ -58,6 +64,15 @@ def take(server: Server, data: bytes) -> Outcome:
 def receive_stdin(server: Server, data: bytes) -> Outcome:
     """Handle one mail from standard input and send the replies; a quarantined mail is written to the
     folder ``[server] quarantine``. StoreBusy when the store cannot take it now."""
+    outcome = receive_one(server, data)
+    server.flush()
+    return outcome
+
+
+def receive_one(server: Server, data: bytes) -> Outcome:
+    """Handle one mail that came alone (from standard input or a resident receiver's socket), its replies
+    queued, not sent; a quarantined mail is written to the folder ``[server] quarantine``. StoreBusy when
+    the store cannot take it now."""
     outcome = take(server, data)
     if outcome.result.startswith(QUARANTINED):
         folder = server.config.path(server.config.server.quarantine)
@@ -68,7 +83,6 @@ def receive_stdin(server: Server, data: bytes) -> Outcome:
             log.error("mail kept in %s", folder / name)
         except OSError as error:
             log.error("the quarantined mail could not be kept in %s: %s", folder, error)
-    server.flush()
     return outcome
 
 

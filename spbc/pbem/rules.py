@@ -130,7 +130,7 @@ def _model_of_text(text: str) -> RulesModel:
             path = root.joinpath(*relative.parts)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(body, encoding="utf-8")
-        return load_model(root / data["main"])
+        return load_model(root / data["main"], kept=False)  # a folder of its own each time: never found again
 
 
 def load_kept(kept: KeptRules) -> Ruleset:

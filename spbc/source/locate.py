@@ -9,10 +9,21 @@ there is one way, and nothing to guess.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 #: The spbc package folder (this file is spbc/source/locate.py).
 PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def cache_dir() -> Path:
+    """Where spbc keeps what it builds for this user (engines of user rules files, checked models):
+    $SPBC_CACHE_DIR, else ~/.cache/spbc."""
+    root = os.environ.get("SPBC_CACHE_DIR")
+    if root:
+        return Path(root)
+    # an empty XDG_CACHE_HOME counts as unset (the XDG spec), not as the working directory
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spbc"
 
 
 def rules_dir() -> Path:
