@@ -74,7 +74,7 @@ def sim(
                               indent=1))
         return
     typer.echo(f"{games} games of {ruleset.name} ({ruleset.backend} engine) on the {loop}, seeds {seed}..{seed + games - 1}, "
-               "the levels rotated over the seats game by game")
+               "the levels rotated over the seats")
     for line in sim_table(summaries):
         typer.echo(line)
 
