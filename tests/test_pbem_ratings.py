@@ -48,8 +48,8 @@ def test_a_store_rates_people_by_address_and_computers_by_level(tmp_path):
 
 
 def test_ratings_follow_openskill_game_by_game_in_the_order_games_ended():
-    games = [Finished("b", "base", 2.0, (Placing("x", "X", 2, 50), Placing("y", "Y", 1, 60))),
-             Finished("a", "base", 1.0, (Placing("x", "X", 1, 70), Placing("y", "Y", 2, 40), Placing("z", "Z", 2, 40)))]
+    games = [Finished("b", "base", 2.0, (Placing("x", "X", 2), Placing("y", "Y", 1))),
+             Finished("a", "base", 1.0, (Placing("x", "X", 1), Placing("y", "Y", 2), Placing("z", "Z", 2)))]
     model = PlackettLuce()
     x, y, z = model.rating(), model.rating(), model.rating()
     [[x], [y], [z]] = model.rate([[x], [y], [z]], ranks=[1.0, 2.0, 2.0])
@@ -62,8 +62,8 @@ def test_ratings_follow_openskill_game_by_game_in_the_order_games_ended():
 
 
 def test_two_people_of_one_name_are_told_apart_and_rulesets_kept_apart():
-    games = [Finished("a", "base", 1.0, (Placing("mail:a@x", "Anna", 1, 70), Placing("mail:b@x", "Anna", 2, 40))),
-             Finished("b", "banquet", 2.0, (Placing("mail:a@x", "Anna", 1, 70), Placing("ai:easy", "ai:easy", 2, 9)))]
+    games = [Finished("a", "base", 1.0, (Placing("mail:a@x", "Anna", 1), Placing("mail:b@x", "Anna", 2))),
+             Finished("b", "banquet", 2.0, (Placing("mail:a@x", "Anna", 1), Placing("ai:easy", "ai:easy", 2)))]
     rated = rate(games)
     assert [row.name for row in rated["base"]] == ["Anna", "Anna (2)"]
     assert [row.name for row in rated["banquet"]] == ["Anna", "ai:easy"]

@@ -31,12 +31,11 @@ AI = "ai:"
 
 @dataclass(frozen=True)
 class Placing:
-    """One seat of a finished game: who it was (``key``), the name shown, its rank (1 is best) and points."""
+    """One seat of a finished game: who it was (``key``), the name shown and its rank (1 is best)."""
 
     key: str
     name: str
     rank: int
-    points: int
 
 
 @dataclass(frozen=True)
@@ -51,13 +50,14 @@ class Finished:
 
 @dataclass(frozen=True)
 class Rating:
-    """One rated player of one ruleset."""
+    """One rated player of one ruleset: the skill (``mu``) and its uncertainty (``sigma``), the games
+    played and won (rank 1, a shared first place included)."""
 
     name: str
     mu: float
     sigma: float
     games: int
-    wins: int  # games with rank 1, shared first places included
+    wins: int
 
     @property
     def ordinal(self) -> float:
@@ -95,7 +95,7 @@ def finished_games(store: Store, loader: GameLoader) -> Iterator[Finished | str]
         placings = []
         for standing in sorted(game.standings(), key=lambda s: s.seat):
             key, name = _key(seats[standing.seat])
-            placings.append(Placing(key, name, standing.rank, standing.final))
+            placings.append(Placing(key, name, standing.rank))
         yield Finished(row.id, row.rules, row.turn_since, tuple(placings))
 
 
