@@ -376,7 +376,8 @@ def displacement_moves(ctx, card, code, cost, out, n):
 
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    # int p, n, size, i, j, card, room, w, code
+    # int size, i, j, card, room, w, code
+    # long p, n  # 64 bits: they index the state and out without a sign extension
     # uint64_t bit
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
@@ -424,7 +425,8 @@ def action_moves(s, out):
                 seen[card >> 6] |= bit
                 n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT),
                                    ROW_HAND, out, n)
-    else:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+    elif room:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+        # (and without room in the hand there are none: the row loops are not run)
         size = s[O_UPPER_SIZE]
         for w in range(SEEN_WORDS):
             seen[w] = 0
@@ -822,21 +824,32 @@ def next_seat(s, p):
     return (p + 1) * (p + 1 < s[O_PLAYERS])
 
 
-def apply_move(s, move):
-    """Play a move that legal_moves listed; the caller has checked that it did."""
-    # int kind, card, row, target, p, deck, size
-    kind = move & KIND_MASK
-    card = (move >> CARD_SHIFT) & CARD_MASK
-    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
-    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+def pass_move(s, move):
+    """Play move if it is a pass and say so (1); else leave the state as it is (0). Inline in apply_move
+    and in playout, where a pass (a third to a half of a random game's moves) costs no call."""
+    # long p
     p = s[O_CURRENT]
-    if kind == KIND_PASS:
+    if (move & KIND_MASK) == KIND_PASS:
         s[O_PASSES] += 1
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
             s[O_CURRENT] = next_seat(s, p)
+        return 1
+    return 0
+
+
+def apply_move(s, move):
+    """Play a move that legal_moves listed; the caller has checked that it did."""
+    # int kind, card, row, target, deck, size
+    # long p  # 64 bits: it indexes the state without a sign extension
+    if pass_move(s, move):
         return
+    kind = move & KIND_MASK
+    card = (move >> CARD_SHIFT) & CARD_MASK
+    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
+    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+    p = s[O_CURRENT]
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
         add_capped(s, O_POINTS + p, row)
@@ -945,15 +958,16 @@ def tie_break(s, p):
 
 def playout(s, x, limit):
     """Play uniformly random legal moves until the game ends or limit moves were made; return the moves made."""
-    # int n, steps
+    # int n, steps, move
     moves = [0] * MAX_MOVES
     steps = 0
     while s[O_STAGE] != STAGE_OVER and steps < limit:
         n = legal_moves(s, moves)
-        if n == 1:
-            apply_move(s, moves[0])
-        else:
-            apply_move(s, moves[rng_below(x, n)])
+        move = moves[0]
+        if n > 1:
+            move = moves[rng_below(x, n)]
+        if not pass_move(s, move):
+            apply_move(s, move)
         steps += 1
     return steps
 
