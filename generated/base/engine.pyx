@@ -384,7 +384,8 @@ cdef int legal_moves(const int* s, int* out) noexcept nogil:
 cdef void remove_at(int* s, int base, int card) noexcept nogil:
     """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
     branch: from the card's place on, each value is its next one's."""
-    cdef int i, size, found
+    cdef int size
+    cdef long i, found  # 64 bits: they index the state without a sign extension
     size = s[base]
     found = 0
     for i in range(size - 1):
@@ -394,7 +395,8 @@ cdef void remove_at(int* s, int base, int card) noexcept nogil:
 
 
 cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
-    cdef int i, size, found, base
+    cdef int size
+    cdef long i, found, base  # 64 bits: they index the state without a sign extension
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
@@ -429,17 +431,20 @@ cdef inline void place(int* s, long p, long card, int delta) noexcept nogil:
 
 cdef void refill(int* s, int deck) noexcept nogil:
     """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
-    cdef int need, size, drew
+    cdef long need, size, start, upper, top  # 64 bits: they index the state without a sign extension
     need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
-    drew = 0
-    while need > 0 and s[O_DECK_SIZE + deck] > 0:
-        size = s[O_DECK_SIZE + deck] - 1
-        s[O_UPPER + s[O_UPPER_SIZE]] = s[O_DECKS + deck * DECK_MAX + size]
-        s[O_DECK_SIZE + deck] = size
-        s[O_UPPER_SIZE] += 1
+    start = s[O_DECK_SIZE + deck]
+    size = start
+    upper = s[O_UPPER_SIZE]
+    top = O_DECKS + deck * DECK_MAX  # the deck's first place; its top card is at top + size - 1
+    while need > 0 and size > 0:
+        size -= 1
+        s[O_UPPER + upper] = s[top + size]
+        upper += 1
         need -= 1
-        drew = 1
-    if drew and s[O_DECK_SIZE + deck] == 0:
+    s[O_DECK_SIZE + deck] = size
+    s[O_UPPER_SIZE] = upper
+    if size == 0 and start > 0:  # this refill drew the deck's last card
         s[O_LAST_ROUND] = 1
 
 
@@ -623,8 +628,9 @@ cdef int seek_offer(int* s) noexcept nogil:
 
 cdef void end_round(int* s) noexcept nogil:
     """Discard the lower row, move the upper row down, pass the markers on, make abilities usable again."""
-    cdef int i, players
+    cdef int i, players, shift, seat
     players = s[O_PLAYERS]
+    shift = MARKER_SHIFTS[players] % players  # a seat moves on by shift: one subtraction, not a division, a marker
     for i in range(s[O_LOWER_SIZE]):
         s[O_DISCARD + s[O_LOWER + i]] += 1
     for i in range(s[O_UPPER_SIZE]):
@@ -632,7 +638,8 @@ cdef void end_round(int* s) noexcept nogil:
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
+        seat = s[O_MARKERS + i] + shift
+        s[O_MARKERS + i] = seat - players * (seat >= players)
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1
