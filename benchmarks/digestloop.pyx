@@ -7,7 +7,7 @@ install of today and one of before. A game is the one spbc.ai.sim.play_game play
 from the same seed: dealt from the seed, seat p drawing from its own generator seeded seed * 1_000_003 + p,
 only when it has more than one legal move; a random seat plays a uniformly random legal move
 (spbc.ai.agents.RandomAgent), an easy seat the engine's easy_choice on its observation (canonical_unseen,
-the others' rubles as the public ledger says, as spbc.lab.fastplay keeps it).
+the others' rubles as the public ledger says, as spbc.ai.fastplay (spbc.lab.fastplay before it moved) keeps it).
 
 The digest is FNV-1a over the game's move codes, then the round it ended in and every seat's final score
 and tie-break value: two engines that play any move, or score any game, differently give other digests.
