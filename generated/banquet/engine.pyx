@@ -63,7 +63,7 @@ CARD_TRADING[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 1, 1, 1, 1, 1, 1, 1,
 ]
 cdef int CARD_DISPLACE_VALUE[58]
 CARD_DISPLACE_VALUE[:] = [
@@ -92,6 +92,13 @@ CARD_SPECIAL[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
+]
+cdef int CARD_HELD_BIT[58]
+CARD_HELD_BIT[:] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 2, 4, 8, 16, 32,
 ]
 cdef int TARGET_MASK[116]
 TARGET_MASK[:] = [
@@ -249,8 +256,6 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     """Append the buy (or play) moves of one card from row, code its move without a displaced card:
     a trading card has one per card it may displace."""
     cdef int cost
-    if CARD_SPECIAL[card]:
-        return n  # a special card is never bought: it is taken into hand and played by its ability
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
     cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
@@ -279,12 +284,10 @@ cdef inline int displacement_moves(const int* ctx, int card, int code, int cost,
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int p, n, size, i, j, card, room, w, code
+    cdef int p, n, size, i, j, card, room, w, code, held
     cdef uint64_t bit
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
-    cdef uint64_t held[SEEN_WORDS]
-    cdef uint64_t held_twice[SEEN_WORDS]
     p = s[O_CURRENT]
     n = 0
     out[n] = KIND_PASS
@@ -352,16 +355,11 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             seen[card >> 6] |= bit
             out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
             n += room
-    # The hand scanned once for every ability played from it: a bit in held for each card p holds, in
-    # held_twice for each it holds two copies of or more (the mechanics' action_moves read them).
-    for w in range(SEEN_WORDS):
-        held[w] = 0
-        held_twice[w] = 0
+    # The hand scanned once for every ability played from it: held has the bit (CARD_HELD_BIT) of each
+    # special card p holds, one word that the mechanics' action_moves test (hooks.holds).
+    held = 0
     for i in range(s[O_HAND_SIZE + p]):
-        card = s[O_HAND + p * HAND_MAX + i]
-        bit = ((<uint64_t>1) << (card & 63))
-        held_twice[card >> 6] |= held[card >> 6] & bit
-        held[card >> 6] |= bit
+        held |= CARD_HELD_BIT[s[O_HAND + p * HAND_MAX + i]]
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -377,30 +375,27 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
     # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
-    if held[CARD_BLACK_MARKET >> 6] & ((<uint64_t>1) << (CARD_BLACK_MARKET & 63)):
+    if held & 16:
         for j in range(PICK_START[0], PICK_START[1]):
             card = PICK_CARDS[j]
             if s[O_DISCARD + card] > 0:
                 out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
                 n += 1
     # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
-    if held[CARD_GOLDEN_ASS >> 6] & ((<uint64_t>1) << (CARD_GOLDEN_ASS & 63)):
+    if held & 4:
         out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         n += 1
     # Double Action: played from the hand for 2 more actions (banquet.spb:138)
-    if held[CARD_DOUBLE_ACTION >> 6] & ((<uint64_t>1) << (CARD_DOUBLE_ACTION & 63)):
+    if held & 8:
         out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         n += 1
     # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
-    if held[CARD_AWAY_WITH_IT >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63)):
+    if held & 1:
         code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
         seen[CARD_AWAY_WITH_IT >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
-        if held_twice[CARD_AWAY_WITH_IT >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63)):
-            out[n] = code | ((CARD_AWAY_WITH_IT + 1) << TARGET_SHIFT)
-            n += 1
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
             if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
@@ -411,15 +406,12 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             out[n] = code  # no other card in the hand: it discards nothing more
             n += 1
     # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
-    if held[CARD_AWAY_WITH_IT_NOBLES >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63)):
+    if held & 2:
         code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         j = n
         for w in range(SEEN_WORDS):
             seen[w] = 0
         seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
-        if held_twice[CARD_AWAY_WITH_IT_NOBLES >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63)):
-            out[n] = code | ((CARD_AWAY_WITH_IT_NOBLES + 1) << TARGET_SHIFT)
-            n += 1
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
             if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
@@ -430,7 +422,7 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             out[n] = code  # no other card in the hand: it discards nothing more
             n += 1
     # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
-    if held[CARD_THE_BANQUET >> 6] & ((<uint64_t>1) << (CARD_THE_BANQUET & 63)):
+    if held & 32:
         code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
         if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
             out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)

@@ -264,13 +264,17 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("CARD_COPIES", "int", column("copies")),
         ("CARD_COLOUR", "int", column("colour")),
         ("CARD_DECK", "int", column("deck")),
-        ("CARD_TRADING", "int", column("trading")),
+        # 1 for a card whose buy moves are one per card it may displace (TARGET_MASK): a trading card, and a
+        # special card, whose mask is empty: it is never bought, with no test of its own in a move list
+        ("CARD_TRADING", "int", tuple(int(card.trading or card.special) for card in ir.cards)),
         ("CARD_DISPLACE_VALUE", "int", column("displace_value")),
         ("CARD_USED_LOCKED", "int", column("used_locked")),
         # 1 for a card whose coming or going changes what a seat takes off a colour (a mechanic's reprices)
         ("CARD_REPRICES", "int", tuple(int(any(card.index in m.reprices for m in ir.mechanics)) for card in ir.cards)),
         # 1 for a special card, which is never bought and does not count in the hand penalty
         *((("CARD_SPECIAL", "int", column("special")),) if ir.specials else ()),
+        # a special card's bit in the word of the special cards a hand holds (action_moves' held), else 0
+        *((("CARD_HELD_BIT", "int", column("held_bit")),) if ir.specials else ()),
         ("TARGET_MASK", "int", tuple(target_mask)),
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),

@@ -22,7 +22,7 @@ from jinja2.runtime import Macro
 from spbc.contract.parts import table
 from spbc.engine import render
 from spbc.engine.lower import EngineIR, MechanicIR
-from spbc.source.quote import Code
+from spbc.source.quote import Code, code_literal
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,10 @@ class Hooks:
             return Code("")
         cards = " or ".join(f"card == {self._ir.cards[card].const}" for card in mechanic.uses)
         return Code(f" and ({cards})")
+
+    def holds(self, card: int) -> Code:
+        """The test, in action_moves, that p's hand holds the special card ``card``: its bit in held."""
+        return Code(f"held & {code_literal(self._ir.cards[card].held_bit)}")
 
     def locals(self, function: str) -> Code:
         """``, name, ...``: the int locals the mechanics' macros use in ``function``, each once."""

@@ -39,6 +39,7 @@ class CardIR(DeclIR):
     used_skips_income: bool  # a copy used this round pays nothing that round (Effect.used_idle)
     origin: str
     special: bool = False  # never bought: taken into hand, played by its ability, not counted by the hand penalty
+    held_bit: int = 0  # a special card's bit in the word of the special cards a hand holds (action_moves); else 0
 
 
 @dataclass(frozen=True)
@@ -162,5 +163,5 @@ class EngineIR:
     layout: tuple[Field, ...]
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
-    specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
+    specials: bool = False  # whether any card is special: the engine then has CARD_SPECIAL and CARD_HELD_BIT
     open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.contract import mechanics
-from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS
+from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_SPECIALS
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
 
@@ -239,7 +239,8 @@ def lower(model: RulesModel) -> EngineIR:
     """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
     game = model.game
     if (len(model.cards) > MAX_CARDS or len(model.decks) > MAX_DECKS
-            or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL):
+            or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL
+            or sum(card.special for card in model.cards) > MAX_SPECIALS):
         raise ValueError(f"{model.name} is beyond what the engine holds; the checker should have said so")
     lowering = _lowering(model)
     lowered = _lower_mechanics(model, lowering)
@@ -291,6 +292,7 @@ def _lowering(model: RulesModel) -> Lowering:
     colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
     deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
     phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
+    specials = [card.id for card in model.cards if card.special]  # each one's bit: 1 << its place here
     cards = tuple(
         CardIR(
             index=i, id=card.id, const=const_name("card", card.id), name=card.name,
@@ -300,7 +302,7 @@ def _lowering(model: RulesModel) -> Lowering:
             displace_value=card.displace_value or 0, targets=displace_targets(model, card),
             used_locked=any(e.used_locks for e in card.abilities),
             used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
-            special=card.special,
+            special=card.special, held_bit=1 << specials.index(card.id) if card.special else 0,
         )
         for i, card in enumerate(model.cards)
     )
