@@ -100,16 +100,24 @@ CARD_HELD_BIT[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 1, 2, 4, 8, 16, 32,
 ]
-cdef int TARGET_MASK[116]
+cdef int TARGET_MASK[58]
 TARGET_MASK[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    33, 0, 34, 0, 36, 0, 40, 0, 48, 0, 131008, 246415360, 131008, 246415360, 131008, 246415360,
-    131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 16646144, 285212672,
-    16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672,
-    16646144, 285212672, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 50462656, 50462656, 50462656,
+    50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144,
+    16646144, 0, 0, 32, 0, 0, 0, 0, 0, 0,
+]
+cdef int MASK_AT[58]
+MASK_AT[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, 24, 25, -1, -1, -1, -1, -1, -1, -1,
+]
+cdef int MASK_CARD[29]
+MASK_CARD[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 49, 50, 0, 0, 0,
 ]
 cdef int DECK_START[5]
 DECK_START[:] = [0, 32, 63, 92, 126]
@@ -171,8 +179,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 8), ('price', 516, 232), ('colour_count', 748, 12), ('discount', 760, 12), ('feast', 772, 232), ('upper_size', 1004, 1), ('upper', 1005, 8), ('lower_size', 1013, 1), ('lower', 1014, 8), ('deck_size', 1022, 4), ('decks', 1026, 136), ('discard', 1162, 58))
-LIMITS = (('max_moves', 417), ('state_size', 1220), ('hand_max', 4), ('game_moves', 14640))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 4), ('price', 512, 232), ('colour_count', 744, 12), ('discount', 756, 12), ('feast', 768, 232), ('upper_size', 1000, 1), ('upper', 1001, 8), ('lower_size', 1009, 1), ('lower', 1010, 8), ('deck_size', 1018, 4), ('decks', 1022, 136), ('discard', 1158, 58))
+LIMITS = (('max_moves', 369), ('state_size', 1216), ('hand_max', 4), ('game_moves', 14640))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -204,7 +212,6 @@ cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
     copy is used and locked: the cards a trading card may displace."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
-    ctx[CTX_AVAIL + 1] = s[O_OWNED_MASK + p * MASK_WORDS + 1]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:123)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
         ctx[CTX_AVAIL + 0] &= ~65536
@@ -274,7 +281,7 @@ cdef inline int displacement_moves(const int* ctx, int card, int code, int cost,
     for w in range(MASK_WORDS):
         m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
         while m:
-            t = w * MASK_BITS + __builtin_ctz(<unsigned int>(m))
+            t = MASK_CARD[w * MASK_BITS + __builtin_ctz(<unsigned int>(m))]  # the card of that bit
             m &= m - 1
             price = cost - CARD_DISPLACE_VALUE[t]  # not floored: the caller's p has at least MINIMUM_COST
             out[n] = code | ((t + 1) << TARGET_SHIFT)
@@ -557,9 +564,9 @@ cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
     cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
-    if card < MASK_CARDS:
-        w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
-        bit = 1 << (card % MASK_BITS)
+    if MASK_AT[card] >= 0:  # the card's bit in the owned mask
+        w = O_OWNED_MASK + p * MASK_WORDS + MASK_AT[card] // MASK_BITS
+        bit = 1 << (MASK_AT[card] % MASK_BITS)
         s[w] = (s[w] & ~bit) | (bit * (s[O_OWNED + p * NCARDS + card] > 0))
     # Carpenter Workshop: 1 off every blue card (base/trading.spb:19)
     if card == CARD_CARPENTER_WORKSHOP:
@@ -1516,8 +1523,8 @@ cdef int areas_problem(const int* s) noexcept nogil:
         for c in range(NCARDS):
             if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
                 return 7
-            if c < MASK_CARDS and s[O_OWNED + p * NCARDS + c] > 0:
-                mask[c // MASK_BITS] |= 1 << (c % MASK_BITS)
+            if MASK_AT[c] >= 0 and s[O_OWNED + p * NCARDS + c] > 0:
+                mask[MASK_AT[c] // MASK_BITS] |= 1 << (MASK_AT[c] % MASK_BITS)
         for w in range(MASK_WORDS):
             if s[O_OWNED_MASK + p * MASK_WORDS + w] != mask[w]:
                 return 7

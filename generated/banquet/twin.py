@@ -25,8 +25,8 @@ NPHASES = 4
 BOARD_SIZE = 8
 HAND_MAX = 4
 DECK_MAX = 34
-MAX_MOVES = 417
-STATE_SIZE = 1220
+MAX_MOVES = 369
+STATE_SIZE = 1216
 MAX_GAME_MOVES = 14640
 DISC_RUBLES = 0
 DISC_POINTS = 0
@@ -47,12 +47,12 @@ POOL_MAX = 50
 VALUE_MAX = 1000000000
 ROUND_MAX = 10000
 MASK_BITS = 29
-MASK_WORDS = 2
-MASK_CARDS = 58
+MASK_WORDS = 1
+MASK_CARDS = 26
 CTX_MONEY = 0
 CTX_OFF = 1
 CTX_AVAIL = 4
-CTX_SIZE = 6
+CTX_SIZE = 5
 KIND_PASS = 0
 KIND_BUY = 1
 KIND_TAKE = 2
@@ -94,17 +94,17 @@ O_HAND = 28
 O_OWNED = 44
 O_USED = 276
 O_OWNED_MASK = 508
-O_PRICE = 516
-O_COLOUR_COUNT = 748
-O_DISCOUNT = 760
-O_FEAST = 772
-O_UPPER_SIZE = 1004
-O_UPPER = 1005
-O_LOWER_SIZE = 1013
-O_LOWER = 1014
-O_DECK_SIZE = 1022
-O_DECKS = 1026
-O_DISCARD = 1162
+O_PRICE = 512
+O_COLOUR_COUNT = 744
+O_DISCOUNT = 756
+O_FEAST = 768
+O_UPPER_SIZE = 1000
+O_UPPER = 1001
+O_LOWER_SIZE = 1009
+O_LOWER = 1010
+O_DECK_SIZE = 1018
+O_DECKS = 1022
+O_DISCARD = 1158
 CARD_LUMBERJACK = 0
 CARD_GOLD_MINER = 1
 CARD_SHEPHERD = 2
@@ -242,13 +242,19 @@ CARD_HELD_BIT = (
 )
 TARGET_MASK = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    33, 0, 34, 0, 36, 0, 40, 0, 48, 0, 131008, 246415360, 131008, 246415360, 131008, 246415360,
-    131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 16646144, 285212672,
-    16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672,
-    16646144, 285212672, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 50462656, 50462656, 50462656,
+    50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144,
+    16646144, 0, 0, 32, 0, 0, 0, 0, 0, 0,
+)
+MASK_AT = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, 24, 25, -1, -1, -1, -1, -1, -1, -1,
+)
+MASK_CARD = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 49, 50, 0, 0, 0,
 )
 DECK_START = (0, 32, 63, 92, 126,)
 DECK_CONTENTS = (
@@ -294,8 +300,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 8), ('price', 516, 232), ('colour_count', 748, 12), ('discount', 760, 12), ('feast', 772, 232), ('upper_size', 1004, 1), ('upper', 1005, 8), ('lower_size', 1013, 1), ('lower', 1014, 8), ('deck_size', 1022, 4), ('decks', 1026, 136), ('discard', 1162, 58))
-LIMITS = (('max_moves', 417), ('state_size', 1220), ('hand_max', 4), ('game_moves', 14640))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 4), ('price', 512, 232), ('colour_count', 744, 12), ('discount', 756, 12), ('feast', 768, 232), ('upper_size', 1000, 1), ('upper', 1001, 8), ('lower_size', 1009, 1), ('lower', 1010, 8), ('deck_size', 1018, 4), ('decks', 1022, 136), ('discard', 1158, 58))
+LIMITS = (('max_moves', 369), ('state_size', 1216), ('hand_max', 4), ('game_moves', 14640))
 
 
 def rng_next(x):
@@ -338,7 +344,6 @@ def turn_context(s, p, ctx):
     copy is used and locked: the cards a trading card may displace."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
-    ctx[CTX_AVAIL + 1] = s[O_OWNED_MASK + p * MASK_WORDS + 1]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:123)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
         ctx[CTX_AVAIL + 0] &= ~65536
@@ -408,7 +413,7 @@ def displacement_moves(ctx, card, code, cost, out, n):
     for w in range(MASK_WORDS):
         m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
         while m:
-            t = w * MASK_BITS + ((m) & -(m)).bit_length() - 1
+            t = MASK_CARD[w * MASK_BITS + ((m) & -(m)).bit_length() - 1]  # the card of that bit
             m &= m - 1
             price = cost - CARD_DISPLACE_VALUE[t]  # not floored: the caller's p has at least MINIMUM_COST
             out[n] = code | ((t + 1) << TARGET_SHIFT)
@@ -691,9 +696,9 @@ def place(s, p, card, delta):
     # int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
-    if card < MASK_CARDS:
-        w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
-        bit = 1 << (card % MASK_BITS)
+    if MASK_AT[card] >= 0:  # the card's bit in the owned mask
+        w = O_OWNED_MASK + p * MASK_WORDS + MASK_AT[card] // MASK_BITS
+        bit = 1 << (MASK_AT[card] % MASK_BITS)
         s[w] = (s[w] & ~bit) | (bit * (s[O_OWNED + p * NCARDS + card] > 0))
     # Carpenter Workshop: 1 off every blue card (base/trading.spb:19)
     if card == CARD_CARPENTER_WORKSHOP:
@@ -1650,8 +1655,8 @@ def areas_problem(s):
         for c in range(NCARDS):
             if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
                 return 7
-            if c < MASK_CARDS and s[O_OWNED + p * NCARDS + c] > 0:
-                mask[c // MASK_BITS] |= 1 << (c % MASK_BITS)
+            if MASK_AT[c] >= 0 and s[O_OWNED + p * NCARDS + c] > 0:
+                mask[MASK_AT[c] // MASK_BITS] |= 1 << (MASK_AT[c] % MASK_BITS)
         for w in range(MASK_WORDS):
             if s[O_OWNED_MASK + p * MASK_WORDS + w] != mask[w]:
                 return 7
