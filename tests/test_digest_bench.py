@@ -1,0 +1,70 @@
+"""benchmarks/digest.py: the digest of a seeded game in its C loop is that of the game spbc.ai.sim plays."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from spbc.ai.sim import play_game
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "digest.py"
+FNV_OFFSET, FNV_PRIME, MASK64 = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+
+
+@pytest.fixture(scope="module")
+def digest() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("digest_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["digest_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fnv(h: int, value: int) -> int:
+    value &= 0xFFFFFFFF
+    for _ in range(4):
+        h = ((h ^ (value & 0xFF)) * FNV_PRIME) & MASK64
+        value >>= 8
+    return h
+
+
+def _digest_of_sim_game(ruleset, level: str, players: int, seed: int) -> int:
+    codes: list[int] = []
+    game, result = play_game(ruleset, [level] * players, seed, on_move=lambda _game, code: codes.append(code))
+    h = FNV_OFFSET
+    for code in codes:
+        h = _fnv(h, code)
+    h = _fnv(h, result.rounds)
+    for p in range(players):
+        h = _fnv(h, game._engine.final_score(p))
+        h = _fnv(h, game._engine.tie_break(p))
+    return h | 1
+
+
+@pytest.mark.slow  # builds the digest loop with Cython
+@pytest.mark.parametrize("level", ["random", "easy"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_game_digest_is_that_of_the_sim_game(compiled, digest, level, players):
+    loop = digest.build_loop()
+    got = loop.game_digests(compiled.engine.c_api(), players, 40, 4, level == "easy", 2.0)
+    assert got == [_digest_of_sim_game(compiled, level, players, seed) for seed in range(40, 44)]
+
+
+@pytest.mark.slow  # builds the digest loop with Cython
+def test_compare_finds_a_changed_game(digest, tmp_path, capsys):
+    saved = tmp_path / "saved.json"
+    args = ["--players", "2", "--games", "30", "--easy-games", "0"]
+    assert digest.main([*args, "--save", str(saved)]) == 0
+    assert digest.main([*args, "--compare", str(saved)]) == 0
+    lines = json.loads(saved.read_text())
+    lines["base 2 players random"]["digest"] = "0" * 64
+    lines["base 2 players random"]["blocks"] = ["0" * 16]
+    saved.write_text(json.dumps(lines))
+    assert digest.main([*args, "--compare", str(saved)]) == 1
+    assert "DIFFERENT, first in the games of block 0" in capsys.readouterr().out
