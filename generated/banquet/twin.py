@@ -495,7 +495,7 @@ def action_moves(s, out):
             out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
             n += room
     # The hand scanned once for every ability played from it: held has the bit (CARD_HELD_BIT) of each
-    # special card p holds, one word that the mechanics' action_moves test (hooks.holds).
+    # special card p holds, one word that the mechanics' hand_moves test (hooks.holds).
     held = 0
     for i in range(s[O_HAND_SIZE + p]):
         held |= CARD_HELD_BIT[s[O_HAND + p * HAND_MAX + i]]
@@ -513,110 +513,111 @@ def action_moves(s, out):
         if s[O_DECK_SIZE + DECK_TRADING] > 1:
             out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
-    # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
-    if held & 16:
-        for j in range(PICK_START[0], PICK_START[1]):
-            card = PICK_CARDS[j]
-            if s[O_DISCARD + card] > 0:
-                out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
+    if held:  # the plays of the special cards p holds: none most of the time
+        # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
+        if held & 16:
+            for j in range(PICK_START[0], PICK_START[1]):
+                card = PICK_CARDS[j]
+                if s[O_DISCARD + card] > 0:
+                    out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+        # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
+        if held & 4:
+            out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            n += 1
+        # Double Action: played from the hand for 2 more actions (banquet.spb:138)
+        if held & 8:
+            out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            n += 1
+        # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
+        if held & 1:
+            code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            j = n
+            for w in range(SEEN_WORDS):
+                seen[w] = 0
+            seen[CARD_AWAY_WITH_IT >> 6] |= (1 << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
+            for i in range(s[O_HAND_SIZE + p]):
+                card = s[O_HAND + p * HAND_MAX + i]
+                if not seen[card >> 6] & (1 << (card & 63)):
+                    seen[card >> 6] |= (1 << (card & 63))
+                    out[n] = code | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+            if n == j:
+                out[n] = code  # no other card in the hand: it discards nothing more
                 n += 1
-    # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
-    if held & 4:
-        out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        n += 1
-    # Double Action: played from the hand for 2 more actions (banquet.spb:138)
-    if held & 8:
-        out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        n += 1
-    # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
-    if held & 1:
-        code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        j = n
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        seen[CARD_AWAY_WITH_IT >> 6] |= (1 << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
-        for i in range(s[O_HAND_SIZE + p]):
-            card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & (1 << (card & 63)):
-                seen[card >> 6] |= (1 << (card & 63))
-                out[n] = code | ((card + 1) << TARGET_SHIFT)
+        # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
+        if held & 2:
+            code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            j = n
+            for w in range(SEEN_WORDS):
+                seen[w] = 0
+            seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= (1 << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
+            for i in range(s[O_HAND_SIZE + p]):
+                card = s[O_HAND + p * HAND_MAX + i]
+                if not seen[card >> 6] & (1 << (card & 63)):
+                    seen[card >> 6] |= (1 << (card & 63))
+                    out[n] = code | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+            if n == j:
+                out[n] = code  # no other card in the hand: it discards nothing more
                 n += 1
-        if n == j:
-            out[n] = code  # no other card in the hand: it discards nothing more
-            n += 1
-    # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
-    if held & 2:
-        code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        j = n
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= (1 << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
-        for i in range(s[O_HAND_SIZE + p]):
-            card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & (1 << (card & 63)):
-                seen[card >> 6] |= (1 << (card & 63))
-                out[n] = code | ((card + 1) << TARGET_SHIFT)
+        # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
+        if held & 32:
+            code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
+                out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)
                 n += 1
-        if n == j:
-            out[n] = code  # no other card in the hand: it discards nothing more
-            n += 1
-    # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
-    if held & 32:
-        code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
-            out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_JUDGE] > 0:
-            out[n] = code | ((CARD_JUDGE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_MISTRESS_OF_CEREMONIES] > 0:
-            out[n] = code | ((CARD_MISTRESS_OF_CEREMONIES + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_FUR_SHOP] > 0:
-            out[n] = code | ((CARD_FUR_SHOP + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_WHARF] > 0:
-            out[n] = code | ((CARD_WHARF + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_BANK] > 0:
-            out[n] = code | ((CARD_BANK + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_PETERHOF] > 0:
-            out[n] = code | ((CARD_PETERHOF + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_ST_ISAACS_CATHEDRAL] > 0:
-            out[n] = code | ((CARD_ST_ISAACS_CATHEDRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_CHURCH_OF_THE_RESURRECTION] > 0:
-            out[n] = code | ((CARD_CHURCH_OF_THE_RESURRECTION + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_HARBOR] > 0:
-            out[n] = code | ((CARD_HARBOR + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_CATHERINE_THE_GREAT_PALACE] > 0:
-            out[n] = code | ((CARD_CATHERINE_THE_GREAT_PALACE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_SMOLNY_CATHEDRAL] > 0:
-            out[n] = code | ((CARD_SMOLNY_CATHEDRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_HERMITAGE] > 0:
-            out[n] = code | ((CARD_HERMITAGE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE] > 0:
-            out[n] = code | ((CARD_WINTER_PALACE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_POPE] > 0:
-            out[n] = code | ((CARD_POPE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_SENATOR] > 0:
-            out[n] = code | ((CARD_SENATOR + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_ADMIRAL] > 0:
-            out[n] = code | ((CARD_ADMIRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_MINISTER_OF_FOREIGN_AFFAIRS] > 0:
-            out[n] = code | ((CARD_MINISTER_OF_FOREIGN_AFFAIRS + 1) << TARGET_SHIFT)
-            n += 1
+            if s[O_OWNED + p * NCARDS + CARD_JUDGE] > 0:
+                out[n] = code | ((CARD_JUDGE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_MISTRESS_OF_CEREMONIES] > 0:
+                out[n] = code | ((CARD_MISTRESS_OF_CEREMONIES + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_FUR_SHOP] > 0:
+                out[n] = code | ((CARD_FUR_SHOP + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_WHARF] > 0:
+                out[n] = code | ((CARD_WHARF + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_BANK] > 0:
+                out[n] = code | ((CARD_BANK + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_PETERHOF] > 0:
+                out[n] = code | ((CARD_PETERHOF + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_ST_ISAACS_CATHEDRAL] > 0:
+                out[n] = code | ((CARD_ST_ISAACS_CATHEDRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_CHURCH_OF_THE_RESURRECTION] > 0:
+                out[n] = code | ((CARD_CHURCH_OF_THE_RESURRECTION + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_HARBOR] > 0:
+                out[n] = code | ((CARD_HARBOR + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_CATHERINE_THE_GREAT_PALACE] > 0:
+                out[n] = code | ((CARD_CATHERINE_THE_GREAT_PALACE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_SMOLNY_CATHEDRAL] > 0:
+                out[n] = code | ((CARD_SMOLNY_CATHEDRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_HERMITAGE] > 0:
+                out[n] = code | ((CARD_HERMITAGE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE] > 0:
+                out[n] = code | ((CARD_WINTER_PALACE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_POPE] > 0:
+                out[n] = code | ((CARD_POPE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_SENATOR] > 0:
+                out[n] = code | ((CARD_SENATOR + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_ADMIRAL] > 0:
+                out[n] = code | ((CARD_ADMIRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_MINISTER_OF_FOREIGN_AFFAIRS] > 0:
+                out[n] = code | ((CARD_MINISTER_OF_FOREIGN_AFFAIRS + 1) << TARGET_SHIFT)
+                n += 1
     return n
 
 

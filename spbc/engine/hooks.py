@@ -45,6 +45,9 @@ ENGINE_HOOKS = (
                "change p's prices (O_PRICE) after seat_price computed them; a mechanic with it lists in "
                "``reprices`` the cards that change it"),
     EngineHook("action_moves", "moves.j2", "action_moves", "append the use moves of a normal turn to out"),
+    EngineHook("hand_moves", "moves.j2", "action_moves",
+               "append the plays of special cards p holds (``hooks.holds(card)``), after every action_moves; "
+               "the core prints them only while p holds one"),
     EngineHook("stage_moves", "moves.j2", "(after it)", "the function <stage>_moves of each stage it owns"),
     EngineHook("place", "flow.j2", "place", "follow a card entering (delta 1) or leaving p's area"),
     EngineHook("keep_turn", "flow.j2", "end_turn",
