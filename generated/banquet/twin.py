@@ -433,6 +433,9 @@ def action_moves(s, out):
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
     turn_context(s, p, ctx)
+    # held: the bit (CARD_HELD_BIT) of each special card p holds, one word that the mechanics' hand_moves
+    # test (hooks.holds); the hand's loop below sets it (or one of its own, where p can buy nothing)
+    held = 0
     if ctx[CTX_MONEY] >= MINIMUM_COST:
         # the upper row: one loop per row, whose row is a constant in it
         size = s[O_UPPER_SIZE]
@@ -466,6 +469,7 @@ def action_moves(s, out):
             seen[w] = 0
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
+            held |= CARD_HELD_BIT[card]
             bit = (1 << (card & 63))
             if not seen[card >> 6] & bit:
                 seen[card >> 6] |= bit
@@ -494,11 +498,8 @@ def action_moves(s, out):
             seen[card >> 6] |= bit
             out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
             n += room
-    # The hand scanned once for every ability played from it: held has the bit (CARD_HELD_BIT) of each
-    # special card p holds, one word that the mechanics' hand_moves test (hooks.holds).
-    held = 0
-    for i in range(s[O_HAND_SIZE + p]):
-        held |= CARD_HELD_BIT[s[O_HAND + p * HAND_MAX + i]]
+        for i in range(s[O_HAND_SIZE + p]):
+            held |= CARD_HELD_BIT[s[O_HAND + p * HAND_MAX + i]]
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
