@@ -2,10 +2,11 @@
 codes, the round it ended in, every seat's final score and tie-break), one combined digest per player count.
 
     python benchmarks/digest.py                               # 20,000 random games at 2, 3 and 4 players
-    python benchmarks/digest.py --save before.json            # ... and keep the digests (benchmarks/digests-d853486-*.json:
-                                                          # those of commit d853486, for base, banquet and new_society)
+    python benchmarks/digest.py --save before.json            # ... and keep the digests (those of commit
+                                                              # d853486: benchmarks/digests-d853486-RULES.json)
     python benchmarks/digest.py --compare before.json         # ... and compare them: exit 1 on any difference
-    /work/base23/.venv/bin/python benchmarks/digest.py --save before.json   # the same games on another install
+    ../before/.venv/bin/python benchmarks/digest.py --save before.json   # the same games on another install
+    python benchmarks/digest.py --before ../before/.venv/bin/python        # both installs in turn: CPU ratios
 
 The games are played in C through the compiled engine's C functions (benchmarks/digestloop.pyx, built here
 on first use against the engine_api.pxd of the install that runs this script, into a cache folder of that
@@ -23,6 +24,7 @@ import importlib.util
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,22 +104,68 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     parser.add_argument("--save", type=Path, help="write the digests to this JSON file")
     parser.add_argument("--compare", type=Path, help="compare with the digests of this JSON file")
+    parser.add_argument("--before", help="the python of another install: play the same games on it, in turn")
+    parser.add_argument("--repeats", type=int, default=5, help="with --before: runs of each install")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args(argv)
+    if args.before:
+        return _against(args, argv if argv is not None else sys.argv[1:])
+    lines = _lines(args)
+    if args.json:
+        print(json.dumps(lines))
+        return 0
+    for name, line in lines.items():
+        print(f"{name:28} {line['games']:6} games {line['cpu_seconds']:7.2f} CPU-s  {line['digest']}")
+    if args.save:
+        args.save.write_text(json.dumps(lines, indent=1, sort_keys=True) + "\n")
+    if args.compare:
+        return _compare(lines, json.loads(args.compare.read_text()))
+    return 0
+
+
+def _lines(args: argparse.Namespace) -> dict[str, dict[str, object]]:
+    """Every line's figures, by its name: the random games and the easy ones at each player count."""
     capsule = spbc.load_rules(args.rules, backend="compiled").engine.c_api()
     loop = build_loop()
     lines: dict[str, dict[str, object]] = {}
     for players in (int(text) for text in args.players.split(",")):
         for level, games in (("random", args.games), ("easy", args.easy_games)):
             if games > 0:
-                name = f"{args.rules} {players} players {level}"
-                lines[name] = run(loop, capsule, players, games, args.seed, level == "easy")
-                line = lines[name]
-                print(f"{name:28} {games:6} games {line['cpu_seconds']:7.2f} CPU-s  {line['digest']}")
-    if args.save:
-        args.save.write_text(json.dumps(lines, indent=1, sort_keys=True) + "\n")
-    if args.compare:
-        return _compare(lines, json.loads(args.compare.read_text()))
-    return 0
+                lines[f"{args.rules} {players} players {level}"] = run(loop, capsule, players, games, args.seed,
+                                                                       level == "easy")
+    return lines
+
+
+def _figures_of(python: str, argv: list[str]) -> dict[str, dict[str, object]]:
+    """The lines of this script run by another install's python (its own spbc and engines)."""
+    done = subprocess.run([python, str(Path(__file__).resolve()), *argv, "--json"], capture_output=True,
+                          text=True, check=False, cwd=tempfile.gettempdir())
+    if done.returncode != 0:
+        raise SystemExit(f"{python} could not run {Path(__file__).name}:\n{done.stderr[-2000:]}")
+    figures: dict[str, dict[str, object]] = json.loads(done.stdout)
+    return figures
+
+
+def _against(args: argparse.Namespace, argv: list[str]) -> int:
+    """Run both installs in turn, --repeats times each, and print per line the medians of their CPU
+    seconds, the ratio (before / this one: games per CPU-second of this install over the other's) and
+    whether the digests agree; 1 if any differs."""
+    own = [arg for i, arg in enumerate(argv) if arg != "--before" and (i == 0 or argv[i - 1] != "--before")
+           and not arg.startswith("--before=")]
+    before: list[dict[str, dict[str, object]]] = []
+    after: list[dict[str, dict[str, object]]] = []
+    for _ in range(args.repeats):
+        before.append(_figures_of(args.before, own))
+        after.append(_figures_of(sys.executable, own))
+    differ = 0
+    for name in after[0]:
+        old = statistics.median(float(str(run[name]["cpu_seconds"])) for run in before)
+        new = statistics.median(float(str(run[name]["cpu_seconds"])) for run in after)
+        same = before[0][name]["digest"] == after[0][name]["digest"]
+        differ |= not same
+        print(f"{name:28} {after[0][name]['games']:6} games  CPU-s before {old:6.3f}  after {new:6.3f}  "
+              f"games/CPU-s after/before {old / max(new, 1e-9):5.2f}x  digests {'identical' if same else 'DIFFERENT'}")
+    return differ
 
 
 def _compare(lines: dict[str, dict[str, object]], saved: dict[str, dict[str, object]]) -> int:

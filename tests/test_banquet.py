@@ -344,3 +344,10 @@ def test_away_with_it_of_two_copies_may_discard_its_second_copy(tmp_path):
     assert game.hand(0) == ["market"]
     one = Scenario(twice).hand(0, ["away_with_it", "market"]).phase("building").current(0).build()
     assert moves_of(one, "away_with_it") == [use("away_with_it", "market")]
+
+
+def test_a_special_card_is_played_by_a_player_without_rubles_and_room_in_the_hand(rules):
+    # without money the move list does not loop over the hand for its plays; it still marks the special cards
+    game = (Scenario(rules).hand(0, ["golden_ass", "market", "market"]).rubles(0, 0).phase("worker")
+            .current(0).build())
+    assert moves_of(game, "golden_ass") == [use("golden_ass")]

@@ -68,3 +68,12 @@ def test_compare_finds_a_changed_game(digest, tmp_path, capsys):
     saved.write_text(json.dumps(lines))
     assert digest.main([*args, "--compare", str(saved)]) == 1
     assert "DIFFERENT, first in the games of block 0" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # builds the digest loop with Cython and runs the script twice in processes of its own
+def test_before_runs_another_install_in_turn_and_compares_its_digests(digest, capsys):
+    args = ["--players", "2", "--games", "20", "--easy-games", "2", "--repeats", "1"]
+    assert digest.main([*args, "--before", sys.executable]) == 0
+    out = capsys.readouterr().out
+    assert "base 2 players random" in out and "base 2 players easy" in out
+    assert out.count("digests identical") == 2 and "games/CPU-s after/before" in out

@@ -376,7 +376,8 @@ def displacement_moves(ctx, card, code, cost, out, n):
 
 def action_moves(s, out):
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    # int p, n, size, i, j, card, room, w, code
+    # int size, i, j, card, room, w, code
+    # long p, n  # 64 bits: they index the state and out without a sign extension
     # uint64_t bit
     seen = [0] * SEEN_WORDS
     ctx = [0] * CTX_SIZE
@@ -424,7 +425,8 @@ def action_moves(s, out):
                 seen[card >> 6] |= bit
                 n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT),
                                    ROW_HAND, out, n)
-    else:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+    elif room:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+        # (and without room in the hand there are none: the row loops are not run)
         size = s[O_UPPER_SIZE]
         for w in range(SEEN_WORDS):
             seen[w] = 0
@@ -509,7 +511,8 @@ def legal_moves(s, out):
 def remove_at(s, base, card):
     """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
     branch: from the card's place on, each value is its next one's."""
-    # int i, size, found
+    # int size
+    # long i, found  # 64 bits: they index the state without a sign extension
     size = s[base]
     found = 0
     for i in range(size - 1):
@@ -519,7 +522,8 @@ def remove_at(s, base, card):
 
 
 def remove_from_hand(s, p, card):
-    # int i, size, found, base
+    # int size
+    # long i, found, base  # 64 bits: they index the state without a sign extension
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
@@ -554,17 +558,20 @@ def place(s, p, card, delta):
 
 def refill(s, deck):
     """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
-    # int need, size, drew
+    # long need, size, start, upper, top  # 64 bits: they index the state without a sign extension
     need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
-    drew = 0
-    while need > 0 and s[O_DECK_SIZE + deck] > 0:
-        size = s[O_DECK_SIZE + deck] - 1
-        s[O_UPPER + s[O_UPPER_SIZE]] = s[O_DECKS + deck * DECK_MAX + size]
-        s[O_DECK_SIZE + deck] = size
-        s[O_UPPER_SIZE] += 1
+    start = s[O_DECK_SIZE + deck]
+    size = start
+    upper = s[O_UPPER_SIZE]
+    top = O_DECKS + deck * DECK_MAX  # the deck's first place; its top card is at top + size - 1
+    while need > 0 and size > 0:
+        size -= 1
+        s[O_UPPER + upper] = s[top + size]
+        upper += 1
         need -= 1
-        drew = 1
-    if drew and s[O_DECK_SIZE + deck] == 0:
+    s[O_DECK_SIZE + deck] = size
+    s[O_UPPER_SIZE] = upper
+    if size == 0 and start > 0:  # this refill drew the deck's last card
         s[O_LAST_ROUND] = 1
 
 
@@ -748,8 +755,9 @@ def seek_offer(s):
 
 def end_round(s):
     """Discard the lower row, move the upper row down, pass the markers on, make abilities usable again."""
-    # int i, players
+    # int i, players, shift, seat
     players = s[O_PLAYERS]
+    shift = MARKER_SHIFTS[players] % players  # a seat moves on by shift: one subtraction, not a division, a marker
     for i in range(s[O_LOWER_SIZE]):
         s[O_DISCARD + s[O_LOWER + i]] += 1
     for i in range(s[O_UPPER_SIZE]):
@@ -757,7 +765,8 @@ def end_round(s):
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
+        seat = s[O_MARKERS + i] + shift
+        s[O_MARKERS + i] = seat - players * (seat >= players)
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1
@@ -810,21 +819,32 @@ def next_seat(s, p):
     return (p + 1) * (p + 1 < s[O_PLAYERS])
 
 
-def apply_move(s, move):
-    """Play a move that legal_moves listed; the caller has checked that it did."""
-    # int kind, card, row, target, p, deck, size
-    kind = move & KIND_MASK
-    card = (move >> CARD_SHIFT) & CARD_MASK
-    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
-    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+def pass_move(s, move):
+    """Play move if it is a pass and say so (1); else leave the state as it is (0). Inline in apply_move
+    and in playout, where a pass (a third to a half of a random game's moves) costs no call."""
+    # long p
     p = s[O_CURRENT]
-    if kind == KIND_PASS:
+    if (move & KIND_MASK) == KIND_PASS:
         s[O_PASSES] += 1
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
             s[O_CURRENT] = next_seat(s, p)
+        return 1
+    return 0
+
+
+def apply_move(s, move):
+    """Play a move that legal_moves listed; the caller has checked that it did."""
+    # int kind, card, row, target, deck, size
+    # long p  # 64 bits: it indexes the state without a sign extension
+    if pass_move(s, move):
         return
+    kind = move & KIND_MASK
+    card = (move >> CARD_SHIFT) & CARD_MASK
+    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
+    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+    p = s[O_CURRENT]
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
         add_capped(s, O_POINTS + p, row)
@@ -933,15 +953,16 @@ def tie_break(s, p):
 
 def playout(s, x, limit):
     """Play uniformly random legal moves until the game ends or limit moves were made; return the moves made."""
-    # int n, steps
+    # int n, steps, move
     moves = [0] * MAX_MOVES
     steps = 0
     while s[O_STAGE] != STAGE_OVER and steps < limit:
         n = legal_moves(s, moves)
-        if n == 1:
-            apply_move(s, moves[0])
-        else:
-            apply_move(s, moves[rng_below(x, n)])
+        move = moves[0]
+        if n > 1:
+            move = moves[rng_below(x, n)]
+        if not pass_move(s, move):
+            apply_move(s, move)
         steps += 1
     return steps
 

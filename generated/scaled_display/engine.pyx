@@ -217,7 +217,7 @@ cdef void derive_prices(int* s) noexcept nogil:
         reprice(s, p)
 
 
-cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, int code, int row, int* out, int n) noexcept nogil:
+cdef inline long purchase_moves(const int* s, long p, const int* ctx, int card, int code, int row, int* out, long n) noexcept nogil:
     """Append the buy (or play) moves of one card from row, code its move without a displaced card:
     a trading card has one per card it may displace."""
     cdef int cost
@@ -231,7 +231,7 @@ cdef inline int purchase_moves(const int* s, int p, const int* ctx, int card, in
     return n + (cost <= ctx[CTX_MONEY])
 
 
-cdef inline int displacement_moves(const int* ctx, int card, int code, int cost, int* out, int n) noexcept nogil:
+cdef inline long displacement_moves(const int* ctx, int card, int code, int cost, int* out, long n) noexcept nogil:
     """Append a trading card's moves, one per card it may displace, in card order: the cards of
     its TARGET_MASK in the available mask of turn_context; cost is before the displaced card's value.
     Only for a player with at least MINIMUM_COST (purchase_moves), for whom the floor changes nothing."""
@@ -249,7 +249,8 @@ cdef inline int displacement_moves(const int* ctx, int card, int code, int cost,
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int p, n, size, i, j, card, room, w, code
+    cdef int size, i, j, card, room, w, code
+    cdef long p, n  # 64 bits: they index the state and out without a sign extension
     cdef uint64_t bit
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
@@ -297,7 +298,8 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
                 seen[card >> 6] |= bit
                 n = purchase_moves(s, p, ctx, card, KIND_PLAY | (card << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT),
                                    ROW_HAND, out, n)
-    else:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+    elif room:  # less than MINIMUM_COST: nothing is for sale to p, and the take moves are the same as above
+        # (and without room in the hand there are none: the row loops are not run)
         size = s[O_UPPER_SIZE]
         for w in range(SEEN_WORDS):
             seen[w] = 0
@@ -382,7 +384,8 @@ cdef int legal_moves(const int* s, int* out) noexcept nogil:
 cdef void remove_at(int* s, int base, int card) noexcept nogil:
     """Remove one copy of card from the list whose size is at s[base] (a row); order is kept. Without a
     branch: from the card's place on, each value is its next one's."""
-    cdef int i, size, found
+    cdef int size
+    cdef long i, found  # 64 bits: they index the state without a sign extension
     size = s[base]
     found = 0
     for i in range(size - 1):
@@ -392,7 +395,8 @@ cdef void remove_at(int* s, int base, int card) noexcept nogil:
 
 
 cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
-    cdef int i, size, found, base
+    cdef int size
+    cdef long i, found, base  # 64 bits: they index the state without a sign extension
     base = O_HAND + p * HAND_MAX
     size = s[O_HAND_SIZE + p]
     found = 0
@@ -402,7 +406,7 @@ cdef void remove_from_hand(int* s, int p, int card) noexcept nogil:
     s[O_HAND_SIZE + p] = size - 1
 
 
-cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
+cdef inline void place(int* s, long p, long card, int delta) noexcept nogil:
     """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE)."""
     cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
@@ -427,17 +431,20 @@ cdef inline void place(int* s, int p, int card, int delta) noexcept nogil:
 
 cdef void refill(int* s, int deck) noexcept nogil:
     """Draw from deck into the upper row until the board holds REFILL_SIZE[players] cards (at most BOARD_SIZE); the deck's last card ends the game after this round."""
-    cdef int need, size, drew
+    cdef long need, size, start, upper, top  # 64 bits: they index the state without a sign extension
     need = REFILL_SIZE[s[O_PLAYERS]] - s[O_UPPER_SIZE] - s[O_LOWER_SIZE]
-    drew = 0
-    while need > 0 and s[O_DECK_SIZE + deck] > 0:
-        size = s[O_DECK_SIZE + deck] - 1
-        s[O_UPPER + s[O_UPPER_SIZE]] = s[O_DECKS + deck * DECK_MAX + size]
-        s[O_DECK_SIZE + deck] = size
-        s[O_UPPER_SIZE] += 1
+    start = s[O_DECK_SIZE + deck]
+    size = start
+    upper = s[O_UPPER_SIZE]
+    top = O_DECKS + deck * DECK_MAX  # the deck's first place; its top card is at top + size - 1
+    while need > 0 and size > 0:
+        size -= 1
+        s[O_UPPER + upper] = s[top + size]
+        upper += 1
         need -= 1
-        drew = 1
-    if drew and s[O_DECK_SIZE + deck] == 0:
+    s[O_DECK_SIZE + deck] = size
+    s[O_UPPER_SIZE] = upper
+    if size == 0 and start > 0:  # this refill drew the deck's last card
         s[O_LAST_ROUND] = 1
 
 
@@ -621,8 +628,9 @@ cdef int seek_offer(int* s) noexcept nogil:
 
 cdef void end_round(int* s) noexcept nogil:
     """Discard the lower row, move the upper row down, pass the markers on, make abilities usable again."""
-    cdef int i, players
+    cdef int i, players, shift, seat
     players = s[O_PLAYERS]
+    shift = MARKER_SHIFTS[players] % players  # a seat moves on by shift: one subtraction, not a division, a marker
     for i in range(s[O_LOWER_SIZE]):
         s[O_DISCARD + s[O_LOWER + i]] += 1
     for i in range(s[O_UPPER_SIZE]):
@@ -630,7 +638,8 @@ cdef void end_round(int* s) noexcept nogil:
     s[O_LOWER_SIZE] = s[O_UPPER_SIZE]
     s[O_UPPER_SIZE] = 0
     for i in range(NPHASES):
-        s[O_MARKERS + i] = (s[O_MARKERS + i] + MARKER_SHIFTS[players]) % players
+        seat = s[O_MARKERS + i] + shift
+        s[O_MARKERS + i] = seat - players * (seat >= players)
     for i in range(MAX_PLAYERS * NCARDS):
         s[O_USED + i] = 0
     s[O_ROUND] += 1
@@ -683,21 +692,32 @@ cdef inline int next_seat(const int* s, int p) noexcept nogil:
     return (p + 1) * (p + 1 < s[O_PLAYERS])
 
 
-cdef void apply_move(int* s, int move) noexcept nogil:
-    """Play a move that legal_moves listed; the caller has checked that it did."""
-    cdef int kind, card, row, target, p, deck, size
-    kind = move & KIND_MASK
-    card = (move >> CARD_SHIFT) & CARD_MASK
-    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
-    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+cdef inline int pass_move(int* s, int move) noexcept nogil:
+    """Play move if it is a pass and say so (1); else leave the state as it is (0). Inline in apply_move
+    and in playout, where a pass (a third to a half of a random game's moves) costs no call."""
+    cdef long p
     p = s[O_CURRENT]
-    if kind == KIND_PASS:
+    if (move & KIND_MASK) == KIND_PASS:
         s[O_PASSES] += 1
         if s[O_PASSES] >= s[O_PLAYERS]:
             end_phase(s)
         else:
             s[O_CURRENT] = next_seat(s, p)
+        return 1
+    return 0
+
+
+cdef void apply_move(int* s, int move) noexcept nogil:
+    """Play a move that legal_moves listed; the caller has checked that it did."""
+    cdef int kind, card, row, target, deck, size
+    cdef long p  # 64 bits: it indexes the state without a sign extension
+    if pass_move(s, move):
         return
+    kind = move & KIND_MASK
+    card = (move >> CARD_SHIFT) & CARD_MASK
+    row = (move >> MIDDLE_SHIFT) & MIDDLE_MASK
+    target = ((move >> TARGET_SHIFT) & CARD_MASK) - 1
+    p = s[O_CURRENT]
     if kind == KIND_POINTS:
         s[O_RUBLES + p] -= row * OFFER_PRICE[OFFERS[s[O_OFFER]]]
         add_capped(s, O_POINTS + p, row)
@@ -806,15 +826,16 @@ cdef int tie_break(const int* s, int p) noexcept nogil:
 
 cdef int playout(int* s, uint64_t* x, int limit) noexcept nogil:
     """Play uniformly random legal moves until the game ends or limit moves were made; return the moves made."""
-    cdef int n, steps
+    cdef int n, steps, move
     cdef int moves[MAX_MOVES]
     steps = 0
     while s[O_STAGE] != STAGE_OVER and steps < limit:
         n = legal_moves(s, moves)
-        if n == 1:
-            apply_move(s, moves[0])
-        else:
-            apply_move(s, moves[rng_below(x, n)])
+        move = moves[0]
+        if n > 1:
+            move = moves[rng_below(x, n)]
+        if not pass_move(s, move):
+            apply_move(s, move)
         steps += 1
     return steps
 

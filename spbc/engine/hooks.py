@@ -53,7 +53,7 @@ ENGINE_HOOKS = (
     EngineHook("keep_turn", "flow.j2", "end_turn",
                "return while p has actions left (p stays on turn); a mechanic's apply_use that ends the "
                "action itself calls ``hooks.turn_over()``"),
-    EngineHook("pass_turn", "flow.j2", "apply_move", "a pass of p's (before it counts)"),
+    EngineHook("pass_turn", "flow.j2", "pass_move", "a pass of p's (before it counts)"),
     EngineHook("score", "flow.j2", "score_phase", "add to r and v of player p in phase ph's scoring (the macro takes ph)"),
     EngineHook("functions", "flow.j2", "(after it)", "functions of its own (seek_offer...)"),
     EngineHook("end_phase", "flow.j2", "end_phase", "start its decisions after the phase's scoring"),
