@@ -1,4 +1,5 @@
-"""benchmarks/digest.py: the digest of a seeded game in its C loop is that of the game spbc.ai.sim plays."""
+"""benchmarks/digest.py: the digest of a seeded game in its C loop is that of the game spbc.ai.sim plays;
+benchmarks/playouts.py: two runs of one install compute the same playouts and searches."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from spbc.ai.sim import play_game
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "digest.py"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+SCRIPT = BENCHMARKS / "digest.py"
 FNV_OFFSET, FNV_PRIME, MASK64 = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
 
 
@@ -77,3 +79,15 @@ def test_before_runs_another_install_in_turn_and_compares_its_digests(digest, ca
     out = capsys.readouterr().out
     assert "base 2 players random" in out and "base 2 players easy" in out
     assert out.count("digests identical") == 2 and "games/CPU-s after/before" in out
+
+
+@pytest.mark.slow  # runs the search in processes of their own
+def test_playouts_bench_compares_two_runs_of_an_install(capsys):
+    spec = importlib.util.spec_from_file_location("playouts_bench", BENCHMARKS / "playouts.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args = ["--players", "2", "--states", "12", "--playouts", "2", "--iterations", "50", "--repeats", "1"]
+    assert module.main([*args, "--before", sys.executable]) == 0
+    out = capsys.readouterr().out
+    assert out.count("results identical") == 2 and "playouts" in out and "search iterations" in out
