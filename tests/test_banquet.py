@@ -329,3 +329,25 @@ def test_the_screen_shows_the_banquet_on_its_card_to_everyone(rules):
     game.play(use("the_banquet", "fur_shop"))
     assert view_of(game, 1).players[0].lying == [("the_banquet", "fur_shop")]
     assert view_of(game, None).players[1].lying == []
+
+
+def test_away_with_it_of_two_copies_may_discard_its_second_copy(tmp_path):
+    # the move list counts the copies of a discarding card in the hand only where the rules give it two
+    path = tmp_path / "twice.spb"
+    path.write_text('extends "banquet"\nruleset twice { title = "Twice" }\n'
+                    "override card away_with_it { copies = 2 }\n", encoding="utf-8")
+    twice = spbc.load_rules(path, backend="python")
+    game = (Scenario(twice).hand(0, ["away_with_it", "market", "away_with_it"]).phase("building")
+            .current(0).build())
+    assert moves_of(game, "away_with_it") == [use("away_with_it", "away_with_it"), use("away_with_it", "market")]
+    game.play(use("away_with_it", "away_with_it"))
+    assert game.hand(0) == ["market"]
+    one = Scenario(twice).hand(0, ["away_with_it", "market"]).phase("building").current(0).build()
+    assert moves_of(one, "away_with_it") == [use("away_with_it", "market")]
+
+
+def test_a_special_card_is_played_by_a_player_without_rubles_and_room_in_the_hand(rules):
+    # without money the move list does not loop over the hand for its plays; it still marks the special cards
+    game = (Scenario(rules).hand(0, ["golden_ass", "market", "market"]).rubles(0, 0).phase("worker")
+            .current(0).build())
+    assert moves_of(game, "golden_ass") == [use("golden_ass")]

@@ -89,3 +89,17 @@ def test_callgrind_counts_the_instructions_of_the_games_alone():
     counted = instructions_per_game("base", 2, games=40)
     assert 150 * 40 < counted.moves < 200 * 40  # about 160 moves a random two-player game
     assert 100 < counted.per_move < 5_000  # the engine's moves, not Python's start (tens of millions)
+
+
+@pytest.mark.slow  # a run of Python under valgrind
+def test_callgrind_counts_nothing_of_pythons_start():
+    # the run of no games was Python's start and the rules' loading, which differ from run to run by more than
+    # 1,000,000 instructions (a module compiled on the first run): a base engine counted 481 or 516 a move
+    import shutil
+
+    from spbc.ai.bench import _callgrind
+
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    instructions, moves = _callgrind("base", 2, 0)
+    assert moves == 0 and instructions < 10_000

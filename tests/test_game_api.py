@@ -323,6 +323,21 @@ def test_a_game_saved_before_the_owned_mask_loads_with_it_recomputed(ruleset):
     assert ruleset.game_from_json(json.dumps(data)).state_values() == game.state_values()
 
 
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_new_society_game_saved_with_an_owned_mask_by_card_index_loads_with_it_recomputed(backend):
+    # the New Society's owned mask was 3 words a seat (card c at bit c); now 1 (each card displaced by rank)
+    rules = spbc.load_rules("new_society", backend=backend)
+    game = rules.new_game(5, seed=3)
+    while not any(game.state_values()[offset] for name, offset, size in rules.engine.FIELDS if name == "owned"):
+        game.play(game.legal_moves()[-1])
+    for _ in range(200):
+        game.play(game.legal_moves()[-1])
+    data = json.loads(game.to_json())
+    assert len(data["state"]["owned_mask"]) == 5 and any(data["state"]["owned_mask"])
+    data["state"]["owned_mask"] = [0] * 15  # the length of the old layout
+    assert rules.game_from_json(json.dumps(data)).state_values() == game.state_values()
+
+
 def test_an_owned_mask_that_does_not_match_the_cards_is_refused(ruleset):
     data = saved(ruleset)
     data["state"]["owned_mask"][0] ^= 1

@@ -403,6 +403,10 @@ def test_more_cards_or_decks_than_a_move_code_holds_are_refused(tmp_path):
     copies = "\n".join(f'card z{i} {{ name = "Z{i}" deck = building cost = 1 copies = 100 }}' for i in range(21))
     error = _rules_error(_variant(tmp_path, "card market", copies + "\ncard market"))
     assert error.codes == ["SPB411"] and "the decks hold 2012 cards; the engine holds at most 2000 in all" in str(error)
+    specials = "\n".join(f'card s{i} {{ name = "S{i}" deck = building cost = 0 copies = 1 special = yes\n'
+                         f'  ability windfall {{ verb = "cash{i}" rubles = 1 }} }}' for i in range(30))
+    error = _rules_error(_variant(tmp_path, "card market", specials + "\ncard market"))
+    assert error.codes == ["SPB411"] and "30 special cards; the engine holds at most 29 different ones" in str(error)
 
 
 def _rich_rules(tmp_path):

@@ -63,7 +63,7 @@ CARD_TRADING[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 1, 1, 1, 1, 1, 1, 1,
 ]
 cdef int CARD_DISPLACE_VALUE[58]
 CARD_DISPLACE_VALUE[:] = [
@@ -93,16 +93,31 @@ CARD_SPECIAL[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
 ]
-cdef int TARGET_MASK[116]
+cdef int CARD_HELD_BIT[58]
+CARD_HELD_BIT[:] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 1, 2, 4, 8, 16, 32,
+]
+cdef int TARGET_MASK[58]
 TARGET_MASK[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    33, 0, 34, 0, 36, 0, 40, 0, 48, 0, 131008, 246415360, 131008, 246415360, 131008, 246415360,
-    131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 131008, 246415360, 16646144, 285212672,
-    16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672, 16646144, 285212672,
-    16646144, 285212672, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 50462656, 50462656, 50462656,
+    50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 50462656, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144, 16646144,
+    16646144, 0, 0, 32, 0, 0, 0, 0, 0, 0,
+]
+cdef int MASK_AT[58]
+MASK_AT[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, 24, 25, -1, -1, -1, -1, -1, -1, -1,
+]
+cdef int MASK_CARD[29]
+MASK_CARD[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 49, 50, 0, 0, 0,
 ]
 cdef int DECK_START[5]
 DECK_START[:] = [0, 32, 63, 92, 126]
@@ -164,8 +179,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 8), ('price', 516, 232), ('colour_count', 748, 12), ('discount', 760, 12), ('feast', 772, 232), ('upper_size', 1004, 1), ('upper', 1005, 8), ('lower_size', 1013, 1), ('lower', 1014, 8), ('deck_size', 1022, 4), ('decks', 1026, 136), ('discard', 1162, 58))
-LIMITS = (('max_moves', 417), ('state_size', 1220), ('hand_max', 4), ('game_moves', 14640))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('extra', 11, 1), ('markers', 12, 4), ('rubles', 16, 4), ('points', 20, 4), ('hand_size', 24, 4), ('hand', 28, 16), ('owned', 44, 232), ('used', 276, 232), ('owned_mask', 508, 4), ('price', 512, 232), ('colour_count', 744, 12), ('discount', 756, 12), ('feast', 768, 232), ('upper_size', 1000, 1), ('upper', 1001, 8), ('lower_size', 1009, 1), ('lower', 1010, 8), ('deck_size', 1018, 4), ('decks', 1022, 136), ('discard', 1158, 58))
+LIMITS = (('max_moves', 369), ('state_size', 1216), ('hand_max', 4), ('game_moves', 14640))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -197,7 +212,6 @@ cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
     copy is used and locked: the cards a trading card may displace."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
-    ctx[CTX_AVAIL + 1] = s[O_OWNED_MASK + p * MASK_WORDS + 1]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:123)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
         ctx[CTX_AVAIL + 0] &= ~65536
@@ -249,8 +263,6 @@ cdef inline long purchase_moves(const int* s, long p, const int* ctx, int card, 
     """Append the buy (or play) moves of one card from row, code its move without a displaced card:
     a trading card has one per card it may displace."""
     cdef int cost
-    if CARD_SPECIAL[card]:
-        return n  # a special card is never bought: it is taken into hand and played by its ability
     if ctx[CTX_MONEY] < MINIMUM_COST:
         return n  # nothing is for sale to p
     cost = row_cost(s[O_PRICE + p * NCARDS + card], row)
@@ -269,7 +281,7 @@ cdef inline long displacement_moves(const int* ctx, int card, int code, int cost
     for w in range(MASK_WORDS):
         m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
         while m:
-            t = w * MASK_BITS + __builtin_ctz(<unsigned int>(m))
+            t = MASK_CARD[w * MASK_BITS + __builtin_ctz(<unsigned int>(m))]  # the card of that bit
             m &= m - 1
             price = cost - CARD_DISPLACE_VALUE[t]  # not floored: the caller's p has at least MINIMUM_COST
             out[n] = code | ((t + 1) << TARGET_SHIFT)
@@ -279,19 +291,20 @@ cdef inline long displacement_moves(const int* ctx, int card, int code, int cost
 
 cdef int action_moves(const int* s, int* out) noexcept nogil:
     """The moves of a normal turn: pass, take, buy, play and the ability actions."""
-    cdef int size, i, j, card, room, w, code
+    cdef int size, i, j, card, room, w, code, held
     cdef long p, n  # 64 bits: they index the state and out without a sign extension
     cdef uint64_t bit
     cdef uint64_t seen[SEEN_WORDS]
     cdef int ctx[CTX_SIZE]
-    cdef uint64_t held[SEEN_WORDS]
-    cdef uint64_t held_twice[SEEN_WORDS]
     p = s[O_CURRENT]
     n = 0
     out[n] = KIND_PASS
     n += 1
     room = s[O_HAND_SIZE + p] < hand_limit(s, p)
     turn_context(s, p, ctx)
+    # held: the bit (CARD_HELD_BIT) of each special card p holds, one word that the mechanics' hand_moves
+    # test (hooks.holds); the hand's loop below sets it (or a loop of its own, where p can buy nothing)
+    held = 0
     if ctx[CTX_MONEY] >= MINIMUM_COST:
         # the upper row: one loop per row, whose row is a constant in it
         size = s[O_UPPER_SIZE]
@@ -325,6 +338,7 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             seen[w] = 0
         for i in range(s[O_HAND_SIZE + p]):
             card = s[O_HAND + p * HAND_MAX + i]
+            held |= CARD_HELD_BIT[card]
             bit = ((<uint64_t>1) << (card & 63))
             if not seen[card >> 6] & bit:
                 seen[card >> 6] |= bit
@@ -354,16 +368,9 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
             seen[card >> 6] |= bit
             out[n] = KIND_TAKE | (card << CARD_SHIFT) | (ROW_LOWER << MIDDLE_SHIFT)
             n += room
-    # The hand scanned once for every ability played from it: a bit in held for each card p holds, in
-    # held_twice for each it holds two copies of or more (the mechanics' action_moves read them).
-    for w in range(SEEN_WORDS):
-        held[w] = 0
-        held_twice[w] = 0
-    for i in range(s[O_HAND_SIZE + p]):
-        card = s[O_HAND + p * HAND_MAX + i]
-        bit = ((<uint64_t>1) << (card & 63))
-        held_twice[card >> 6] |= held[card >> 6] & bit
-        held[card >> 6] |= bit
+    if ctx[CTX_MONEY] < MINIMUM_COST:  # the hand's loop above did not run, with or without room
+        for i in range(s[O_HAND_SIZE + p]):
+            held |= CARD_HELD_BIT[s[O_HAND + p * HAND_MAX + i]]
     # Observatory: draw from a deck, once per copy and round (base/buildings.spb:132)
     if s[O_PHASE] == PHASE_BUILDING and s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] > s[O_USED + p * NCARDS + CARD_OBSERVATORY]:
         if s[O_DECK_SIZE + DECK_WORKER] > 1:
@@ -378,116 +385,111 @@ cdef int action_moves(const int* s, int* out) noexcept nogil:
         if s[O_DECK_SIZE + DECK_TRADING] > 1:
             out[n] = KIND_USE | (CARD_OBSERVATORY << CARD_SHIFT) | (DECK_TRADING << MIDDLE_SHIFT)
             n += 1
-    # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
-    if held[CARD_BLACK_MARKET >> 6] & ((<uint64_t>1) << (CARD_BLACK_MARKET & 63)):
-        for j in range(PICK_START[0], PICK_START[1]):
-            card = PICK_CARDS[j]
-            if s[O_DISCARD + card] > 0:
-                out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
+    if held:  # the plays of the special cards p holds: none most of the time
+        # Black Market: played from the hand, it takes a card from the discard pile (banquet.spb:151)
+        if held & 16:
+            for j in range(PICK_START[0], PICK_START[1]):
+                card = PICK_CARDS[j]
+                if s[O_DISCARD + card] > 0:
+                    out[n] = KIND_USE | (CARD_BLACK_MARKET << CARD_SHIFT) | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+        # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
+        if held & 4:
+            out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            n += 1
+        # Double Action: played from the hand for 2 more actions (banquet.spb:138)
+        if held & 8:
+            out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            n += 1
+        # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
+        if held & 1:
+            code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            j = n
+            for w in range(SEEN_WORDS):
+                seen[w] = 0
+            seen[CARD_AWAY_WITH_IT >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
+            for i in range(s[O_HAND_SIZE + p]):
+                card = s[O_HAND + p * HAND_MAX + i]
+                if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
+                    seen[card >> 6] |= ((<uint64_t>1) << (card & 63))
+                    out[n] = code | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+            if n == j:
+                out[n] = code  # no other card in the hand: it discards nothing more
                 n += 1
-    # Golden Ass: played from the hand for 5 rubles (banquet.spb:124)
-    if held[CARD_GOLDEN_ASS >> 6] & ((<uint64_t>1) << (CARD_GOLDEN_ASS & 63)):
-        out[n] = KIND_USE | (CARD_GOLDEN_ASS << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        n += 1
-    # Double Action: played from the hand for 2 more actions (banquet.spb:138)
-    if held[CARD_DOUBLE_ACTION >> 6] & ((<uint64_t>1) << (CARD_DOUBLE_ACTION & 63)):
-        out[n] = KIND_USE | (CARD_DOUBLE_ACTION << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        n += 1
-    # Away with it!: played from the hand, discarding one more card of it (banquet.spb:98)
-    if held[CARD_AWAY_WITH_IT >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63)):
-        code = KIND_USE | (CARD_AWAY_WITH_IT << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        j = n
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        seen[CARD_AWAY_WITH_IT >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63))  # itself only if a second copy is there
-        if held_twice[CARD_AWAY_WITH_IT >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT & 63)):
-            out[n] = code | ((CARD_AWAY_WITH_IT + 1) << TARGET_SHIFT)
-            n += 1
-        for i in range(s[O_HAND_SIZE + p]):
-            card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
-                seen[card >> 6] |= ((<uint64_t>1) << (card & 63))
-                out[n] = code | ((card + 1) << TARGET_SHIFT)
+        # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
+        if held & 2:
+            code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            j = n
+            for w in range(SEEN_WORDS):
+                seen[w] = 0
+            seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
+            for i in range(s[O_HAND_SIZE + p]):
+                card = s[O_HAND + p * HAND_MAX + i]
+                if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
+                    seen[card >> 6] |= ((<uint64_t>1) << (card & 63))
+                    out[n] = code | ((card + 1) << TARGET_SHIFT)
+                    n += 1
+            if n == j:
+                out[n] = code  # no other card in the hand: it discards nothing more
                 n += 1
-        if n == j:
-            out[n] = code  # no other card in the hand: it discards nothing more
-            n += 1
-    # Away with it! (aristocrats): played from the hand, discarding one more card of it (banquet.spb:110)
-    if held[CARD_AWAY_WITH_IT_NOBLES >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63)):
-        code = KIND_USE | (CARD_AWAY_WITH_IT_NOBLES << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        j = n
-        for w in range(SEEN_WORDS):
-            seen[w] = 0
-        seen[CARD_AWAY_WITH_IT_NOBLES >> 6] |= ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63))  # itself only if a second copy is there
-        if held_twice[CARD_AWAY_WITH_IT_NOBLES >> 6] & ((<uint64_t>1) << (CARD_AWAY_WITH_IT_NOBLES & 63)):
-            out[n] = code | ((CARD_AWAY_WITH_IT_NOBLES + 1) << TARGET_SHIFT)
-            n += 1
-        for i in range(s[O_HAND_SIZE + p]):
-            card = s[O_HAND + p * HAND_MAX + i]
-            if not seen[card >> 6] & ((<uint64_t>1) << (card & 63)):
-                seen[card >> 6] |= ((<uint64_t>1) << (card & 63))
-                out[n] = code | ((card + 1) << TARGET_SHIFT)
+        # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
+        if held & 32:
+            code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
+            if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
+                out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)
                 n += 1
-        if n == j:
-            out[n] = code  # no other card in the hand: it discards nothing more
-            n += 1
-    # The Banquet: played from the hand onto a card that pays rubles and points (banquet.spb:164)
-    if held[CARD_THE_BANQUET >> 6] & ((<uint64_t>1) << (CARD_THE_BANQUET & 63)):
-        code = KIND_USE | (CARD_THE_BANQUET << CARD_SHIFT) | (ROW_HAND << MIDDLE_SHIFT)
-        if s[O_OWNED + p * NCARDS + CARD_CONTROLLER] > 0:
-            out[n] = code | ((CARD_CONTROLLER + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_JUDGE] > 0:
-            out[n] = code | ((CARD_JUDGE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_MISTRESS_OF_CEREMONIES] > 0:
-            out[n] = code | ((CARD_MISTRESS_OF_CEREMONIES + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_FUR_SHOP] > 0:
-            out[n] = code | ((CARD_FUR_SHOP + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_WHARF] > 0:
-            out[n] = code | ((CARD_WHARF + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_BANK] > 0:
-            out[n] = code | ((CARD_BANK + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_PETERHOF] > 0:
-            out[n] = code | ((CARD_PETERHOF + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_ST_ISAACS_CATHEDRAL] > 0:
-            out[n] = code | ((CARD_ST_ISAACS_CATHEDRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_CHURCH_OF_THE_RESURRECTION] > 0:
-            out[n] = code | ((CARD_CHURCH_OF_THE_RESURRECTION + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_HARBOR] > 0:
-            out[n] = code | ((CARD_HARBOR + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_CATHERINE_THE_GREAT_PALACE] > 0:
-            out[n] = code | ((CARD_CATHERINE_THE_GREAT_PALACE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_SMOLNY_CATHEDRAL] > 0:
-            out[n] = code | ((CARD_SMOLNY_CATHEDRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_HERMITAGE] > 0:
-            out[n] = code | ((CARD_HERMITAGE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE] > 0:
-            out[n] = code | ((CARD_WINTER_PALACE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_POPE] > 0:
-            out[n] = code | ((CARD_POPE + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_SENATOR] > 0:
-            out[n] = code | ((CARD_SENATOR + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_ADMIRAL] > 0:
-            out[n] = code | ((CARD_ADMIRAL + 1) << TARGET_SHIFT)
-            n += 1
-        if s[O_OWNED + p * NCARDS + CARD_MINISTER_OF_FOREIGN_AFFAIRS] > 0:
-            out[n] = code | ((CARD_MINISTER_OF_FOREIGN_AFFAIRS + 1) << TARGET_SHIFT)
-            n += 1
+            if s[O_OWNED + p * NCARDS + CARD_JUDGE] > 0:
+                out[n] = code | ((CARD_JUDGE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_MISTRESS_OF_CEREMONIES] > 0:
+                out[n] = code | ((CARD_MISTRESS_OF_CEREMONIES + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_FUR_SHOP] > 0:
+                out[n] = code | ((CARD_FUR_SHOP + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_WHARF] > 0:
+                out[n] = code | ((CARD_WHARF + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_BANK] > 0:
+                out[n] = code | ((CARD_BANK + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_PETERHOF] > 0:
+                out[n] = code | ((CARD_PETERHOF + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_ST_ISAACS_CATHEDRAL] > 0:
+                out[n] = code | ((CARD_ST_ISAACS_CATHEDRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_CHURCH_OF_THE_RESURRECTION] > 0:
+                out[n] = code | ((CARD_CHURCH_OF_THE_RESURRECTION + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_HARBOR] > 0:
+                out[n] = code | ((CARD_HARBOR + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_CATHERINE_THE_GREAT_PALACE] > 0:
+                out[n] = code | ((CARD_CATHERINE_THE_GREAT_PALACE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_SMOLNY_CATHEDRAL] > 0:
+                out[n] = code | ((CARD_SMOLNY_CATHEDRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_HERMITAGE] > 0:
+                out[n] = code | ((CARD_HERMITAGE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE] > 0:
+                out[n] = code | ((CARD_WINTER_PALACE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_POPE] > 0:
+                out[n] = code | ((CARD_POPE + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_SENATOR] > 0:
+                out[n] = code | ((CARD_SENATOR + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_ADMIRAL] > 0:
+                out[n] = code | ((CARD_ADMIRAL + 1) << TARGET_SHIFT)
+                n += 1
+            if s[O_OWNED + p * NCARDS + CARD_MINISTER_OF_FOREIGN_AFFAIRS] > 0:
+                out[n] = code | ((CARD_MINISTER_OF_FOREIGN_AFFAIRS + 1) << TARGET_SHIFT)
+                n += 1
     return n
 
 
@@ -569,9 +571,9 @@ cdef inline void place(int* s, long p, long card, int delta) noexcept nogil:
     cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
-    if card < MASK_CARDS:
-        w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
-        bit = 1 << (card % MASK_BITS)
+    if MASK_AT[card] >= 0:  # the card's bit in the owned mask
+        w = O_OWNED_MASK + p * MASK_WORDS + MASK_AT[card] // MASK_BITS
+        bit = 1 << (MASK_AT[card] % MASK_BITS)
         s[w] = (s[w] & ~bit) | (bit * (s[O_OWNED + p * NCARDS + card] > 0))
     # Carpenter Workshop: 1 off every blue card (base/trading.spb:19)
     if card == CARD_CARPENTER_WORKSHOP:
@@ -1545,8 +1547,8 @@ cdef int areas_problem(const int* s) noexcept nogil:
         for c in range(NCARDS):
             if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
                 return 7
-            if c < MASK_CARDS and s[O_OWNED + p * NCARDS + c] > 0:
-                mask[c // MASK_BITS] |= 1 << (c % MASK_BITS)
+            if MASK_AT[c] >= 0 and s[O_OWNED + p * NCARDS + c] > 0:
+                mask[MASK_AT[c] // MASK_BITS] |= 1 << (MASK_AT[c] % MASK_BITS)
         for w in range(MASK_WORDS):
             if s[O_OWNED_MASK + p * MASK_WORDS + w] != mask[w]:
                 return 7

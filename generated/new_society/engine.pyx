@@ -86,20 +86,24 @@ CARD_REPRICES[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]
-cdef int TARGET_MASK[186]
+cdef int TARGET_MASK[62]
 TARGET_MASK[:] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 33, 0, 0, 34, 0, 0, 36, 0,
-    0, 40, 0, 0, 48, 0, 0, 131008, 2097152, 10, 131008, 2097152, 10, 131008, 2097152, 10,
-    131008, 2097152, 10, 131008, 2097152, 10, 131008, 2097152, 10, 131008, 2097152, 10, 131008, 2097152, 10, 131008,
-    2097152, 10, 131008, 2097152, 10, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304,
-    0, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304, 0,
-    16646144, 4194304, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 1048576, 0, 63,
-    1048576, 0, 131008, 2097152, 10, 131008, 2097152, 10, 16646144, 4194304, 0, 16646144, 4194304, 0, 16646144, 4194304,
-    0, 0, 0, 0, 131008, 2097152, 10, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 33, 34, 36, 40, 48, 436338624, 436338624, 436338624,
+    436338624, 436338624, 436338624, 436338624, 436338624, 436338624, 436338624, 83755008, 83755008, 83755008, 83755008, 83755008, 83755008, 83755008, 83755008, 83755008,
+    83755008, 0, 0, 0, 16777248, 16777279, 436338624, 436338624, 83755008, 83755008, 83755008, 0, 436338624, 0,
+]
+cdef int MASK_AT[62]
+MASK_AT[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, 24, 25, 26, -1, -1, -1, -1, -1, -1, -1, 27, -1, 28,
+]
+cdef int MASK_CARD[29]
+MASK_CARD[:] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 49, 50, 51, 59, 61,
 ]
 cdef int DECK_START[5]
 DECK_START[:] = [0, 37, 71, 105, 144]
@@ -162,8 +166,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('markers', 11, 4), ('disc', 15, 1), ('rubles', 16, 5), ('points', 21, 5), ('hand_size', 26, 5), ('hand', 31, 20), ('owned', 51, 310), ('used', 361, 310), ('owned_mask', 671, 15), ('price', 686, 310), ('colour_count', 996, 15), ('discount', 1011, 15), ('upper_size', 1026, 1), ('upper', 1027, 10), ('lower_size', 1037, 1), ('lower', 1038, 10), ('deck_size', 1048, 4), ('decks', 1052, 156), ('discard', 1208, 62))
-LIMITS = (('max_moves', 273), ('state_size', 1270), ('hand_max', 4), ('game_moves', 18015))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('taken', 10, 1), ('markers', 11, 4), ('disc', 15, 1), ('rubles', 16, 5), ('points', 21, 5), ('hand_size', 26, 5), ('hand', 31, 20), ('owned', 51, 310), ('used', 361, 310), ('owned_mask', 671, 5), ('price', 676, 310), ('colour_count', 986, 15), ('discount', 1001, 15), ('upper_size', 1016, 1), ('upper', 1017, 10), ('lower_size', 1027, 1), ('lower', 1028, 10), ('deck_size', 1038, 4), ('decks', 1042, 156), ('discard', 1198, 62))
+LIMITS = (('max_moves', 273), ('state_size', 1260), ('hand_max', 4), ('game_moves', 18015))
 
 
 # rng_next and rng_below, the random generator: inline functions in engine.pxd, shared
@@ -196,14 +200,12 @@ cdef inline void turn_context(const int* s, int p, int* ctx) noexcept nogil:
     copy is used and locked: the cards a trading card may displace."""
     ctx[CTX_MONEY] = s[O_RUBLES + p]
     ctx[CTX_AVAIL + 0] = s[O_OWNED_MASK + p * MASK_WORDS + 0]
-    ctx[CTX_AVAIL + 1] = s[O_OWNED_MASK + p * MASK_WORDS + 1]
-    ctx[CTX_AVAIL + 2] = s[O_OWNED_MASK + p * MASK_WORDS + 2]
     # Observatory: a copy used this round may not be displaced (base/buildings.spb:123)
     if s[O_USED + p * NCARDS + CARD_OBSERVATORY] >= s[O_OWNED + p * NCARDS + CARD_OBSERVATORY]:
         ctx[CTX_AVAIL + 0] &= ~65536
     # Debtor's Prison: a copy used this round may not be displaced (new_society.spb:219)
     if s[O_USED + p * NCARDS + CARD_DEBTORS_PRISON] >= s[O_OWNED + p * NCARDS + CARD_DEBTORS_PRISON]:
-        ctx[CTX_AVAIL + 2] &= ~2
+        ctx[CTX_AVAIL + 0] &= ~134217728
 
 
 cdef inline int card_cost(const int* s, int p, int card, int row, int target) noexcept nogil:
@@ -270,7 +272,7 @@ cdef inline long displacement_moves(const int* ctx, int card, int code, int cost
     for w in range(MASK_WORDS):
         m = ctx[CTX_AVAIL + w] & TARGET_MASK[card * MASK_WORDS + w]
         while m:
-            t = w * MASK_BITS + __builtin_ctz(<unsigned int>(m))
+            t = MASK_CARD[w * MASK_BITS + __builtin_ctz(<unsigned int>(m))]  # the card of that bit
             m &= m - 1
             price = cost - CARD_DISPLACE_VALUE[t]  # not floored: the caller's p has at least MINIMUM_COST
             out[n] = code | ((t + 1) << TARGET_SHIFT)
@@ -450,9 +452,9 @@ cdef inline void place(int* s, long p, long card, int delta) noexcept nogil:
     cdef int w, bit
     s[O_OWNED + p * NCARDS + card] += delta
     s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
-    if card < MASK_CARDS:
-        w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
-        bit = 1 << (card % MASK_BITS)
+    if MASK_AT[card] >= 0:  # the card's bit in the owned mask
+        w = O_OWNED_MASK + p * MASK_WORDS + MASK_AT[card] // MASK_BITS
+        bit = 1 << (MASK_AT[card] % MASK_BITS)
         s[w] = (s[w] & ~bit) | (bit * (s[O_OWNED + p * NCARDS + card] > 0))
     # Carpenter Workshop: 1 off every blue card (base/trading.spb:19)
     if card == CARD_CARPENTER_WORKSHOP:
@@ -1252,8 +1254,8 @@ cdef int areas_problem(const int* s) noexcept nogil:
         for c in range(NCARDS):
             if s[O_USED + p * NCARDS + c] < 0 or s[O_USED + p * NCARDS + c] > s[O_OWNED + p * NCARDS + c]:
                 return 7
-            if c < MASK_CARDS and s[O_OWNED + p * NCARDS + c] > 0:
-                mask[c // MASK_BITS] |= 1 << (c % MASK_BITS)
+            if MASK_AT[c] >= 0 and s[O_OWNED + p * NCARDS + c] > 0:
+                mask[MASK_AT[c] // MASK_BITS] |= 1 << (MASK_AT[c] % MASK_BITS)
         for w in range(MASK_WORDS):
             if s[O_OWNED_MASK + p * MASK_WORDS + w] != mask[w]:
                 return 7

@@ -82,6 +82,8 @@ MAX_CARDS = CARD_MASK
 MAX_DECKS = MIDDLE_MASK
 #: Copies of all cards together: every copy has a place in the state.
 MAX_COPIES_IN_ALL = 2000
+#: Different special cards: a move list marks each one the hand holds by a bit of one word (MASK_BITS).
+MAX_SPECIALS = MASK_BITS
 #: The points of one buy-points decision travel in the 6-bit middle field.
 MAX_POINTS_PER_OFFER = MIDDLE_MASK
 #: The most seats a ruleset may have.

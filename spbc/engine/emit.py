@@ -229,7 +229,7 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
         ("VALUE_MAX", VALUE_MAX), ("ROUND_MAX", ROUND_MAX),
         ("MASK_BITS", MASK_BITS), ("MASK_WORDS", ir.mask_words),
-        ("MASK_CARDS", min(len(ir.cards), ir.mask_words * MASK_BITS)),
+        ("MASK_CARDS", sum(card.mask_at >= 0 for card in ir.cards)),  # the cards with a bit in the owned mask
         # turn_context(): the rubles, the reduction per colour, the owned mask less what may not be displaced
         ("CTX_MONEY", 0), ("CTX_OFF", 1), ("CTX_AVAIL", 1 + len(ir.colours)),
         ("CTX_SIZE", 1 + len(ir.colours) + ir.mask_words),
@@ -253,7 +253,14 @@ def _tables(ir: EngineIR) -> list[Table]:
     target_mask = [0] * (len(ir.cards) * ir.mask_words)
     for card in ir.cards:
         for t in card.targets:
-            target_mask[card.index * ir.mask_words + t // MASK_BITS] |= 1 << (t % MASK_BITS)
+            at = ir.cards[t].mask_at
+            target_mask[card.index * ir.mask_words + at // MASK_BITS] |= 1 << (at % MASK_BITS)
+    # where a card's bit in the owned mask is not its index: each card's bit, and the card of each bit
+    by_bit = [0] * (ir.mask_words * MASK_BITS)
+    for card in ir.cards:
+        if card.mask_at >= 0:
+            by_bit[card.mask_at] = card.index
+    mask_tables = [("MASK_AT", "int", column("mask_at")), ("MASK_CARD", "int", tuple(by_bit))]
     deck_start, contents = [0], list[int]()
     for deck in ir.decks:
         contents += deck.contents
@@ -264,14 +271,19 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("CARD_COPIES", "int", column("copies")),
         ("CARD_COLOUR", "int", column("colour")),
         ("CARD_DECK", "int", column("deck")),
-        ("CARD_TRADING", "int", column("trading")),
+        # 1 for a card whose buy moves are one per card it may displace (TARGET_MASK): a trading card, and a
+        # special card, whose mask is empty: it is never bought, with no test of its own in a move list
+        ("CARD_TRADING", "int", tuple(int(card.trading or card.special) for card in ir.cards)),
         ("CARD_DISPLACE_VALUE", "int", column("displace_value")),
         ("CARD_USED_LOCKED", "int", column("used_locked")),
         # 1 for a card whose coming or going changes what a seat takes off a colour (a mechanic's reprices)
         ("CARD_REPRICES", "int", tuple(int(any(card.index in m.reprices for m in ir.mechanics)) for card in ir.cards)),
         # 1 for a special card, which is never bought and does not count in the hand penalty
         *((("CARD_SPECIAL", "int", column("special")),) if ir.specials else ()),
+        # a special card's bit in the word of the special cards a hand holds (action_moves' held), else 0
+        *((("CARD_HELD_BIT", "int", column("held_bit")),) if ir.specials else ()),
         ("TARGET_MASK", "int", tuple(target_mask)),
+        *(mask_tables if not ir.mask_by_index else ()),
         ("DECK_START", "int", tuple(deck_start)),
         ("DECK_CONTENTS", "int", tuple(contents)),
         ("PHASE_DECK", "int", tuple(p.deck for p in ir.phases)),

@@ -22,7 +22,7 @@ from jinja2.runtime import Macro
 from spbc.contract.parts import table
 from spbc.engine import render
 from spbc.engine.lower import EngineIR, MechanicIR
-from spbc.source.quote import Code
+from spbc.source.quote import Code, code_literal
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ ENGINE_HOOKS = (
                "change p's prices (O_PRICE) after seat_price computed them; a mechanic with it lists in "
                "``reprices`` the cards that change it"),
     EngineHook("action_moves", "moves.j2", "action_moves", "append the use moves of a normal turn to out"),
+    EngineHook("hand_moves", "moves.j2", "action_moves",
+               "append the plays of special cards p holds (``hooks.holds(card)``), after every action_moves; "
+               "the core prints them only while p holds one"),
     EngineHook("stage_moves", "moves.j2", "(after it)", "the function <stage>_moves of each stage it owns"),
     EngineHook("place", "flow.j2", "place", "follow a card entering (delta 1) or leaving p's area"),
     EngineHook("keep_turn", "flow.j2", "end_turn",
@@ -158,6 +161,10 @@ class Hooks:
             return Code("")
         cards = " or ".join(f"card == {self._ir.cards[card].const}" for card in mechanic.uses)
         return Code(f" and ({cards})")
+
+    def holds(self, card: int) -> Code:
+        """The test, in action_moves, that p's hand holds the special card ``card``: its bit in held."""
+        return Code(f"held & {code_literal(self._ir.cards[card].held_bit)}")
 
     def locals(self, function: str) -> Code:
         """``, name, ...``: the int locals the mechanics' macros use in ``function``, each once."""

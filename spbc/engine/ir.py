@@ -34,11 +34,13 @@ class CardIR(DeclIR):
     trading: bool
     symbol: int
     displace_value: int  # 0 for trading cards, which are never displaced
-    targets: tuple[int, ...]  # the cards this trading card may displace
+    targets: tuple[int, ...]  # the cards this trading card may displace (never a special card: lower.area_targets)
     used_locked: bool  # a copy used this round may not be displaced (Effect.used_locks)
     used_skips_income: bool  # a copy used this round pays nothing that round (Effect.used_idle)
     origin: str
     special: bool = False  # never bought: taken into hand, played by its ability, not counted by the hand penalty
+    mask_at: int = -1  # its bit in a seat's owned mask (word * MASK_BITS + bit), -1 for none (lower.mask_positions)
+    held_bit: int = 0  # a special card's bit in the word of the special cards a hand holds (action_moves); else 0
 
 
 @dataclass(frozen=True)
@@ -162,5 +164,6 @@ class EngineIR:
     layout: tuple[Field, ...]
     state_size: int
     mask_words: int  # the words of a seat's owned mask: enough for every card a trading card may displace
-    specials: bool = False  # whether any card is special: the engine then has the table CARD_SPECIAL
+    mask_by_index: bool = True  # a card's bit in the owned mask is its index (else CardIR.mask_at, by table)
+    specials: bool = False  # whether any card is special: the engine then has CARD_SPECIAL and CARD_HELD_BIT
     open_rubles: bool = False  # rubles in the open (GameParams.open_rubles): an observation keeps the others'

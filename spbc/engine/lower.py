@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.contract import mechanics
-from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS
+from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_SPECIALS
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
 
@@ -112,11 +112,36 @@ def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
     return tuple(index for index, other in enumerate(model.cards) if card.can_displace(other))
 
 
+def area_targets(model: RulesModel) -> list[tuple[int, ...]]:
+    """Each card's displace_targets that can lie in a play area, as the engine lists them: a special
+    card never does (it goes from the hand to the discard pile), so no move displaces one."""
+    return [tuple(t for t in displace_targets(model, card) if not model.cards[t].special) for card in model.cards]
+
+
+def mask_positions(targets: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """Each card's bit in a seat's owned mask (word * MASK_BITS + bit), -1 for none, given the cards each
+    card may displace: by index (card c at bit c, every card of the words up to the last card displaced)
+    while that takes no more words than one bit for each card displaced, in card order; else that.
+
+    >>> positions = mask_positions([(0, 39)] + [()] * 40)    # by index 2 words, by rank 1
+    >>> positions[0], positions[39], positions[1]
+    (0, 1, -1)
+    """
+    displaced = sorted({t for listed in targets for t in listed})
+    by_index = max(displaced, default=0) // MASK_BITS + 1
+    if by_index <= max(len(displaced) - 1, 0) // MASK_BITS + 1:
+        return tuple(c if c < by_index * MASK_BITS else -1 for c in range(len(targets)))
+    return tuple(displaced.index(c) if c in displaced else -1 for c in range(len(targets)))
+
+
 def mask_words(cards: tuple[CardIR, ...]) -> int:
-    """The words (MASK_BITS cards each, from card 0) of a seat's owned mask: up to the last card that a
-    trading card may displace, at least one."""
-    last = max((t for card in cards for t in card.targets), default=0)
-    return last // MASK_BITS + 1
+    """The words (MASK_BITS bits each) of a seat's owned mask: up to the last card's bit, at least one."""
+    return max(card.mask_at for card in cards) // MASK_BITS + 1
+
+
+def mask_by_index(cards: tuple[CardIR, ...]) -> bool:
+    """Whether every card's bit in the owned mask is its index (mask_positions)."""
+    return all(card.mask_at in (card.index, -1) for card in cards)
 
 
 def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
@@ -239,7 +264,8 @@ def lower(model: RulesModel) -> EngineIR:
     """The engine IR of a checked model. Raises nothing: the checker has vouched for the model."""
     game = model.game
     if (len(model.cards) > MAX_CARDS or len(model.decks) > MAX_DECKS
-            or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL):
+            or sum(card.copies for card in model.cards) > MAX_COPIES_IN_ALL
+            or sum(card.special for card in model.cards) > MAX_SPECIALS):
         raise ValueError(f"{model.name} is beyond what the engine holds; the checker should have said so")
     lowering = _lowering(model)
     lowered = _lower_mechanics(model, lowering)
@@ -281,7 +307,7 @@ def lower(model: RulesModel) -> EngineIR:
         mechanics=lowered,
         stages=model.stages[1:-1],
         problems=CORE_PROBLEMS + sum(m.problems for m in lowered) + 1,
-        layout=layout, state_size=state_size, mask_words=words,
+        layout=layout, state_size=state_size, mask_words=words, mask_by_index=mask_by_index(cards),
         specials=any(card.special for card in cards), open_rubles=game.open_rubles,
     )
 
@@ -291,16 +317,19 @@ def _lowering(model: RulesModel) -> Lowering:
     colour_index = {colour.id: i for i, colour in enumerate(model.colours)}
     deck_index = {deck.id: i for i, deck in enumerate(model.decks)}
     phase_index = {phase.id: i for i, phase in enumerate(model.phases)}
+    specials = [card.id for card in model.cards if card.special]  # each one's bit: 1 << its place here
+    targets = area_targets(model)
+    positions = mask_positions(targets)
     cards = tuple(
         CardIR(
             index=i, id=card.id, const=const_name("card", card.id), name=card.name,
             cost=card.cost, copies=card.copies, rubles=card.rubles, points=card.points,
             colour=colour_index[card.colour], deck=deck_index[card.deck], trading=card.trading,
             symbol=_symbol_index(model.game.symbols, card.symbol),
-            displace_value=card.displace_value or 0, targets=displace_targets(model, card),
+            displace_value=card.displace_value or 0, targets=targets[i], mask_at=positions[i],
             used_locked=any(e.used_locks for e in card.abilities),
             used_skips_income=any(e.used_idle for e in card.abilities), origin=origin(card.span, model.files),
-            special=card.special,
+            special=card.special, held_bit=1 << specials.index(card.id) if card.special else 0,
         )
         for i, card in enumerate(model.cards)
     )

@@ -16,7 +16,7 @@ from spbc.lang.model import EFFECT_KINDS, Effect
 from spbc.source.span import Span
 from spbc.lang.schema import LOCALIZED, TRANSLATED
 from spbc.source.language import BASE_LANGUAGE, LANGUAGES, language_name, localized_key
-from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS  # the engine's limits
+from spbc.contract.abi import MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_SPECIALS  # the engine's limits
 
 
 
@@ -312,6 +312,11 @@ def _check_engine_limits(checker: Declarations) -> None:
     if len(decks) > MAX_DECKS:
         checker.report("SPB411", f"{len(decks)} decks; the engine holds at most {MAX_DECKS}",
                        decks[MAX_DECKS].block.anchor)
+    specials = [card for card in cards if card.valid("special") and card.get("special", False)]
+    if len(specials) > MAX_SPECIALS:
+        checker.report("SPB411", f"{len(specials)} special cards; the engine holds at most {MAX_SPECIALS} "
+                       "different ones", specials[MAX_SPECIALS].spans["special"],
+                       hint="give a special card more copies instead of a twin")
     total = 0
     for card in cards:
         copies = card.get("copies") if card.valid("copies") else None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from spbc.contract.abi import FIRST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX  # where the engine stops rubles and points: within a C int
+from spbc.engine.lower import area_targets, mask_positions
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
 from spbc.lang.load import resolve_rules, shipped_names
@@ -186,8 +187,10 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
         raise GameFileError(f"unknown state field {unknown[0]!r}")
     values: list[int] = []
     for name, _offset, size in fields:
-        if name == "owned_mask" and name not in state and isinstance(state.get("owned"), list):
-            state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))  # saved before it
+        if (name == "owned_mask" and isinstance(state.get("owned"), list)
+                and (name not in state or not isinstance(state[name], list) or len(state[name]) != size)):
+            # saved before it, or before a card's bit in it was its rank among the cards displaced
+            state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))
         if name == "price" and name not in state:
             state = dict(state, price=[0] * size)  # saved before it: the engine's load computes it
         if name in defaults and name not in state:  # a mechanic's field a game saved before it lacks
@@ -202,18 +205,19 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
 
 def owned_mask(owned: list[int], model: RulesModel, size: int) -> list[int]:
     """The owned masks of every seat (the state field ``owned_mask``, ``size`` words in all) from the
-    play areas: bit ``c % MASK_BITS`` of a seat's word ``c // MASK_BITS`` is set when it owns card c.
+    play areas: the bit of card c (spbc.engine.lower.mask_positions) is set when the seat owns it.
 
     >>> owned_mask([0, 2, 0, 1, 0, 0], model_of_3_cards_2_seats, 2)    # doctest: +SKIP
     [2, 1]
     """
     seats, ncards = model.game.max_players, len(model.cards)
     words = size // seats
+    positions = mask_positions(area_targets(model))
     mask = [0] * size
     for seat in range(seats):
-        for c in range(min(ncards, words * MASK_BITS)):
-            if seat * ncards + c < len(owned) and owned[seat * ncards + c] > 0:
-                mask[seat * words + c // MASK_BITS] |= 1 << (c % MASK_BITS)
+        for c, at in enumerate(positions):
+            if 0 <= at < words * MASK_BITS and seat * ncards + c < len(owned) and owned[seat * ncards + c] > 0:
+                mask[seat * words + at // MASK_BITS] |= 1 << (at % MASK_BITS)
     return mask
 
 

@@ -30,5 +30,8 @@ class Lower(LowerPart):
     @override
     def lower(self, lowering: Lowering) -> MechanicIR:
         rows = tuple(DiscardIR(i, lowering.origin(e.span)) for i, _, e in lowering.abilities(DiscardFromHand))
+        # a card of more than one copy counts its copies in the hand: it may discard another copy of itself
+        counts = any(lowering.cards[row.card].copies > 1 for row in rows)
         return MechanicIR(DiscardFromHand.kind, rows, uses=tuple(dict.fromkeys(row.card for row in rows)),
-                          moves=(("actions", len(rows) * MAX_PLACES),))
+                          moves=(("actions", len(rows) * MAX_PLACES),),
+                          locals=(("action_moves", ("copies",)),) if counts else ())
