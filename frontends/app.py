@@ -36,10 +36,11 @@ def _options(
 
 def _register_commands() -> None:
     """Each command module adds its commands; one module per area keeps cli.py small."""
-    from spbc.frontends import engine_cmds, game_cmds, lab_cmds, pbem_cmds, record_cmds, rules_cmds, variant_cmds
+    from spbc.frontends import (engine_cmds, game_cmds, lab_cmds, pbem_cmds, record_cmds, rules_cmds, serve_cmds,
+                                variant_cmds)
     from spbc.frontends.options import plain_commands
 
-    for module in (rules_cmds, variant_cmds, engine_cmds, game_cmds, record_cmds, lab_cmds, pbem_cmds):
+    for module in (rules_cmds, variant_cmds, engine_cmds, game_cmds, record_cmds, lab_cmds, pbem_cmds, serve_cmds):
         module.register(app)
     plain_commands(app)  # usage lines with the arguments' metavars as written: spb diff [OPTIONS] A B
 

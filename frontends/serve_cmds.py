@@ -1,0 +1,53 @@
+"""Command: serve (the game in a web browser, spbc.frontends.web)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from spbc.frontends.options import complete_rules, integer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the spb app."""
+    app.command("serve")(serve)
+
+
+def serve(
+    players: Optional[str] = typer.Option(
+        None, "--players", metavar="SEATS",
+        help="Start a game with these seats: names of people, ai:LEVEL for computers (e.g. Anna,Boris,ai:hard)."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="RULES", autocompletion=complete_rules,
+                                        help="A shipped ruleset by name, or the path of a rules file (default: base)."),
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="INTEGER", parser=integer(),
+                                       help="Seed of the deal (default: a random one, told at the end)."),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
+                             help="The address to listen on (0.0.0.0 opens it to the network: put TLS in front)."),
+    port: int = typer.Option(8000, "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+) -> None:
+    """Serve games in a web browser: each person's secret link and a spectator link are printed."""
+    from spbc.frontends.common import fail, load_ruleset
+    from spbc.frontends.game_cmds import deal_seed
+    from spbc.frontends.web.live import Hub
+    from spbc.frontends.web.serving import bind, game_links, new_table, origin_of, serve as run
+    from spbc.table.seats import SeatError, parse_seats
+
+    hub = Hub()
+    try:
+        seats = parse_seats(players) if players is not None else None
+        ruleset = load_ruleset(rules or "base")
+    except (SeatError, ValueError) as error:
+        fail(str(error), code=2)
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}", code=2)
+    origin = origin_of(sock, host)
+    if seats is not None:
+        game = hub.add(new_table(ruleset, seats, deal_seed(seed)))
+        game.table.advance()
+        for name, link in game_links(game, origin):
+            typer.echo(f"{name}: {link}" if name is not None else f"spectators: {link}")
+    typer.echo(f"serving on {origin} (Ctrl-C stops)", err=True)
+    run(hub, sock)

@@ -1,0 +1,79 @@
+"""Starting a web server: the games it begins with, the links it prints, the socket it serves on.
+
+The socket is bound before the links are printed (port 0 takes a free port), so every link printed
+names the port that answers; uvicorn then serves the app on that socket until it is stopped.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Sequence
+
+from typing_extensions import override
+
+import uvicorn
+
+from spbc.play.game import Ruleset
+from spbc.table.seats import Seat
+from spbc.table.table import Table
+from spbc.frontends.web.live import Hub, WebGame
+from spbc.frontends.web.server import make_app
+
+
+def new_table(ruleset: Ruleset, seats: Sequence[Seat], seed: int) -> Table:
+    """A new game at a table, the computers seeded from the deal; undo kept for one person alone."""
+    game = ruleset.new_game([seat.name for seat in seats], seed)
+    people = sum(1 for seat in seats if not seat.computer)
+    return Table(game, seats, agent_seed=seed, undo=people == 1)
+
+
+def game_links(game: WebGame, origin: str) -> list[tuple[str | None, str]]:
+    """Each person's secret link by name, then the spectators' (name None)."""
+    links: list[tuple[str | None, str]] = [
+        (game.table.seats[seat].name, f"{origin}/game/{game.id}/{token}")
+        for seat, token in game.tokens.items() if seat is not None]
+    links.append((None, f"{origin}/game/{game.id}/{game.tokens[None]}"))
+    return links
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host and port (0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def origin_of(sock: socket.socket, host: str) -> str:
+    """The address a browser reaches a bound socket at: http://127.0.0.1:8000."""
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+class WebServer(uvicorn.Server):
+    """uvicorn's server for a hub: stopping, it first ends the live streams, which never end by
+    themselves, so that the open connections close at once."""
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__(uvicorn.Config(make_app(hub), log_level="warning", access_log=False, lifespan="off",
+                                        timeout_graceful_shutdown=2))
+        self.hub = hub
+
+    @override
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        self.hub.reopen()
+        await super().startup(sockets)
+
+    @override
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.hub.close()
+        await super().shutdown(sockets)
+
+
+def serve(hub: Hub, sock: socket.socket) -> None:
+    """Serve the hub's games on a bound socket until the process is stopped."""
+    WebServer(hub).run(sockets=[sock])
