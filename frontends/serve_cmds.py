@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -25,29 +26,46 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
                              help="The address to listen on (0.0.0.0 opens it to the network: put TLS in front)."),
     port: int = typer.Option(8000, "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+    store: Path = typer.Option(Path("pbem.sqlite"), "--store", metavar="FILE",
+                               help="The SQLite store the games are kept in, the mail server's too; every game in "
+                                    "it is resumed on start."),
 ) -> None:
     """Serve games in a web browser: each person's secret link and a spectator link are printed."""
+    import functools
+    import sqlite3
+
     from spbc.frontends.common import fail, load_ruleset
     from spbc.frontends.game_cmds import deal_seed
+    from spbc.frontends.web.keeping import Keeper, new_table
     from spbc.frontends.web.live import Hub
-    from spbc.frontends.web.serving import bind, game_links, new_table, origin_of, serve as run
+    from spbc.frontends.web.serving import bind, game_links, origin_of, serve as run
+    from spbc.lang.load import shipped_names
+    from spbc.pbem.schema import SchemaError
+    from spbc.pbem.store import Store
     from spbc.table.seats import SeatError, parse_seats
 
     hub = Hub()
     try:
         seats = parse_seats(players) if players is not None else None
-        ruleset = load_ruleset(rules or "base")
+        keeper = Keeper(Store(store), functools.cache(load_ruleset))
     except (SeatError, ValueError) as error:
         fail(str(error), code=2)
+    except (SchemaError, sqlite3.Error) as error:
+        fail(f"cannot open the store {store}: {error}")
+    for resumed in keeper.resume(hub):
+        typer.echo(f"resumed game {resumed.id} at move {resumed.table.moves}", err=True)
     try:
         sock = bind(host, port)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}", code=2)
     origin = origin_of(sock, host)
     if seats is not None:
-        game = hub.add(new_table(ruleset, seats, deal_seed(seed)))
+        given = rules or "base"
+        kept = given if given in shipped_names() else str(Path(given).resolve())  # found again from any folder
+        game, tokens = hub.create(new_table(keeper.load(kept), seats, deal_seed(seed)))
         game.table.advance()
-        for name, link in game_links(game, origin):
+        keeper.keep(game, kept)
+        for name, link in game_links(game, tokens, origin):
             typer.echo(f"{name}: {link}" if name is not None else f"spectators: {link}")
     typer.echo(f"serving on {origin} (Ctrl-C stops)", err=True)
-    run(hub, sock)
+    run(hub, sock, keeper)

@@ -11,20 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from webserver import Running, chromium_path, request, running
+from spbc.play.record import read_record
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-STEP = 30_000  # ms a page may take to show a change (a computer's move included)
+from webserver import Running, after as _after, launched_browser, open_page as _open, request, running
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    path = chromium_path()
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
+    with launched_browser() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -33,21 +28,8 @@ def server() -> Iterator[Running]:
         yield serving
 
 
-def _open(browser, url: str, width: int = 1280, height: int = 900):
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.set_default_timeout(STEP)
-    page.goto(url)
-    page.wait_for_selector("#status:not(:empty)")  # the live stream is open
-    return page
-
-
 def _number(page) -> int:
     return int(page.locator(".board").get_attribute("data-number"))
-
-
-def _after(page, number: int) -> None:
-    """Wait until the page shows a board later than move number ``number``."""
-    page.wait_for_function("n => Number(document.querySelector('.board').dataset.number) > n", arg=number)
 
 
 def _click_a_move(page, rng: random.Random) -> int:
@@ -101,6 +83,9 @@ def test_a_game_against_ai_easy_to_the_end_typing_and_clicking(browser, server, 
             break
         _after(page, _click_a_move(page, rng))
     assert game.table.game.is_over and page.locator(".final tbody tr").count() == 2
+    status, record = request(server.links(game)["Anna"] + "/record")  # the export, which spb replay reads
+    replayed = read_record(record, compiled)
+    assert status == 200 and replayed.game.standings() == game.table.game.standings()
 
 
 def test_the_spectator_page_shows_the_board_and_no_hand(browser, server, compiled):

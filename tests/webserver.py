@@ -15,14 +15,46 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 import uvicorn
 
 from spbc.frontends.web.live import Hub, WebGame
-from spbc.frontends.web.serving import WebServer, bind, game_links, new_table, origin_of
+from spbc.frontends.web.keeping import new_table
+from spbc.frontends.web.serving import WebServer, bind, game_links, origin_of
 from spbc.play.game import Ruleset
 from spbc.table.seats import parse_seats
+
+
+STEP = 30_000  # ms a page may take to show a change (a computer's move included)
+
+
+@contextmanager
+def launched_browser() -> Iterator[Any]:
+    """Headless Chromium (the distribution's) under Playwright, for one module's tests."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    path = chromium_path()
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_page(browser: Any, url: str, width: int = 1280, height: int = 900) -> Any:
+    """A new browser page at url, once its live stream is open."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.set_default_timeout(STEP)
+    page.goto(url)
+    page.wait_for_selector("#status:not(:empty)")
+    return page
+
+
+def after(page: Any, number: int) -> None:
+    """Wait until a page shows a board later than move number ``number``."""
+    page.wait_for_function("n => Number(document.querySelector('.board').dataset.number) > n", arg=number)
 
 
 def chromium_path() -> str:
@@ -43,16 +75,16 @@ class Running:
     origin: str
     server: uvicorn.Server
     thread: threading.Thread
-    games: list[WebGame] = field(default_factory=list)
+    tokens: dict[str, dict[int | None, str]] = field(default_factory=dict)  # game id -> its links' tokens
 
     def links(self, game: WebGame) -> dict[str | None, str]:
-        return dict(game_links(game, self.origin))
+        return dict(game_links(game, self.tokens[game.id], self.origin))
 
     def add_game(self, ruleset: Ruleset, seats: str, seed: int) -> WebGame:
         """A new game on the server, its computers' opening moves played."""
-        game = self.hub.add(new_table(ruleset, parse_seats(seats), seed))
+        game, tokens = self.hub.create(new_table(ruleset, parse_seats(seats), seed))
         game.table.advance()
-        self.games.append(game)
+        self.tokens[game.id] = tokens
         return game
 
     def stop(self) -> None:

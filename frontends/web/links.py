@@ -1,11 +1,13 @@
 """The secret links of a web game: one long random token for each person's seat and one for spectators.
 
-A token is compared in constant time (:func:`hmac.compare_digest`) with every token of the game the
-link names, so how long a refusal takes says nothing about how much of a token was right.
+Only a token's digest is kept (in memory and in the store), as the mail server keeps its secrets; a
+token given is digested and compared in constant time (:func:`hmac.compare_digest`) with every
+digest of the game the link names, so how long a refusal takes says nothing about how much was right.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping
@@ -37,11 +39,17 @@ def new_tokens(seats: list[int]) -> dict[int | None, str]:
     return tokens
 
 
-def viewer_of(tokens: Mapping[int | None, str], given: str) -> Viewer | None:
-    """Whose link a given token is, comparing it with every token in constant time; None for none."""
+def token_digest(token: str) -> str:
+    """What is kept of a token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def viewer_of(digests: Mapping[int | None, str], given: str) -> Viewer | None:
+    """Whose link a given token is, comparing its digest with every digest in constant time; None
+    for none."""
     found: Viewer | None = None
-    given_bytes = given.encode("utf-8", "replace")
-    for seat, token in tokens.items():
-        if hmac.compare_digest(token.encode(), given_bytes):
+    candidate = token_digest(given).encode()
+    for seat, digest in digests.items():
+        if hmac.compare_digest(digest.encode(), candidate):
             found = Viewer(seat)
     return found

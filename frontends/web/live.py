@@ -17,7 +17,7 @@ from typing import TypeVar
 from spbc.play.moves import MoveError
 from spbc.table.events import Event
 from spbc.table.table import Table
-from spbc.frontends.web.links import Viewer, new_tokens, viewer_of
+from spbc.frontends.web.links import Viewer, new_tokens, token_digest, viewer_of
 
 #: Called after every change of a game, in the server's loop (the store writes the move there).
 Listener = Callable[["WebGame"], None]
@@ -40,7 +40,7 @@ class WebGame:
 
     id: str
     table: Table
-    tokens: dict[int | None, str]
+    digests: dict[int | None, str]  # seat (None: spectators) -> the digest of its link's token
     version: int = 0
     undo: bool = False  # one person against computers: their moves can be taken back
     closed: bool = False  # the server is stopping: live streams end
@@ -51,7 +51,7 @@ class WebGame:
 
     def viewer(self, token: str) -> Viewer | None:
         """Whose link a token is (constant-time comparison), or None."""
-        return viewer_of(self.tokens, token)
+        return viewer_of(self.digests, token)
 
     async def wait_change(self, seen: int) -> int:
         """Wait until the version is no longer ``seen`` (or the server stops); the version then."""
@@ -126,15 +126,18 @@ class Hub:
     def __init__(self) -> None:
         self.games: dict[str, WebGame] = {}
 
-    def add(self, table: Table, game_id: str | None = None,
-            tokens: dict[int | None, str] | None = None) -> WebGame:
-        """Put a table on the server under a new id (or a stored one) with new links (or stored ones)."""
-        found = game_id or secrets.token_hex(4)
-        while game_id is None and found in self.games:
+    def create(self, table: Table) -> tuple[WebGame, dict[int | None, str]]:
+        """Put a new table on the server under a new id; the game and its links' tokens (told once)."""
+        found = secrets.token_hex(4)
+        while found in self.games:
             found = secrets.token_hex(4)
-        game = WebGame(found, table, tokens if tokens is not None else new_tokens(table.people),
-                       undo=len(table.people) == 1)
-        self.games[found] = game
+        tokens = new_tokens(table.people)
+        return self.restore(found, table, {seat: token_digest(token) for seat, token in tokens.items()}), tokens
+
+    def restore(self, game_id: str, table: Table, digests: dict[int | None, str]) -> WebGame:
+        """Put a table on the server under its id with its links (their digests)."""
+        game = WebGame(game_id, table, digests, undo=len(table.people) == 1)
+        self.games[game_id] = game
         return game
 
     def close(self) -> None:

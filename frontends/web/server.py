@@ -10,6 +10,7 @@ number the page showed, which makes a second submit of the same click harmless.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -17,13 +18,17 @@ from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response,
+                                 StreamingResponse)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from spbc.play.game import load_rules
 from spbc.table.table import UndoRefused
 from spbc.frontends.words import LANGUAGES
+from spbc.frontends.web.keeping import Keeper, RulesLoader, record_text
 from spbc.frontends.web.live import Hub, Refusal, WebGame
+from spbc.frontends.web.lobby import Lobby
 from spbc.frontends.web.links import Viewer
 from spbc.frontends.web.page import PageWords, page_words, render_board, render_page, undo_refusal
 
@@ -33,7 +38,7 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
                                "base-uri 'none'",
-    "Referrer-Policy": "no-referrer",  # the link is the secret: never sent on to another site
+    "Referrer-Policy": "same-origin",  # the link is the secret: never sent on to another site
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
@@ -110,13 +115,17 @@ def _say(words: PageWords, refusal: Refusal) -> str:
 
 
 class WebApp:
-    """The routes of one server over a hub of games."""
+    """The routes of one server over a hub of games (kept in a store by ``keeper``, when given)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, keeper: Keeper | None = None, load: RulesLoader = load_rules) -> None:
         self.hub = hub
+        self.lobby = Lobby(hub, keeper, functools.cache(load))
 
     def routes(self) -> list[Route | Mount]:
         return [
+            Route("/", self.lobby_page, methods=["GET"]),
+            Route("/games", self.create, methods=["POST"]),
+            Route("/game/{game}/{token}/record", self.record, methods=["GET"]),
             Route("/game/{game}/{token}", self.page, methods=["GET"]),
             Route("/game/{game}/{token}/events", self.events, methods=["GET"]),
             Route("/game/{game}/{token}/move", self.move, methods=["POST"]),
@@ -134,6 +143,27 @@ class WebApp:
         words = page_words(language_of(request), game.table)
         _, board = await self._board(game, viewer, words, _base(request))
         return HTMLResponse(render_page(game.table, viewer, words, _base(request), board), headers=HEADERS)
+
+    async def lobby_page(self, request: Request) -> Response:
+        return HTMLResponse(self.lobby.render(page_words(language_of(request), None)), headers=HEADERS)
+
+    async def create(self, request: Request) -> Response:
+        """A game made by the lobby's form: the page with its links."""
+        words = page_words(language_of(request), None)
+        try:
+            _same_origin(request)
+            form = await read_form(request)
+        except Refused as refused:
+            return HTMLResponse(self.lobby.render(words, words(refused.key)), refused.status, headers=HEADERS)
+        text, status = await self.lobby.create(form, words, f"{request.url.scheme}://{request.headers.get('host', '')}")
+        return HTMLResponse(text, status, headers=HEADERS)
+
+    async def record(self, request: Request) -> Response:
+        """The game's record so far (spb replay reads it); the seed withheld until the game is over."""
+        game, _ = _found(self.hub, request)
+        text = await game.read(record_text)
+        headers = dict(HEADERS, **{"Content-Disposition": f'attachment; filename="spb-{game.id}.spbr"'})
+        return PlainTextResponse(text, headers=headers)
 
     async def events(self, request: Request) -> Response:
         """The live stream: the viewer's whole board now, and again after every change."""
@@ -212,6 +242,6 @@ def _answer(request: Request, problem: str | None, board: str | None, status: in
                         headers=HEADERS)
 
 
-def make_app(hub: Hub) -> Starlette:
-    """The server's application over a hub of games."""
-    return Starlette(routes=WebApp(hub).routes())
+def make_app(hub: Hub, keeper: Keeper | None = None) -> Starlette:
+    """The server's application over a hub of games (kept in a store by keeper, when given)."""
+    return Starlette(routes=WebApp(hub, keeper).routes())

@@ -7,32 +7,21 @@ names the port that answers; uvicorn then serves the app on that socket until it
 from __future__ import annotations
 
 import socket
-from collections.abc import Sequence
-
 from typing_extensions import override
 
 import uvicorn
 
-from spbc.play.game import Ruleset
-from spbc.table.seats import Seat
-from spbc.table.table import Table
+from spbc.frontends.web.keeping import Keeper
 from spbc.frontends.web.live import Hub, WebGame
 from spbc.frontends.web.server import make_app
 
 
-def new_table(ruleset: Ruleset, seats: Sequence[Seat], seed: int) -> Table:
-    """A new game at a table, the computers seeded from the deal; undo kept for one person alone."""
-    game = ruleset.new_game([seat.name for seat in seats], seed)
-    people = sum(1 for seat in seats if not seat.computer)
-    return Table(game, seats, agent_seed=seed, undo=people == 1)
-
-
-def game_links(game: WebGame, origin: str) -> list[tuple[str | None, str]]:
+def game_links(game: WebGame, tokens: dict[int | None, str], origin: str) -> list[tuple[str | None, str]]:
     """Each person's secret link by name, then the spectators' (name None)."""
     links: list[tuple[str | None, str]] = [
         (game.table.seats[seat].name, f"{origin}/game/{game.id}/{token}")
-        for seat, token in game.tokens.items() if seat is not None]
-    links.append((None, f"{origin}/game/{game.id}/{game.tokens[None]}"))
+        for seat, token in tokens.items() if seat is not None]
+    links.append((None, f"{origin}/game/{game.id}/{tokens[None]}"))
     return links
 
 
@@ -58,8 +47,8 @@ class WebServer(uvicorn.Server):
     """uvicorn's server for a hub: stopping, it first ends the live streams, which never end by
     themselves, so that the open connections close at once."""
 
-    def __init__(self, hub: Hub) -> None:
-        super().__init__(uvicorn.Config(make_app(hub), log_level="warning", access_log=False, lifespan="off",
+    def __init__(self, hub: Hub, keeper: Keeper | None = None) -> None:
+        super().__init__(uvicorn.Config(make_app(hub, keeper), log_level="warning", access_log=False, lifespan="off",
                                         timeout_graceful_shutdown=2))
         self.hub = hub
 
@@ -74,6 +63,6 @@ class WebServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def serve(hub: Hub, sock: socket.socket) -> None:
+def serve(hub: Hub, sock: socket.socket, keeper: Keeper | None = None) -> None:
     """Serve the hub's games on a bound socket until the process is stopped."""
-    WebServer(hub).run(sockets=[sock])
+    WebServer(hub, keeper).run(sockets=[sock])
