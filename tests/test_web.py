@@ -134,3 +134,21 @@ def test_screenshots_at_desktop_and_phone_width_fit_the_screen(browser, server, 
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling"
     page.keyboard.press("Tab")  # the keyboard reaches the controls
     assert page.evaluate("document.activeElement.tagName") in ("A", "BUTTON", "INPUT")
+
+
+def test_hint_and_undo_against_a_computer(browser, server, compiled):
+    game = server.add_game(compiled, "Anna,ai:random", seed=6)
+    page = _open(browser, server.links(game)["Anna"])
+    page.wait_for_selector(".state.mine")
+    if game.table.moves == 0:  # nothing of Anna's to take back yet: undo says so
+        page.click("button.undo")
+        page.wait_for_selector("#problem:not(:empty)")
+    page.click("button.hint")
+    page.wait_for_function("() => document.getElementById('note').textContent.includes('ai:hard')")
+    before = game.table.moves
+    page.locator("button.move").last.click()
+    page.wait_for_selector(f'.board:not([data-number="{before}"]) .state.mine, .final')
+    page.click("button.undo")
+    page.wait_for_function("() => document.getElementById('note').textContent.length > 0")
+    page.wait_for_selector(f'.board[data-number="{before}"]')
+    assert game.table.moves == before and "took back" in page.inner_text("#note")

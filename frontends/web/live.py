@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from spbc.ai.analyze import Hint
 from spbc.play.moves import MoveError
 from spbc.table.events import Event
 from spbc.table.table import Table
@@ -110,6 +111,12 @@ class WebGame:
                 if not played:
                     return
                 self._bump()
+
+    async def hint(self, level: str) -> Hint:
+        """What a search of level would play for the seat on turn (in a worker thread; the table waits).
+        Raises RuntimeError where there is no search (the pure-Python engine)."""
+        async with self._lock:
+            return await asyncio.to_thread(self.table.hint, level)
 
     async def take_back(self) -> list[str]:
         """Take back the person's last move (against computers only); the moves taken back. Raises

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,15 +64,21 @@ def page_words(language: str, table: Table | None) -> PageWords:
     return PageWords(chosen, screen, catalogue(chosen).web)
 
 
+def session_say(words: PageWords) -> Callable[..., str]:
+    """The session's phrases (undo, hint) in the viewer's language, filled in (English for one it lacks)."""
+    session = {**SESSION_WORDS, **words.screen.session}
+    return lambda key, **values: session[key].format(**values)
+
+
 def undo_refusal(refused: UndoRefused, words: PageWords) -> str:
     """Why undo took nothing back, in the session's words of the viewer's language."""
-    session = {**SESSION_WORDS, **words.screen.session}
+    say = session_say(words)
     if refused.block is UndoBlock.OTHERS:
-        return session["undo_others"].format(names=", ".join(refused.names))
+        return say("undo_others", names=", ".join(refused.names))
     if refused.block is UndoBlock.NONE:
-        return session["undo_none"]
-    key = "barrier_drawn" if refused.block is UndoBlock.DRAWN else "barrier_refill"
-    return session[key].format(move=refused.move, drawn=refused.drawn)
+        return say("undo_none")
+    return say("barrier_drawn" if refused.block is UndoBlock.DRAWN else "barrier_refill", move=refused.move,
+               drawn=refused.drawn)
 
 
 def spectator_screen(table: Table) -> Screen:
@@ -208,9 +214,10 @@ def render_board(table: Table, viewer: Viewer, words: PageWords, base: str, undo
 
 
 def render_page(table: Table, viewer: Viewer, words: PageWords, base: str, board: str,
-                problem: str | None = None) -> str:
+                problem: str | None = None, note: str | None = None) -> str:
     """The whole page around a board fragment; ``base`` is the viewer's link (the live stream's and
     the moves' address start with it)."""
     name = words("spectator") if viewer.seat is None else words("seat_of", name=table.seats[viewer.seat].name)
     return ENVIRONMENT.get_template("page.html.j2").render(
-        w=words, who=name, base=base, board=board, languages=list(LANGUAGES), problem=problem or "")
+        w=words, who=name, base=base, board=board, languages=list(LANGUAGES), problem=problem or "",
+        note=note or "")

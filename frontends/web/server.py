@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
@@ -30,8 +29,11 @@ from spbc.frontends.web.keeping import Keeper, RulesLoader, record_text
 from spbc.frontends.web.live import Hub, Refusal, WebGame
 from spbc.frontends.web.lobby import Lobby
 from spbc.frontends.web.links import Viewer
-from spbc.frontends.web.page import PageWords, page_words, render_board, render_page, undo_refusal
+from spbc.table.phrases import hint_text
+from spbc.frontends.web.page import PageWords, page_words, render_board, render_page, session_say, undo_refusal
 
+HINT_LEVEL = "hard"  # the level a hint asks, as the terminal's hint command
+Outcome = tuple[str | None, str | None]  # what a change answers: why it was refused, or a note (a hint)
 BODY_LIMIT = 2048  # bytes of a posted form: a move in the notation is short
 KEEPALIVE = 15.0  # seconds between comments on an idle live stream, so proxies keep it open
 HEADERS = {
@@ -130,6 +132,7 @@ class WebApp:
             Route("/game/{game}/{token}/events", self.events, methods=["GET"]),
             Route("/game/{game}/{token}/move", self.move, methods=["POST"]),
             Route("/game/{game}/{token}/undo", self.undo, methods=["POST"]),
+            Route("/game/{game}/{token}/hint", self.hint, methods=["POST"]),
             Mount("/static", StaticFiles(packages=[("spbc.frontends.web", "static")]), name="static"),
         ]
 
@@ -195,26 +198,41 @@ class WebApp:
     async def undo(self, request: Request) -> Response:
         return await self._change(request, self._take_back)
 
-    async def _play(self, game: WebGame, viewer: Viewer, form: dict[str, str], words: PageWords) -> str | None:
+    async def hint(self, request: Request) -> Response:
+        return await self._change(request, self._hint)
+
+    async def _play(self, game: WebGame, viewer: Viewer, form: dict[str, str], words: PageWords) -> Outcome:
         text = form.get("move", "").strip()
         if not text or viewer.seat is None:
             raise Refused("bad_request", 400)
         refusal = await game.submit(viewer.seat, text, _number(form), words.language)
-        return None if refusal is None else _say(words, refusal)
+        return (None if refusal is None else _say(words, refusal)), None
 
-    async def _take_back(self, game: WebGame, viewer: Viewer, form: dict[str, str],
-                         words: PageWords) -> str | None:
+    async def _take_back(self, game: WebGame, viewer: Viewer, form: dict[str, str], words: PageWords) -> Outcome:
         if viewer.seat is None or not game.undo:
             raise Refused("bad_request", 400)
         if _number(form) != game.table.moves:
-            return words("stale")
+            return words("stale"), None
         try:
-            await game.take_back()
+            taken = await game.take_back()
         except UndoRefused as refused:
-            return undo_refusal(refused, words)
-        return None
+            return undo_refusal(refused, words), None
+        return None, session_say(words)("took_back", moves="; ".join(taken))
 
-    async def _change(self, request: Request, action: Callable[..., Any]) -> Response:
+    async def _hint(self, game: WebGame, viewer: Viewer, form: dict[str, str], words: PageWords) -> Outcome:
+        """What the search would play for the person on turn (one person against computers only)."""
+        if viewer.seat is None or not game.undo:
+            raise Refused("bad_request", 400)
+        if _number(form) != game.table.moves or game.table.on_turn != viewer.seat:
+            return words("stale"), None
+        say = session_say(words)
+        try:
+            found = await game.hint(HINT_LEVEL)
+        except RuntimeError as error:  # the pure-Python engine has no search
+            return say("no_hint", error=error), None
+        return None, hint_text(found, say, words.language)
+
+    async def _change(self, request: Request, action: Callable[..., Awaitable[Outcome]]) -> Response:
         """A request that changes a game: checked, done, answered as JSON (scripts) or as the page."""
         words = page_words(language_of(request), None)
         try:
@@ -222,22 +240,24 @@ class WebApp:
             game, viewer = _found(self.hub, request)
             words = page_words(words.language, game.table)
             form = await read_form(request)
-            problem = await action(game, viewer, form, words)
+            problem, note = await action(game, viewer, form, words)
         except Refused as refused:
-            return _answer(request, words(refused.key), None, refused.status)
+            return _answer(request, words(refused.key), None, None, refused.status)
         _, board = await self._board(game, viewer, words, _base(request))
+        status = 200 if problem is None else 422
         if "application/json" not in request.headers.get("accept", ""):
-            if problem is None:
+            if problem is None and note is None:
                 return RedirectResponse(f"{_base(request)}?lang={words.language}", 303, headers=HEADERS)
-            return HTMLResponse(render_page(game.table, viewer, words, _base(request), board, problem),
-                                422, headers=HEADERS)
-        return _answer(request, problem, board, 200 if problem is None else 422)
+            return HTMLResponse(render_page(game.table, viewer, words, _base(request), board, problem, note),
+                                status, headers=HEADERS)
+        return _answer(request, problem, note, board, status)
 
 
-def _answer(request: Request, problem: str | None, board: str | None, status: int) -> Response:
+def _answer(request: Request, problem: str | None, note: str | None, board: str | None, status: int) -> Response:
     """A change's answer: JSON for the page's script, a short page for a browser without one."""
     if "application/json" in request.headers.get("accept", ""):
-        return JSONResponse({"ok": problem is None, "problem": problem, "board": board}, status, headers=HEADERS)
+        return JSONResponse({"ok": problem is None, "problem": problem, "note": note, "board": board}, status,
+                            headers=HEADERS)
     return HTMLResponse(f"<!DOCTYPE html><p role=\"alert\">{html.escape(problem or '')}</p>", status,
                         headers=HEADERS)
 

@@ -7,6 +7,7 @@
   const game = document.getElementById("game");
   const status = document.getElementById("status");
   const problem = document.getElementById("problem");
+  const note = document.getElementById("note");
   if (!game || !window.EventSource) {
     return;
   }
@@ -51,6 +52,7 @@
       });
       const answer = await response.json();
       problem.textContent = answer.problem || "";
+      note.textContent = answer.note || "";
       if (answer.board) {
         show(answer.board);
       }
