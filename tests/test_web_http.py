@@ -125,6 +125,9 @@ def test_bad_requests_are_refused_and_change_nothing(server, compiled):
     assert request(links[mover] + "/move", f"n={number}&move=a+stale+move".encode(), JSON)[0] == 422  # stale
     assert game.table.moves == number + 1
     assert request(links[mover] + "/nowhere")[0] == 404
+    for page in ("", "/events", "/record"):  # reading with a made-up token, or on another game
+        assert request(base + "/" + "x" * 43 + page)[0] == 404
+        assert request(elsewhere[mover].rsplit("/", 1)[0] + "/" + token + page)[0] == 404
 
 
 def test_pages_speak_the_viewers_language(server, compiled):

@@ -45,6 +45,7 @@ class WebGame:
     version: int = 0
     undo: bool = False  # one person against computers: their moves can be taken back
     closed: bool = False  # the server is stopping: live streams end
+    poll_seconds: float = 15.0  # how long a live stream waits before it looks again (refresh) or says it is there
     listeners: list[Listener] = field(default_factory=list)
     submitted: dict[tuple[int, int], str] = field(default_factory=dict)  # (seat, move number) -> text played
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -59,6 +60,11 @@ class WebGame:
         while self.version == seen and not self.closed:
             await self._changed.wait()
         return self.version
+
+    async def refresh(self) -> bool:
+        """Look for a change made elsewhere (another frontend's); whether there was one. None here:
+        every change of a web game is made through this object."""
+        return False
 
     def close(self) -> None:
         """The server stops: wake every stream waiting, to end."""
@@ -130,8 +136,9 @@ class WebGame:
 class Hub:
     """Every game on the server, by id."""
 
-    def __init__(self) -> None:
+    def __init__(self, elsewhere: Callable[[str], WebGame | None] | None = None) -> None:
         self.games: dict[str, WebGame] = {}
+        self.elsewhere = elsewhere  # finds a game this server did not make (the mail server's), or None
 
     def create(self, table: Table) -> tuple[WebGame, dict[int | None, str]]:
         """Put a new table on the server under a new id; the game and its links' tokens (told once)."""
@@ -160,5 +167,7 @@ class Hub:
     def find(self, game_id: str, token: str) -> tuple[WebGame, Viewer] | None:
         """The game and viewer a link names; None for an unknown game or a token not of that game."""
         game = self.games.get(game_id)
+        if game is None and self.elsewhere is not None:
+            game = self.elsewhere(game_id)
         viewer = game.viewer(token) if game is not None else None
         return None if game is None or viewer is None else (game, viewer)

@@ -35,7 +35,6 @@ from spbc.frontends.web.page import PageWords, page_words, render_board, render_
 HINT_LEVEL = "hard"  # the level a hint asks, as the terminal's hint command
 Outcome = tuple[str | None, str | None]  # what a change answers: why it was refused, or a note (a hint)
 BODY_LIMIT = 2048  # bytes of a posted form: a move in the notation is short
-KEEPALIVE = 15.0  # seconds between comments on an idle live stream, so proxies keep it open
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
@@ -179,9 +178,10 @@ class WebApp:
             while not game.closed:
                 if game.version == seen:
                     try:
-                        await asyncio.wait_for(game.wait_change(seen), KEEPALIVE)
+                        await asyncio.wait_for(game.wait_change(seen), game.poll_seconds)
                     except TimeoutError:
-                        yield ": still here\n\n"
+                        if not await game.refresh():
+                            yield ": still here\n\n"
                         continue
                 if game.closed:
                     return
@@ -262,6 +262,12 @@ def _answer(request: Request, problem: str | None, note: str | None, board: str 
                         headers=HEADERS)
 
 
+async def _refused(request: Request, error: Exception) -> Response:
+    """A request refused before it reached a game (an unknown game or link): said in the viewer's language."""
+    assert isinstance(error, Refused)
+    return _answer(request, page_words(language_of(request), None)(error.key), None, None, error.status)
+
+
 def make_app(hub: Hub, keeper: Keeper | None = None) -> Starlette:
     """The server's application over a hub of games (kept in a store by keeper, when given)."""
-    return Starlette(routes=WebApp(hub, keeper).routes())
+    return Starlette(routes=WebApp(hub, keeper).routes(), exception_handlers={Refused: _refused})
