@@ -3,12 +3,14 @@ hand, no seed before the end), and refusals of bad requests that change nothing.
 
 from __future__ import annotations
 
+import html
 import random
 import re
 
 import pytest
 
 from spbc.frontends.web.page import spectator_screen
+from spbc.frontends.words import words_in
 
 from webserver import Running, first_frame, request, running
 
@@ -22,7 +24,14 @@ def server():
 
 
 def _card_names(text: str, names: set[str]) -> set[str]:
-    return {name for name in names if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)}
+    """The card names a text holds, the longer first ("Zar und Zimmermann" is not also "Zar")."""
+    found = set()
+    for name in sorted(names, key=len, reverse=True):
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        if pattern.search(text):
+            found.add(name)
+            text = pattern.sub(" ", text)
+    return found
 
 
 def _check_pages(server: Running, game, names: dict[str, str], language: str) -> None:
@@ -33,16 +42,18 @@ def _check_pages(server: Running, game, names: dict[str, str], language: str) ->
     public_view = table.public_view()
     _, watched = request(links[None] + f"?lang={language}")
     assert 'class="hand"' not in watched
-    seen = set(public_view.upper) | set(public_view.lower) | set(public_view.discard) | {
+    _check_rubles(watched, public_view, language)
+    seen = set(public_view.upper) | set(public_view.lower) | set(public_view.discard) | {public_view.drawn or ""} | {
         card for player in public_view.players for card in player.play_area}
     taken = " ".join(text for _, _, text in table.history.moves)  # the moves name the cards they took
-    public = {names[card] for card in seen} | _card_names(taken, set(names.values()))
+    public = {names[card] for card in seen if card} | _card_names(taken, set(names.values()))
     # what a trading card's price displaces, or needs: named from the rules and the play areas
     public |= {names[card] for offer in spectator_screen(table).offers for card in (*offer.needs, offer.over) if card}
     hands = {seat: {names[card] for card in table.game.view(seat).players[seat].hand or []}
              for seat in range(len(table.seats))}
     secret_seed = str(table.game.seed)
-    assert not (_card_names(watched, set(names.values())) & set().union(*hands.values())) - public
+    leaked = (_card_names(watched, set(names.values())) & set().union(*hands.values())) - public
+    assert not leaked, f"the spectators' page names {leaked} of a hand"
     for seat, person in enumerate(table.seats):
         if person.computer:
             continue
@@ -51,8 +62,20 @@ def _check_pages(server: Running, game, names: dict[str, str], language: str) ->
                      first_frame(links[person.name] + f"/events?lang={language}")):
             extra = (_card_names(text, set(names.values())) & others) - public - hands[seat]
             assert not extra, f"{person.name}'s page names {extra} of another hand"
+            _check_rubles(text, table.game.view(seat), language)
             assert table.game.is_over or secret_seed not in text
     assert table.game.is_over or secret_seed not in watched
+
+
+def _check_rubles(text: str, view, language: str) -> None:
+    """Each mat on a page shows a player's rubles only where the viewer may see them."""
+    words = words_in(language)
+    for player in view.players:
+        found = re.search(rf'<article class="mat" aria-label="{re.escape(html.escape(player.name))}">.*?<p>(.*?)</p>',
+                          text, re.S)
+        assert found, player.name
+        shown = words("secret_rubles") if player.rubles is None else words.count(player.rubles, "ruble")
+        assert html.escape(shown) in found.group(1), (player.name, found.group(1))
 
 
 @pytest.mark.parametrize("games", [2])
@@ -138,3 +161,26 @@ def test_pages_speak_the_viewers_language(server, compiled):
     status, text = request(link + "/move", f"n={game.table.moves}&move=buy nichts".encode(),
                            {**JSON, "Accept-Language": "de"})
     assert status == 422 and "nichts" in text
+
+
+def test_fuzzed_requests_to_every_endpoint_are_refused_and_change_nothing(server, compiled):
+    game = server.add_game(compiled, "Anna,Boris", seed=91)
+    other = server.add_game(compiled, "Anna,ai:random", seed=92)
+    links, elsewhere = server.links(game), server.links(other)
+    tokens = [link.rsplit("/", 1)[1] for link in links.values()]
+    rng = random.Random(5)
+    endpoints = ["", "/events", "/record", "/move", "/undo", "/hint"]
+    before = (game.table.moves, other.table.moves)
+    for _ in range(300):
+        token = rng.choice([rng.choice(tokens)[:-1] + "A", "x" * rng.randrange(1, 300), "%00", "..", ""])
+        game_id = rng.choice([game.id, other.id, "nosuch", "g1"])
+        if rng.random() < 0.3:  # a real token on the other game: never good there
+            game_id, token = other.id, rng.choice(tokens)
+        path = f"/game/{game_id}/{token}{rng.choice(endpoints)}"
+        body = rng.choice([b"", b"n=0&move=pass", bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 64))),
+                           b"move=" + b"a" * 5000, "n=0&move=ü€".encode(), b"n=0&n=1"])
+        headers = rng.choice([JSON, {**JSON, "Origin": "http://evil.test"}, {"Content-Type": "text/plain"}, {}])
+        method = rng.choice(["GET", "POST", "PUT", "DELETE"])
+        status, _ = request(server.origin + path, body if method != "GET" else None, headers, method)
+        assert status in (400, 403, 404, 405, 413, 415, 422), (method, path, body[:40], status)
+    assert (game.table.moves, other.table.moves) == before

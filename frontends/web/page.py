@@ -10,6 +10,7 @@ escaped throughout.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Mapping
@@ -19,6 +20,8 @@ from typing import Any
 import jinja2
 from rich.console import Console
 
+from spbc.lang.model import RulesModel
+from spbc.play.game import Ruleset
 from spbc.play.scoring import final_scores
 from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, Played, PointsBought, RoundEnded
 from spbc.table.phrases import SESSION_WORDS, catalogue
@@ -46,11 +49,13 @@ ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("spbc.frontends.web
 
 @dataclass(frozen=True)
 class PageWords:
-    """The words of one viewer's page: the screen's (``screen``) and the page's own (``web``)."""
+    """The words of one viewer's page: the screen's (``screen``) and the page's own (``web``), for a
+    game of ``ruleset`` (None: the lobby's, no game's names)."""
 
     language: str
     screen: Words
     web: Mapping[str, str]
+    ruleset: Ruleset | None = None
 
     def __call__(self, key: str, **values: object) -> str:
         return self.web[key].format(**values)
@@ -60,8 +65,14 @@ def page_words(language: str, table: Table | None) -> PageWords:
     """The words of a page in a language the table speaks (English for another); without a table, the
     page's own words only (names stay as the rules give them)."""
     chosen = language if language in LANGUAGES else "en"
-    screen = LANGUAGES[chosen] if table is None else LANGUAGES[chosen].for_model(table.game.ruleset.model)
-    return PageWords(chosen, screen, catalogue(chosen).web)
+    ruleset = None if table is None else table.game.ruleset
+    return PageWords(chosen, screen_words(chosen, ruleset), catalogue(chosen).web, ruleset)
+
+
+@functools.cache
+def screen_words(language: str, ruleset: Ruleset | None) -> Words:
+    """The screen's words of a language knowing a ruleset's names in it (made once for each pair)."""
+    return LANGUAGES[language] if ruleset is None else LANGUAGES[language].for_model(ruleset.model)
 
 
 def session_say(words: PageWords) -> Callable[..., str]:
@@ -96,7 +107,7 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     """Everything the board fragment draws, as plain values (read between moves); ``undo`` offers the
     undo button (a game of one person against computers)."""
     screen = screen_of(table, viewer)
-    model = words.screen.localize(screen.model)
+    model = local_model(words.language, table.game.ruleset)
     view = screen.view
     on_turn = table.seats[view.current_player].name
     context: dict[str, Any] = {
@@ -109,7 +120,7 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
         "hand": None, "hand_line": "", "prompt": screen.prompt_in(words.language),
         "moves": [{"text": text, "cost": cost} for text, cost in screen.moves],
         "recent": [f"{name}: {text}" for name, text in screen.recent],
-        "log": log_lines(table.log, words.screen), "final": None,
+        "log": log_lines(table.log, words), "final": None,
         "undo": undo and viewer.seat is not None and viewer.seat == table.on_turn,
     }
     if viewer.seat is not None:
@@ -183,15 +194,32 @@ def _mat(screen: Screen, seat: int, model: Any, words: Words) -> dict[str, Any]:
     }
 
 
-def log_lines(events: list[Event], words: Words) -> list[str]:
-    """The last lines of what everyone saw happen (moves, scorings, rounds), as the terminal says them."""
+def log_lines(events: list[Event], words: PageWords) -> list[str]:
+    """The last lines of what everyone saw happen (moves, scorings, rounds), as the terminal says them;
+    read from the end, each event's lines said once per language and kept (events are values)."""
+    lines: list[str] = []
+    for event in reversed(events):
+        if len(lines) >= LOG_LINES:
+            break
+        if isinstance(event, _PUBLIC_EVENTS):
+            lines[:0] = _event_lines(event, words.language, words.ruleset)
+    return lines[-LOG_LINES:]
+
+
+@functools.cache
+def local_model(language: str, ruleset: Ruleset) -> RulesModel:
+    """The ruleset's model with its names in a language where it has them (made once for each pair)."""
+    return screen_words(language, ruleset).localize(ruleset.model)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _event_lines(event: Event, language: str, ruleset: Ruleset | None) -> tuple[str, ...]:
+    """One public event as the terminal's transcript says it, in plain text."""
     out = io.StringIO()
     console = Console(file=out, no_color=True, width=100, highlight=False, force_terminal=False)
-    for event in events:
-        if isinstance(event, _PUBLIC_EVENTS):
-            render_line(event, console, words)
-    lines = [line.strip().strip("─").strip() for line in out.getvalue().splitlines()]
-    return [line for line in lines if line][-LOG_LINES:]
+    render_line(event, console, screen_words(language, ruleset))
+    lines = (line.strip().strip("─").strip() for line in out.getvalue().splitlines())
+    return tuple(line for line in lines if line)
 
 
 def _final(table: Table, words: Words) -> dict[str, Any]:
