@@ -85,7 +85,7 @@ def test_no_page_or_frame_holds_another_hand_or_the_seed(server, compiled, games
 
 @pytest.mark.slow
 def test_no_page_or_frame_holds_another_hand_or_the_seed_over_200_games(server, compiled):
-    _play_and_check(server, compiled, 200, every=7)
+    _play_and_check(server, compiled, 200, every=25)
 
 
 def _play_and_check(server: Running, ruleset, games: int, every: int = 3) -> None:
