@@ -68,8 +68,10 @@ setup(
     package_dir=package_dir,
     package_data={
         # *.pyx, *.pxi and *.pxd: an installed spbc carries each engine's source and its C interface,
-        # which Cython code elsewhere cimports (spbc.contract.capi); py.typed: its types (PEP 561)
-        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxi", "*.pxd", "*.pyi", "py.typed"],
+        # which Cython code elsewhere cimports (spbc.contract.capi); py.typed: its types (PEP 561);
+        # *.js and *.css: the web game's script and stylesheet (spb serve loads nothing from a network)
+        "": ["*.spb", "*.j2", "*.lark", "*.md", "*.html", "*.json", "*.pyx", "*.pxi", "*.pxd", "*.pyi", "py.typed",
+               "*.js", "*.css"],
     },
     include_package_data=False,
     ext_modules=_engine_extensions(),

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "record_cmds": ("replay", "analyze"),
     "lab_cmds": ("balance",),
     "pbem_cmds": ("pbem",),
+    "serve_cmds": ("serve",),
 }
 
 

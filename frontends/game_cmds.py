@@ -96,7 +96,7 @@ def _start(rules: str | None, players: str | None, seed: int | None, load: Path 
                 fail(f"{load}: {error}")
         ruleset = load_ruleset(rules or "base")
         seats = parse_seats(players or "you,ai:random")
-        return ruleset.new_game([seat.name for seat in seats], _seed(seed)), list(seats)
+        return ruleset.new_game([seat.name for seat in seats], deal_seed(seed)), list(seats)
     except (SeatError, ValueError) as error:
         fail(str(error), code=2)
 
@@ -191,7 +191,7 @@ def _printable(text: str) -> str:
     return "".join(repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in text)
 
 
-def _seed(seed: int | None) -> int:
+def deal_seed(seed: int | None) -> int:
     """The seed given, or a new one from the whole 64 bits the engine deals by.
 
     Drawn from a small space (it was one of a million), the seed of a game could be

@@ -130,7 +130,7 @@ def _board(screen: Screen, model: RulesModel, words: Words) -> Table:
         name = card.name + (f" x{offer.copies}" if offer.copies > 1 else "")
         row = [Text(words.row(offer.row)), Text(name, style=style), Text(colour, style=style),
                Text("-" if offer.price is None else str(offer.price)), Text(describe_income(model, card, words.language))]
-        table.add_row(*row, *([Text(_note(model, card, offer, words))] if notes else []))
+        table.add_row(*row, *([Text(offer_note(model, card, offer, words))] if notes else []))
     if not screen.offers:
         table.add_row("", words("board_empty"), "", "", "", *([""] if notes else []))
     return table
@@ -142,7 +142,7 @@ def discard_line(discard: dict[str, int], model: RulesModel, words: Words = ENGL
     return words("discard_pile", cards=words.count(sum(discard.values()), "card"), names=cards or words("empty"))
 
 
-def _note(model: RulesModel, card: Card, offer: Offer, words: Words = ENGLISH) -> str:
+def offer_note(model: RulesModel, card: Card, offer: Offer, words: Words = ENGLISH) -> str:
     """Why a trading card has no price ("needs a blue card"), or what its price displaces."""
     if offer.price is None:
         return words("needs", what=_needs(model, card, offer.needs, words))
@@ -204,10 +204,10 @@ def _player(screen: Screen, player: PlayerView, model: RulesModel, words: Words)
     if player.disc:
         text.append(words("holds_disc"))
     text.append(words("pays") + " | ".join(
-        f"{phase_names[phase]} " + (words("no_more") if phase in screen.closed else _amounts(r, p, words))
+        f"{phase_names[phase]} " + (words("no_more") if phase in screen.closed else amounts_text(r, p, words))
         for phase, (r, p) in player.forecast.items()))
     if screen.endgame:
-        text.append(words("at_the_end", bonus=_end_bonus(model, screen.endgame[player.seat], words)))
+        text.append(words("at_the_end", bonus=end_bonus_text(model, screen.endgame[player.seat], words)))
     for colour in model.colours:
         owned = [(model.card(card), n) for card, n in player.play_area.items()
                  if model.card(card).colour == colour.id]
@@ -225,7 +225,7 @@ def _player(screen: Screen, player: PlayerView, model: RulesModel, words: Words)
     return text
 
 
-def _amounts(rubles: int, points: int, words: Words = ENGLISH) -> str:
+def amounts_text(rubles: int, points: int, words: Words = ENGLISH) -> str:
     """ "3 rubles", "1 ruble 2 points", "nothing"."""
     parts = [words.count(rubles, "ruble") if rubles else "", words.count(points, "point") if points else ""]
     return " ".join(part for part in parts if part) or words("nothing")
@@ -239,7 +239,7 @@ def noble_words(model: RulesModel, nobles: int, words: Words = ENGLISH) -> str:
     return words("nobles", deck=name, n=nobles)
 
 
-def _end_bonus(model: RulesModel, end: EndBonus, words: Words = ENGLISH) -> str:
+def end_bonus_text(model: RulesModel, end: EndBonus, words: Words = ENGLISH) -> str:
     """ "+6 points for Aristocrats (3 distinct), -5 for 1 card in hand"."""
     text = words("end_bonus", points=words.count(end.noble_bonus, "point"), nobles=noble_words(model, end.nobles, words))
     if end.hand_cards:

@@ -14,6 +14,10 @@ store is always at one whole version: a crash during an upgrade leaves it as it 
 - Version 3: for each game, the reason it could not be loaded that its administrator was told
   (``unloadable``; '' once it loads), so that they are told once, not for every mail.
 
+- Version 4: the language of each seat's mails, and each log line in the other languages.
+- Version 5: the games of the web server (``spb serve``) beside the mail server's: each game's
+  rules, seats and seed, the digests of its links, and its moves in order (replayed on start).
+
 A store written by a newer spbc (a version above :data:`VERSION`) is refused, never changed.
 """
 
@@ -97,12 +101,28 @@ def _add_column(db: sqlite3.Connection, table: str, column: str, declared: str) 
         db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
 
 
+def _v5(db: sqlite3.Connection) -> None:
+    """The web server's games: a game (its seats a JSON list of [name, level or null]; its seed as text,
+    all 64 bits), the digests of its links (seat -1: the spectators'), its moves (``typed``: what the person wrote, so a repeated
+    request is known after a restart)."""
+    for statement in (
+        "CREATE TABLE IF NOT EXISTS web_games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, seats TEXT NOT NULL,"
+        " seed TEXT NOT NULL, created REAL NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS web_links (game TEXT NOT NULL, seat INTEGER NOT NULL, digest TEXT NOT NULL,"
+        " PRIMARY KEY (game, seat))",
+        "CREATE TABLE IF NOT EXISTS web_moves (game TEXT NOT NULL, ply INTEGER NOT NULL, seat INTEGER NOT NULL,"
+        " text TEXT NOT NULL, typed TEXT NOT NULL, how TEXT NOT NULL, PRIMARY KEY (game, ply))",
+    ):
+        db.execute(statement)
+
+
 #: Each step brings a store from the version before it to its number.
 MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (1, _v1),
     (2, _v2),
     (3, _v3),
     (4, _v4),
+    (5, _v5),
 ]
 VERSION = MIGRATIONS[-1][0]
 

@@ -31,6 +31,7 @@ class Catalogue:
     rows: Mapping[str, str]  # a board row as the screen names it
     reasons: Mapping[str, str]  # why a game stopped ("quit")
     session: Mapping[str, str]  # the session's prompts, answers to commands and help
+    web: Mapping[str, str]  # the web page's own words (spbc.frontends.web): its headings, buttons and answers
 
 
 @functools.cache
@@ -44,7 +45,8 @@ def catalogue(language: str) -> Catalogue:
     return Catalogue(
         language, dict(words.phrases), {noun: (forms[0], forms[1]) for noun, forms in words.nouns.items()},
         str(words.last), str(words.number), (str(income[0]), str(income[1])), str(words.digit_group),
-        str(words.decimal_point), dict(words.rows), dict(words.reasons), dict(words.session))
+        str(words.decimal_point), dict(words.rows), dict(words.reasons), dict(words.session),
+        dict(words.web))
 
 
 #: The session's phrases in English, by key; Session(words=...) gives them in another language

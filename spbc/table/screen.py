@@ -88,9 +88,10 @@ class Screen:
 
 
 def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...],
-                 recent: tuple[tuple[str, str], ...] = ()) -> Screen:
-    """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table."""
-    view = game.view(seat)
+                 recent: tuple[tuple[str, str], ...] = (), *, public: bool = False) -> Screen:
+    """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table.
+    With ``public``, a spectator's screen: the public view (no hand, no secret rubles) in its place."""
+    view = game.view(None if public else seat)
     model = game.ruleset.model
     offers = _grouped([_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)])
     if view.drawn is not None:

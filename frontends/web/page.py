@@ -1,0 +1,251 @@
+"""A viewer's page drawn from the Table: the board with its prices, the phase table, every mat, the
+viewer's hand, the waiting decision, the moves since the viewer's last turn, the log, the end.
+
+Everything drawn comes from one Screen, a seat's (:meth:`spbc.table.table.Table.view`) or the
+spectators' (:func:`spectator_screen`, the public view), and from the table's public events: so a
+page never holds another seat's hand, secret rubles, the deck order, or the seed before the end. The
+words are the table's catalogue in the viewer's language (spbc.table.phrases); the HTML is Jinja2's,
+escaped throughout.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+from rich.console import Console
+
+from spbc.lang.model import RulesModel
+from spbc.play.game import Ruleset
+from spbc.play.scoring import final_scores
+from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, Played, PointsBought, RoundEnded
+from spbc.table.phrases import SESSION_WORDS, catalogue
+from spbc.table.screen import Screen, build_screen, describe_card
+from spbc.table.table import Table, UndoBlock, UndoRefused
+from spbc.frontends.screen import (
+    amounts_text,
+    discard_line,
+    end_bonus_text,
+    offer_note,
+    render_line,
+    title_text,
+)
+from spbc.frontends.words import LANGUAGES, Words
+from spbc.frontends.web.links import Viewer
+
+LOG_LINES = 40  # the log shows the last this many lines of what everyone saw
+_PUBLIC_EVENTS = (Played, NewPhase, PhaseScored, PointsBought, RoundEnded, LastRound)
+_CSS_NAME = re.compile(r"^[a-z]{3,20}$")
+
+ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("spbc.frontends.web", "templates"),
+                                 autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                                 lstrip_blocks=True)
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """The words of one viewer's page: the screen's (``screen``) and the page's own (``web``), for a
+    game of ``ruleset`` (None: the lobby's, no game's names)."""
+
+    language: str
+    screen: Words
+    web: Mapping[str, str]
+    ruleset: Ruleset | None = None
+
+    def __call__(self, key: str, **values: object) -> str:
+        return self.web[key].format(**values)
+
+
+def page_words(language: str, table: Table | None) -> PageWords:
+    """The words of a page in a language the table speaks (English for another); without a table, the
+    page's own words only (names stay as the rules give them)."""
+    chosen = language if language in LANGUAGES else "en"
+    ruleset = None if table is None else table.game.ruleset
+    return PageWords(chosen, screen_words(chosen, ruleset), catalogue(chosen).web, ruleset)
+
+
+@functools.cache
+def screen_words(language: str, ruleset: Ruleset | None) -> Words:
+    """The screen's words of a language knowing a ruleset's names in it (made once for each pair)."""
+    return LANGUAGES[language] if ruleset is None else LANGUAGES[language].for_model(ruleset.model)
+
+
+def session_say(words: PageWords) -> Callable[..., str]:
+    """The session's phrases (undo, hint) in the viewer's language, filled in (English for one it lacks)."""
+    session = {**SESSION_WORDS, **words.screen.session}
+    return lambda key, **values: session[key].format(**values)
+
+
+def undo_refusal(refused: UndoRefused, words: PageWords) -> str:
+    """Why undo took nothing back, in the session's words of the viewer's language."""
+    say = session_say(words)
+    if refused.block is UndoBlock.OTHERS:
+        return say("undo_others", names=", ".join(refused.names))
+    if refused.block is UndoBlock.NONE:
+        return say("undo_none")
+    return say("barrier_drawn" if refused.block is UndoBlock.DRAWN else "barrier_refill", move=refused.move,
+               drawn=refused.drawn)
+
+
+def spectator_screen(table: Table) -> Screen:
+    """What a spectator sees: the public view (no hand, no secret rubles) with the board priced for
+    the seat on turn (prices are public: they follow from the cards on the table) and no moves."""
+    return build_screen(table.game, table.game.current_player, (), (), public=True)
+
+
+def screen_of(table: Table, viewer: Viewer) -> Screen:
+    """The screen a viewer may see now."""
+    return spectator_screen(table) if viewer.seat is None else table.view(viewer.seat)
+
+
+def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = False) -> dict[str, Any]:
+    """Everything the board fragment draws, as plain values (read between moves); ``undo`` offers the
+    undo button (a game of one person against computers)."""
+    screen = screen_of(table, viewer)
+    model = local_model(words.language, table.game.ruleset)
+    view = screen.view
+    on_turn = table.seats[view.current_player].name
+    context: dict[str, Any] = {
+        "number": table.moves, "over": view.is_over, "on_turn": on_turn,
+        "mine": viewer.seat is not None and viewer.seat == table.on_turn,
+        "title": title_text(screen, model, words.screen),
+        "offers": _offers(screen, model, words.screen), "phases": _phases(screen, model),
+        "discard": discard_line(view.discard, model, words.screen) if screen.discard_shown else None,
+        "mats": [_mat(screen, player.seat, model, words.screen) for player in view.players],
+        "hand": None, "hand_line": "", "prompt": screen.prompt_in(words.language),
+        "moves": [{"text": text, "cost": cost} for text, cost in screen.moves],
+        "recent": [f"{name}: {text}" for name, text in screen.recent],
+        "log": log_lines(table.log, words), "final": None,
+        "undo": undo and viewer.seat is not None and viewer.seat == table.on_turn,
+    }
+    if viewer.seat is not None:
+        me = screen.me
+        context["hand"] = [{"name": model.card(card).name, "about": describe_card(model, model.card(card),
+                                                                                  words.language)}
+                           for card in me.hand or []]
+        names = ", ".join(card["name"] for card in context["hand"]) or words.screen("empty")
+        context["hand_line"] = words.screen("hand", size=me.hand_size, limit=me.hand_limit, hand=names)
+    if view.is_over:
+        context["final"] = _final(table, words.screen)
+    return context
+
+
+def _offers(screen: Screen, model: Any, words: Words) -> list[dict[str, Any]]:
+    """The board's rows: each card with its price for the seat on turn."""
+    rows = []
+    for offer in screen.offers:
+        card = model.card(offer.card)
+        rows.append({
+            "row": words.row(offer.row), "name": card.name, "copies": offer.copies,
+            "colour": next(c.name for c in model.colours if c.id == card.colour),
+            "css": colour_css(screen.model, card.colour), "cost": card.cost,
+            "price": "-" if offer.price is None else str(offer.price),
+            "income": describe_card(model, card, words.language),
+            "deck": next(d.name for d in model.decks if d.id == card.deck),
+            "note": offer_note(model, card, offer, words),
+        })
+    return rows
+
+
+def colour_css(model: Any, colour_id: str) -> str:
+    """A CSS colour for a card colour: its English name when it is a plain word, else grey."""
+    name = next((c.name for c in model.colours if c.id == colour_id), colour_id).lower()
+    return name if _CSS_NAME.match(name) else "grey"
+
+
+def _phases(screen: Screen, model: Any) -> list[dict[str, Any]]:
+    """The phase table: each phase's deck, the cards left in it, who starts it."""
+    names = {phase.id: phase for phase in model.phases}
+    decks = {deck.id: deck.name for deck in model.decks}
+    return [{"name": names[line.id].name, "deck": decks.get(names[line.id].deck, line.deck), "left": line.left,
+             "current": line.current, "starter": line.starter or "-"} for line in screen.phases]
+
+
+def _mat(screen: Screen, seat: int, model: Any, words: Words) -> dict[str, Any]:
+    """One player's mat: points, rubles where the viewer may see them, hand size, cards by colour,
+    the forecast of each scoring, the phases they start."""
+    view = screen.view
+    player = view.players[seat]
+    phase_names = {phase.id: phase.name for phase in model.phases}
+    colours = []
+    for colour in model.colours:
+        owned = [model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in player.play_area.items()
+                 if model.card(card).colour == colour.id]
+        if owned:
+            colours.append({"name": colour.name, "css": colour_css(screen.model, colour.id), "cards": owned})
+    forecast = [{"phase": phase_names[phase],
+                 "pays": words("no_more") if phase in screen.closed else amounts_text(r, p, words)}
+                for phase, (r, p) in player.forecast.items()]
+    tags = [words(tag) for tag, on in (("you", seat == screen.seat and view.viewer == seat),
+                                       ("on_turn", seat == view.current_player and not view.is_over)) if on]
+    return {
+        "name": player.name, "tags": tags, "points": words.count(player.points, "point"),
+        "rubles": words("secret_rubles") if player.rubles is None else words.count(player.rubles, "ruble"),
+        "hand": words("hand_size", size=player.hand_size, limit=player.hand_limit),
+        "starts": ", ".join(phase_names[p] for p in player.starts), "colours": colours, "forecast": forecast,
+        "pays": words("pays").strip(), "disc": words("holds_disc").strip(", ") if player.disc else "",
+        "end": (words("at_the_end", bonus=end_bonus_text(model, screen.endgame[seat], words)).strip()
+                if screen.endgame else ""),
+    }
+
+
+def log_lines(events: list[Event], words: PageWords) -> list[str]:
+    """The last lines of what everyone saw happen (moves, scorings, rounds), as the terminal says them;
+    read from the end, each event's lines said once per language and kept (events are values)."""
+    lines: list[str] = []
+    for event in reversed(events):
+        if len(lines) >= LOG_LINES:
+            break
+        if isinstance(event, _PUBLIC_EVENTS):
+            lines[:0] = _event_lines(event, words.language, words.ruleset)
+    return lines[-LOG_LINES:]
+
+
+@functools.cache
+def local_model(language: str, ruleset: Ruleset) -> RulesModel:
+    """The ruleset's model with its names in a language where it has them (made once for each pair)."""
+    return screen_words(language, ruleset).localize(ruleset.model)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _event_lines(event: Event, language: str, ruleset: Ruleset | None) -> tuple[str, ...]:
+    """One public event as the terminal's transcript says it, in plain text."""
+    out = io.StringIO()
+    console = Console(file=out, no_color=True, width=100, highlight=False, force_terminal=False)
+    render_line(event, console, screen_words(language, ruleset))
+    lines = (line.strip().strip("─").strip() for line in out.getvalue().splitlines())
+    return tuple(line for line in lines if line)
+
+
+def _final(table: Table, words: Words) -> dict[str, Any]:
+    """The final breakdown of every score, and the seed (told now that the game is over)."""
+    rows = [{"rank": s.rank, "name": s.name, "points": s.points, "nobles": f"+{s.noble_bonus} ({s.nobles})",
+             "rubles": f"+{s.rubles_points} ({s.rubles})", "hand": f"-{s.hand_penalty} ({s.hand_cards})",
+             "total": s.total, "left": s.rubles_left} for s in final_scores(table.game)]
+    heads = [words(key) for key in ("st_rank", "st_player", "st_points", "st_nobles", "st_rubles", "st_hand",
+                                    "st_total", "st_left")]
+    tie = words("st_ties") if rows and final_scores(table.game)[0].breaks_ties else ""
+    return {"heads": heads, "rows": rows, "legend": words("st_legend", ties=tie),
+            "seed": words("seed", seed=table.game.seed)}
+
+
+def render_board(table: Table, viewer: Viewer, words: PageWords, base: str, undo: bool = False) -> str:
+    """The board fragment of a viewer's page (what a live update replaces); its forms post to ``base``,
+    the viewer's own link."""
+    context = board_context(table, viewer, words, undo)
+    return ENVIRONMENT.get_template("board.html.j2").render(w=words, s=words.screen, base=base, **context)
+
+
+def render_page(table: Table, viewer: Viewer, words: PageWords, base: str, board: str,
+                problem: str | None = None, note: str | None = None) -> str:
+    """The whole page around a board fragment; ``base`` is the viewer's link (the live stream's and
+    the moves' address start with it)."""
+    name = words("spectator") if viewer.seat is None else words("seat_of", name=table.seats[viewer.seat].name)
+    return ENVIRONMENT.get_template("page.html.j2").render(
+        w=words, who=name, base=base, board=board, languages=list(LANGUAGES), problem=problem or "",
+        note=note or "")
