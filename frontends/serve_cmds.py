@@ -30,7 +30,7 @@ def serve(
                                        help="Seed of the deal (default: a random one, told at the end)."),
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST",
                              help="The address to listen on (0.0.0.0 opens it to the network: put TLS in front)."),
-    port: int = typer.Option(8000, "--port", metavar="PORT", help="The port to listen on (0: any free port)."),
+    port: int = typer.Option(8000, "--port", metavar="PORT", parser=integer(0, 65535), help="The port to listen on (0: any free port)."),
     store: Path = typer.Option(Path("pbem.sqlite"), "--store", metavar="FILE",
                                help="The SQLite store the games are kept in, the mail server's too; every game in "
                                     "it is resumed on start."),
