@@ -74,10 +74,10 @@ def test_the_seed_of_an_unseeded_game_is_not_in_the_old_space_of_seeds(compiled,
 def test_unseeded_seeds_use_the_whole_64_bits(monkeypatch):
     from spbc.frontends import game_cmds
 
-    seeds = [game_cmds._seed(None) for _ in range(200)]
+    seeds = [game_cmds.deal_seed(None) for _ in range(200)]
     assert all(0 <= seed < 2**64 for seed in seeds)
     assert max(seeds) >= 2**63 and min(seeds) < 2**62  # 200 draws of 64 bits: certain but for 2^-199
-    assert game_cmds._seed(7) == 7
+    assert game_cmds.deal_seed(7) == 7
 
 
 def test_a_64_bit_seed_deals_by_all_its_bits_and_survives_saves_and_records(ruleset):
