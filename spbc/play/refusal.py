@@ -141,16 +141,29 @@ def _grammar(language: str) -> Any:
     return render.environment().get_template(f"reference/words.{language}.j2").make_module()
 
 
-@functools.lru_cache(maxsize=32)
-def _local(model: RulesModel, language: str) -> RulesModel:
-    return model.in_language(language) if language in model.languages else model
+#: (id of a model, language) -> (the model, it in that language): kept by identity, since a frozen model's
+#: hash reads every card and name of it; the model is held, so that its id is not another's meanwhile.
+_LOCAL: dict[tuple[int, str], tuple[RulesModel, RulesModel]] = {}
+_LOCAL_MAX = 64
+
+
+def local_model(model: RulesModel, language: str) -> RulesModel:
+    """The model with its names in language (:meth:`RulesModel.in_language`), or the model itself when it
+    has no names in it; made once a model and language (a screen asks for it in every language)."""
+    kept = _LOCAL.get((id(model), language))
+    if kept is None or kept[0] is not model:
+        if len(_LOCAL) >= _LOCAL_MAX:
+            _LOCAL.clear()
+        kept = (model, model.in_language(language) if language in model.languages else model)
+        _LOCAL[(id(model), language)] = kept
+    return kept[1]
 
 
 def speaker(game: TableLike, language: str) -> Speaker:
     """The words of one language for a game's refusals (names the ruleset lacks in it: its English)."""
     if language not in LANGUAGES:
         raise ValueError(f"refusals are said in {', '.join(LANGUAGES)}, not {language!r}")
-    return Speaker(_local(game.ruleset.model, language), game.players, language)
+    return Speaker(local_model(game.ruleset.model, language), game.players, language)
 
 
 def say(refusal: Refusal, game: TableLike, language: str = "en") -> str:

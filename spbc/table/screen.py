@@ -17,7 +17,7 @@ from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
 from spbc.play.scoring import EndBonus, end_bonus, penalized
-from spbc.play.refusal import LANGUAGES  # re-exported: the languages a screen's prompt is written in
+from spbc.play.refusal import LANGUAGES, local_model  # LANGUAGES re-exported: the languages a screen's prompt is written in
 from spbc.play.view import GameView, PlayerView
 from spbc.table.phrases import catalogue
 
@@ -117,7 +117,7 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
     stage (``prompt``). Every reader of the position is shown the same line, so it says only what everyone
     sees, and a game loaded from a save says what the game that was saved said."""
     model = game.ruleset.model
-    local = model.in_language(language) if language in model.languages else model
+    local = local_model(model, language)
     name = view.players[view.current_player].name
     for part in hooks.presenters(model):
         said = part.drawn_prompt(game, local, view, name, language)
