@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spbc.engine import render
+from spbc.lang.kept import per_model
 from spbc.lang.model import RulesModel
 from spbc.play.refusal import LANGUAGES, local_model
 from spbc.table.phrases import catalogue
@@ -64,7 +65,7 @@ class MailWords:
         return catalogue(self.language).rows.get(row, row)
 
 
-@functools.lru_cache(maxsize=32)
+@per_model
 def _names(model: RulesModel, language: str) -> Mapping[str, str]:
     local = local_model(model, language)
     pairs = [*zip(model.cards, local.cards), *zip(model.decks, local.decks), *zip(model.phases, local.phases),

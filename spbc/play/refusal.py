@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from spbc.engine import render
+from spbc.lang.kept import per_model
 from spbc.lang.model import RulesModel
 from spbc.reference.language import has_prose, line_of
 
@@ -141,22 +142,11 @@ def _grammar(language: str) -> Any:
     return render.environment().get_template(f"reference/words.{language}.j2").make_module()
 
 
-#: (id of a model, language) -> (the model, it in that language): kept by identity, since a frozen model's
-#: hash reads every card and name of it; the model is held, so that its id is not another's meanwhile.
-_LOCAL: dict[tuple[int, str], tuple[RulesModel, RulesModel]] = {}
-_LOCAL_MAX = 64
-
-
+@per_model
 def local_model(model: RulesModel, language: str) -> RulesModel:
     """The model with its names in language (:meth:`RulesModel.in_language`), or the model itself when it
     has no names in it; made once a model and language (a screen asks for it in every language)."""
-    kept = _LOCAL.get((id(model), language))
-    if kept is None or kept[0] is not model:
-        if len(_LOCAL) >= _LOCAL_MAX:
-            _LOCAL.clear()
-        kept = (model, model.in_language(language) if language in model.languages else model)
-        _LOCAL[(id(model), language)] = kept
-    return kept[1]
+    return model.in_language(language) if language in model.languages else model
 
 
 def speaker(game: TableLike, language: str) -> Speaker:
