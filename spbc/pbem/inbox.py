@@ -26,6 +26,7 @@ their Message-ID, so each is applied once.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import sqlite3
@@ -94,9 +95,12 @@ def take_batch(server: Server, mails: Iterator[tuple[Item, bytes]]) -> list[tupl
     and sends the replies once this returns. StoreBusy (or any error out of the iterator) rolls the whole
     batch back: none of its mails is handled, and each is delivered again."""
     taken: list[tuple[Item, Outcome]] = []
+    first = next(mails, None)
+    if first is None:
+        return taken  # no transaction for no mail
     start = time.monotonic()
     with server.store.batch():
-        for item, data in mails:
+        for item, data in itertools.chain([first], mails):
             taken.append((item, take(server, data)))
             if len(taken) >= BATCH_MAILS or time.monotonic() - start >= BATCH_SECONDS:
                 break
