@@ -15,6 +15,8 @@ import pytest
 
 from pbem_mail import mail, make_server, outbox, secret_of, three_and_a_computer
 from spbc.pbem.relay import config_of, socket_path
+from spbc.pbem.resident import Receiver
+from spbc.pbem.store import Store
 
 CLI = "import sys; sys.argv[0] = 'spb'\nfrom spbc.frontends.cli import main\nmain()\n"
 
@@ -175,9 +177,6 @@ def test_without_a_receiver_the_command_itself_runs_without_typers_parsing_and_a
 def test_mails_waiting_at_the_socket_together_are_one_batch_each_sender_answered(tmp_path, monkeypatch):
     """Group commit at the receiver: three senders connect before it takes the first; their mails are handled
     in one transaction (one batch), and each sender gets its own answer once that is committed."""
-    from spbc.pbem.resident import Receiver
-    from spbc.pbem.store import Store
-
     server = make_server(tmp_path)
     three_and_a_computer(server)
     secrets = {a: secret_of(outbox(tmp_path), a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
