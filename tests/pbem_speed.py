@@ -27,8 +27,9 @@ from pbem_mail import make_server, mail, outbox, secret_of  # noqa: E402
 from spbc.pbem.server import NewGame, SeatSpec  # noqa: E402
 
 
-def prepare(folder: Path, games: int, mails: int, synchronous: str) -> Path:
-    """The server folder and a Maildir of mails for it; returns the Maildir."""
+def prepare(folder: Path, games: int, mails: int, synchronous: str, playing: int | None = None) -> Path:
+    """The server folder and a Maildir of mails for it (for the first ``playing`` games, all when None; the
+    others only fill the store); returns the Maildir."""
     server_dir = folder / "server"
     server_dir.mkdir(parents=True)
     extra = f'synchronous = "{synchronous}"\n'
@@ -50,7 +51,7 @@ def prepare(folder: Path, games: int, mails: int, synchronous: str) -> Path:
         (inbox / sub).mkdir(parents=True)
     rng = random.Random(1)
     made = 0
-    open_games = list(range(games))
+    open_games = list(range(games if playing is None else playing))
     while made < mails and open_games:
         for index in list(open_games):
             context = copy.sitting(f"b{index}")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -152,3 +155,64 @@ def test_spb_pbem_poll_once_handles_the_mailbox_and_stops(tmp_path, imap, monkey
     assert result.exit_code == 0, result.output
     assert "2 mails handled" in result.output
     assert all(HANDLED in flags for flags in imap.flags())
+
+
+def _three_mails(server: Server, secret: str) -> list[bytes]:
+    return [_move_mail(server, secret, "<b1@a.test>"),
+            mail("anna@a.test", ["game m", f"secret {secret}", "status"], message_id="<b2@a.test>"),
+            mail("anna@a.test", ["game m", f"secret {secret}", "status"], message_id="<b3@a.test>")]
+
+
+def test_a_connection_lost_mid_batch_rolls_the_batch_back_and_marks_nothing(tmp_path, imap, monkeypatch):
+    """Group commit: the mails of a look are one transaction, marked only after it commits; a connection lost
+    at the third mail leaves the store as before and every mail unmarked, and the next look applies each once."""
+    server, secret = _game(tmp_path, imap, monkeypatch)
+    for data in _three_mails(server, secret):
+        imap.deliver(data)
+    moves = server.store.move_count("m")
+    fetch, fetched = Mailbox.fetch, []
+
+    def failing(self: Mailbox, uid: str, limit: int) -> bytes | None:
+        fetched.append(uid)
+        if len(fetched) == 3:
+            raise OSError("connection reset")
+        return fetch(self, uid, limit)
+
+    box = open_inbox(server.config)
+    try:
+        with monkeypatch.context() as lost:
+            lost.setattr(Mailbox, "fetch", failing)
+            with pytest.raises(OSError):
+                poll_once(server, box)
+        assert server.store.move_count("m") == moves and server.store.handled("anna@a.test", "<b1@a.test>") is None
+        assert not any(HANDLED in flags for flags in imap.flags())
+        assert [o.result for o in poll_once(server, box)] == ["1 moves applied", "answered", "answered"]
+    finally:
+        box.close()
+    assert all(HANDLED in flags for flags in imap.flags()) and len(imap.flags()) == 3
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("point", ["applied:2", "committed"])
+def test_a_poller_killed_mid_batch_or_before_marking_loses_no_mail(tmp_path, imap, monkeypatch, point):
+    """spb pbem poll --once killed (SIGKILL) at the second mail of its batch, or after the batch's commit
+    before any mark: the next run handles every mail, each applied once, and marks them all."""
+    server, secret = _game(tmp_path, imap, monkeypatch)
+    for data in _three_mails(server, secret):
+        imap.deliver(data)
+    moves = server.store.move_count("m")
+    server.close()
+    command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "pbem", "poll", "--once", "--config",
+               str(tmp_path / "pbem.toml")]
+    killed = subprocess.run(command, env={**os.environ, "SPBC_PBEM_CRASH_AT": point}, capture_output=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr.decode()
+    assert not any(HANDLED in flags for flags in imap.flags())
+    again = subprocess.run(command, env={k: v for k, v in os.environ.items() if k != "SPBC_PBEM_CRASH_AT"},
+                           capture_output=True, timeout=120)
+    assert again.returncode == 0, again.stderr.decode()
+    assert all(HANDLED in flags for flags in imap.flags()) and len(imap.flags()) == 3
+    store = make_server(tmp_path, _imap_part(imap)).store
+    assert store.move_count("m") > moves
+    by_mail = [text for _, text, how in store.moves("m") if how.value == "mail"]
+    assert len(by_mail) == 1  # the one move mailed, applied once
+    assert store.handled("anna@a.test", "<b1@a.test>") == "1 moves applied"

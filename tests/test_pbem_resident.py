@@ -15,6 +15,8 @@ import pytest
 
 from pbem_mail import mail, make_server, outbox, secret_of, three_and_a_computer
 from spbc.pbem.relay import config_of, socket_path
+from spbc.pbem.resident import Receiver
+from spbc.pbem.store import Store
 
 CLI = "import sys; sys.argv[0] = 'spb'\nfrom spbc.frontends.cli import main\nmain()\n"
 
@@ -170,3 +172,50 @@ def test_without_a_receiver_the_command_itself_runs_without_typers_parsing_and_a
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, input=data, capture_output=True, timeout=300)
     assert done.stdout.decode() == "0 []\n", done.stderr
     assert "game g1: answered" in done.stderr.decode()
+
+
+def test_mails_waiting_at_the_socket_together_are_one_batch_each_sender_answered(tmp_path, monkeypatch):
+    """Group commit at the receiver: three senders connect before it takes the first; their mails are handled
+    in one transaction (one batch), and each sender gets its own answer once that is committed."""
+    server = make_server(tmp_path)
+    three_and_a_computer(server)
+    secrets = {a: secret_of(outbox(tmp_path), a) for a in ("anna@a.test", "boris@b.test", "clara@c.test")}
+    batches = []
+    opening = Store.batch
+
+    def counted(self: Store):
+        batches.append(1)
+        return opening(self)
+
+    monkeypatch.setattr(Store, "batch", counted)
+    receiver = Receiver(server, tmp_path / "pbem.sock")
+    receiver.listen()
+    mails = [mail("anna@a.test", ["game g1", f"secret {secrets['anna@a.test']}", "move 1", "take upper Lumberjack"]),
+             mail("boris@b.test", ["game g1", f"secret {secrets['boris@b.test']}", "status"]),
+             mail("clara@c.test", ["game g1", f"secret {secrets['clara@c.test']}", "status"])]
+    senders = []
+    for data in mails:
+        sender = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sender.connect(os.fspath(tmp_path / "pbem.sock"))
+        sender.sendall(data)
+        sender.shutdown(socket.SHUT_WR)
+        senders.append(sender)
+    answers: list[bytes] = []
+
+    def read_answers() -> None:
+        for sender in senders:
+            answers.append(sender.makefile("rb").readline())
+            sender.close()
+        os.kill(os.getpid(), signal.SIGTERM)  # the receiver stops once every sender is answered
+
+    reader = threading.Thread(target=read_answers)
+    reader.start()
+    try:
+        receiver.run()
+    finally:
+        reader.join(timeout=120)
+        receiver.close()
+    assert answers == [b"0 1 moves applied\n", b"0 answered\n", b"0 answered\n"]
+    assert len(batches) == 1 and receiver.handled == 3
+    assert len(server.store.moves("g1")) >= 1
+    server.close()

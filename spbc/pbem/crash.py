@@ -5,8 +5,10 @@ the point ``committed``. The points, in order: ``read`` (the mail is read, nothi
 ``applied`` (its moves are applied inside the transaction, not committed), ``committed`` (the
 transaction is committed, no reply sent), ``sent`` (the first reply is delivered, not yet marked
 sent; for a Maildir outbox: every reply is in new/, none is marked), ``marked`` (the replies are marked
-sent), ``done`` (the outbox is sent and its lock let go). ``receive --maildir`` moves each mail to cur/
-after its commit and sends the outbox once at the end. ``sending`` is reached before each mail is
+sent), ``done`` (the outbox is sent and its lock let go). ``receive --maildir`` (and the IMAP poller, and
+the resident receiver) handles mails in batches (:func:`spbc.pbem.inbox.take_batch`): ``applied`` is
+reached by each mail inside the batch's transaction, ``committed`` once a batch, after its commit and
+before its mails are moved to cur/ (or marked, or answered); the outbox is sent once at the end. ``sending`` is reached before each mail is
 handed to the transport; by SMTP, ``sent`` and ``marked`` once a mail. ``NAME:N`` kills the process the
 N-th time it reaches NAME (``sent:3``: after the third mail sent by SMTP).
 """

@@ -7,7 +7,7 @@ as well when the server failed on it, which leaves it in the mailbox for the ope
 ``[imap] done``, and sends the replies. Between looks it waits in IMAP IDLE where the server offers it
 (renewed every ``[imap] idle`` seconds, 600 unless set), else ``[imap] interval`` seconds.
 
-Each mail is applied once. The mark comes after the mail's transaction: a poller stopped between the two
+Each mail is applied once. The mark comes after the commit of the mail's batch: a poller stopped between the two
 sees the mail again next time, and the store, which notes every mail it handled by sender and
 Message-ID, answers it as a repeat and changes nothing. A dropped connection, a restarted IMAP server or a
 failed login is logged and tried again, waiting twice as long each time up to five minutes; a store that
@@ -24,11 +24,11 @@ import select
 import socket
 import ssl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from spbc.pbem.config import Config, ImapPart
-from spbc.pbem.inbox import QUARANTINED, StoreBusy, take
+from spbc.pbem.inbox import QUARANTINED, StoreBusy, take_batch
 from spbc.pbem.server import Outcome, Server
 
 log = logging.getLogger("spbc.pbem")
@@ -177,20 +177,28 @@ def open_inbox(config: Config) -> Mailbox:
 
 
 def poll_once(server: Server, box: Mailbox) -> list[Outcome]:
-    """Handle every waiting mail of the mailbox, mark each, then send the replies."""
+    """Handle every waiting mail of the mailbox in batches (:func:`spbc.pbem.inbox.take_batch`), mark the
+    mails of each batch once it is committed, then send the replies."""
     outcomes = []
-    limit = server.config.limits.max_bytes + 1
+    fetched = _fetched(server, box)
     try:
-        for uid in box.waiting():
-            data = box.fetch(uid, limit)
-            if data is None:
-                continue  # expunged by someone else meanwhile
-            outcome = take(server, data)  # StoreBusy: it stays unmarked, for the next look
-            outcomes.append(outcome)
-            box.mark(uid, outcome.result.startswith(QUARANTINED))
+        # StoreBusy or a lost connection rolls the batch back: its mails stay unmarked, for the next look
+        while taken := take_batch(server, fetched):
+            for uid, outcome in taken:
+                outcomes.append(outcome)
+                box.mark(uid, outcome.result.startswith(QUARANTINED))
     finally:
         server.flush()
     return outcomes
+
+
+def _fetched(server: Server, box: Mailbox) -> Iterator[tuple[str, bytes]]:
+    """The UID and bytes of each mail waiting, oldest first (those expunged meanwhile left out)."""
+    limit = server.config.limits.max_bytes + 1
+    for uid in box.waiting():
+        data = box.fetch(uid, limit)
+        if data is not None:
+            yield uid, data
 
 
 def poll(server: Server, stop: threading.Event, on_look: Callable[[list[Outcome]], None] | None = None,

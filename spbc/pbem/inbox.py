@@ -5,31 +5,50 @@ One mail never stops the handling of another. What can happen to a mail:
 - it is handled (:meth:`spbc.pbem.server.Server.handle`): applied, answered, refused or dropped;
 - the store cannot take it now (locked for longer than ``[server] busy_seconds``, a disk I/O error,
   a store that cannot be opened): :class:`StoreBusy`. On standard input that is exit 75, so the MTA
-  delivers the mail again later; in a Maildir the run stops and the mail stays in ``new/``;
+  delivers the mail again later; in a Maildir the run stops and the mails of the batch stay in ``new/``;
 - anything else goes wrong while it is handled (a fault of the server's that this mail brings
   out): the mail is quarantined: its handling is rolled back, the reason is logged, it is noted in
   the store as handled (so a second delivery is a repeat) and kept aside for the operator, in the
   Maildir's ``quarantine/`` folder or, from standard input, in the folder ``[server] quarantine``;
 - an entry of a Maildir's ``new/`` that is no regular file (a FIFO, a folder, a link, a device) is
   never opened (a FIFO would block the run for ever): it is moved to ``quarantine/`` with a log line.
+
+Mails that come together (a Maildir, an IMAP look, the mails queued at a resident receiver) are handled
+in batches (:func:`take_batch`, group commit): one transaction of at most :data:`BATCH_MAILS` mails or
+:data:`BATCH_SECONDS`, each mail a savepoint in it, so that a mail the server fails on is rolled back
+alone and quarantined, while the batch is made durable by one commit (one sync at ``synchronous =
+FULL``). A mail is moved out of ``new/`` (or marked in IMAP, or its sender answered) only after its
+batch commits, and the replies are sent after that; a crash before the commit loses the whole batch's
+work and each of its mails is delivered again, a crash after it leaves mails that the store knows by
+their Message-ID, so each is applied once.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import os
 import sqlite3
 import stat
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
+
+from spbc.pbem import crash
 
 from spbc.pbem.mailin import clean_header, read_mail
 from spbc.pbem.server import Outcome, Server
 
 log = logging.getLogger("spbc.pbem")
 QUARANTINED = "quarantined: "
+#: A batch of mails is committed after this many mails, or once this many seconds have passed since it
+#: began: no reply waits longer than that for the mails handled before it.
+BATCH_MAILS = 100
+BATCH_SECONDS = 1.0
+Item = TypeVar("Item")
 
 
 class StoreBusy(Exception):
@@ -69,11 +88,37 @@ def receive_stdin(server: Server, data: bytes) -> Outcome:
     return outcome
 
 
+def take_batch(server: Server, mails: Iterator[tuple[Item, bytes]]) -> list[tuple[Item, Outcome]]:
+    """Take mails from the iterator and handle them in one transaction, one savepoint each (see :func:`take`),
+    until it ends or the batch is full (:data:`BATCH_MAILS`, :data:`BATCH_SECONDS`); then commit. Each
+    mail's item and its outcome, [] when the iterator had none left. The caller moves or marks the mails
+    and sends the replies once this returns. StoreBusy (or any error out of the iterator) rolls the whole
+    batch back: none of its mails is handled, and each is delivered again."""
+    taken: list[tuple[Item, Outcome]] = []
+    first = next(mails, None)
+    if first is None:
+        return taken  # no transaction for no mail
+    start = time.monotonic()
+    with server.store.batch():
+        for item, data in itertools.chain([first], mails):
+            taken.append((item, take(server, data)))
+            if len(taken) >= BATCH_MAILS or time.monotonic() - start >= BATCH_SECONDS:
+                break
+    crash.point("committed")
+    return taken
+
+
 def receive_one(server: Server, data: bytes) -> Outcome:
     """Handle one mail that came alone (from standard input or a resident receiver's socket), its replies
     queued, not sent; a quarantined mail is written to the folder ``[server] quarantine``. StoreBusy when
     the store cannot take it now."""
     outcome = take(server, data)
+    keep_aside(server, data, outcome)
+    return outcome
+
+
+def keep_aside(server: Server, data: bytes, outcome: Outcome) -> None:
+    """Write a mail that came alone to the folder ``[server] quarantine`` when it was quarantined."""
     if outcome.result.startswith(QUARANTINED):
         folder = server.config.path(server.config.server.quarantine)
         try:
@@ -83,34 +128,43 @@ def receive_one(server: Server, data: bytes) -> Outcome:
             log.error("mail kept in %s", folder / name)
         except OSError as error:
             log.error("the quarantined mail could not be kept in %s: %s", folder, error)
-    return outcome
 
 
 def receive_maildir(server: Server, folder: Path) -> list[Outcome]:
-    """Handle every message in folder/new (oldest name first): each is moved to cur/ once handled, or to
-    quarantine/ when it cannot be (see the module's docstring); then the replies are sent. StoreBusy
-    stops the run with the mail that met it still in new/."""
-    outcomes = []
+    """Handle every message in folder/new (oldest name first), in batches (:func:`take_batch`): once its
+    batch is committed each is moved to cur/, or to quarantine/ when it cannot be handled (see the
+    module's docstring); then the replies are sent. StoreBusy stops the run with the mails of the batch
+    that met it still in new/."""
+    outcomes: list[Outcome] = []
     new, cur, aside = folder / "new", folder / "cur", folder / "quarantine"
     cur.mkdir(parents=True, exist_ok=True)
-    for name in sorted(entry.name for entry in os.scandir(new) if not entry.name.startswith(".")):
-        path = new / name
-        data = _read_regular(path, server.config.limits.max_bytes + 1)
-        if data is None:
-            continue  # another process took it
-        if isinstance(data, str):
-            log.error("%s: %s; moved to %s", path, data, aside)
-            outcome = Outcome(name, None, QUARANTINED + data)
-        else:
-            outcome = take(server, data)
-        outcomes.append(outcome)
-        if outcome.result.startswith(QUARANTINED):
-            aside.mkdir(exist_ok=True)
-            _move(path, aside / name)
-        else:
-            _move(path, cur / (name + ":2,S"))
+    readable = _readable(server, new, aside, outcomes)
+    while taken := take_batch(server, readable):
+        for name, outcome in taken:
+            outcomes.append(outcome)
+            if outcome.result.startswith(QUARANTINED):
+                aside.mkdir(exist_ok=True)
+                _move(new / name, aside / name)
+            else:
+                _move(new / name, cur / (name + ":2,S"))
     server.flush()
     return outcomes
+
+
+def _readable(server: Server, new: Path, aside: Path, outcomes: list[Outcome]) -> Iterator[tuple[str, bytes]]:
+    """The name and bytes of each mail in new/, oldest name first; an entry that is no regular file is
+    moved to aside at once, its outcome added to outcomes (the store knows nothing of it)."""
+    for name in sorted(entry.name for entry in os.scandir(new) if not entry.name.startswith(".")):
+        data = _read_regular(new / name, server.config.limits.max_bytes + 1)
+        if data is None:
+            continue  # another process took it
+        if isinstance(data, bytes):
+            yield name, data
+            continue
+        log.error("%s: %s; moved to %s", new / name, data, aside)
+        outcomes.append(Outcome(name, None, QUARANTINED + data))
+        aside.mkdir(exist_ok=True)
+        _move(new / name, aside / name)
 
 
 def _read_regular(path: Path, limit: int) -> bytes | str | None:

@@ -2,8 +2,9 @@
 and takes the mails that ``spb pbem receive`` hands it over a Unix socket (:mod:`spbc.pbem.relay`).
 
 Each mail is handled as ``receive`` handles one from standard input (:func:`spbc.pbem.inbox.receive_one`):
-one transaction, a quarantined mail kept aside; the sender is answered once the mail is committed (or
-refused), then the replies are sent. Mails are taken one at a time, in the order they connect; other
+a quarantined mail kept aside; the sender is answered once the mail is committed (or refused), then the
+replies are sent. Mails are taken in the order they connect; those that wait at the socket together are
+handled as one batch (:func:`spbc.pbem.inbox.take_batch`: one transaction, a savepoint each); other
 commands (``tick``, ``admin``, a Maildir ``receive``) may use the store meanwhile, as they may beside each
 other, since every game is read in the transaction that changes it.
 
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
-from spbc.pbem.inbox import StoreBusy, busy_answer, receive_one
+from spbc.pbem.inbox import BATCH_MAILS, StoreBusy, busy_answer, keep_aside, take_batch
 from spbc.pbem.relay import EX_TEMPFAIL, connect
 from spbc.pbem.server import Server
 
@@ -81,8 +82,9 @@ class Receiver:
         self._listener = listener
 
     def run(self, ready: Callable[[], None] = lambda: None) -> None:
-        """Take mails until SIGTERM or SIGINT (a mail being handled then is finished first); ready is called
-        once both signals stop it."""
+        """Take mails until SIGTERM or SIGINT (the mails being handled then are finished first); ready is
+        called once both signals stop it. The mails whose senders wait at the socket together are handled
+        as one batch (group commit), each sender answered once the batch is committed."""
         assert self._listener is not None, "listen() first"
         previous = {number: signal.signal(number, self._stop) for number in (signal.SIGTERM, signal.SIGINT)}
         try:
@@ -90,8 +92,12 @@ class Receiver:
             while not self._stopping:
                 connection, _ = self._listener.accept()
                 self._busy = True
-                with connection:
-                    self._answer(connection)
+                connections = [connection, *self._waiting()]
+                try:
+                    self._answer(connections)
+                finally:
+                    for each in connections:
+                        each.close()
                 self._send()
                 self._busy = False
         except _Stopped:
@@ -99,6 +105,20 @@ class Receiver:
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
+
+    def _waiting(self) -> list[socket.socket]:
+        """The connections waiting at the socket already (a batch's worth at most), taken without waiting."""
+        assert self._listener is not None
+        more: list[socket.socket] = []
+        self._listener.setblocking(False)
+        try:
+            while len(more) + 1 < BATCH_MAILS:
+                more.append(self._listener.accept()[0])
+        except BlockingIOError:
+            pass
+        finally:
+            self._listener.setblocking(True)
+        return more
 
     def close(self) -> None:
         """Stop listening and remove the socket."""
@@ -115,27 +135,40 @@ class Receiver:
         if not self._busy:
             raise _Stopped
 
-    def _answer(self, connection: socket.socket) -> None:
-        """Read one mail, handle it and answer its sender with the exit code for the MTA and a line."""
+    def _answer(self, connections: list[socket.socket]) -> None:
+        """Read a mail from each connection, handle them in batches and answer each sender, once its mail's
+        batch is committed, with the exit code for the MTA and a line."""
+        mails = [(connection, data) for connection in connections for data in [self._read(connection)] if data]
+        answers: dict[socket.socket, str] = {}
+        pending = (((connection, data), data) for connection, data in mails)
+        try:
+            while taken := take_batch(self.server, pending):
+                for (connection, data), outcome in taken:
+                    keep_aside(self.server, data, outcome)
+                    answers[connection] = f"0 {outcome.result}"
+        except StoreBusy as error:
+            busy = f"{EX_TEMPFAIL} {busy_answer(self.server, error)}"
+            answers.update((connection, busy) for connection, _ in mails if connection not in answers)
+        self.handled += len(mails)
+        for connection, _ in mails:
+            _answer_quietly(connection, answers[connection])
+
+    def _read(self, connection: socket.socket) -> bytes | None:
+        """The mail a connection hands over; None (the connection answered or left unanswered) for none."""
         uid = _UCRED.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _UCRED.size))[1]
         if uid not in (os.getuid(), 0):
             log.warning("a connection of user %d to the receiver was closed unread", uid)
-            return
+            return None
         connection.settimeout(READ_SECONDS)
         try:
             data = _read_mail(connection, self.server.config.limits.max_bytes + 1)
         except OSError as error:  # the sender stalled or went away: it exits 75, the MTA tries again
             log.warning("a mail handed to the receiver was not read whole: %s", error)
-            return
+            return None
         if not data:  # a probe (another receiver starting) or a sender with nothing to send: no mail
             _answer_quietly(connection, "0 an empty message: nothing to handle")
-            return
-        try:
-            answer = f"0 {receive_one(self.server, data).result}"
-        except StoreBusy as error:
-            answer = f"{EX_TEMPFAIL} {busy_answer(self.server, error)}"
-        self.handled += 1
-        _answer_quietly(connection, answer)
+            return None
+        return data
 
     def _send(self) -> None:
         """Send the replies queued; a store that fails now leaves them queued for the next mail or flush."""

@@ -100,6 +100,7 @@ class Store:
 
     def __init__(self, path: Path, synchronous: str = "FULL", busy_seconds: float = 60.0) -> None:
         self.path = path
+        self._batched = False
         self.db = sqlite3.connect(str(path), timeout=busy_seconds, isolation_level=None)
         self.db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
         self.db.execute("PRAGMA journal_mode = WAL")
@@ -124,7 +125,19 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken at once (BEGIN IMMEDIATE): two processes are serialised here."""
+        """One write transaction, taken at once (BEGIN IMMEDIATE): two processes are serialised here.
+        Inside a :meth:`batch` it is a savepoint of the batch's transaction, rolled back alone on an error."""
+        if self._batched:
+            self.db.execute("SAVEPOINT mail")
+            try:
+                yield self.db
+            except BaseException:
+                if self.db.in_transaction:  # SQLite ends the whole transaction itself on some errors (a full disk)
+                    self.db.execute("ROLLBACK TO mail")
+                    self.db.execute("RELEASE mail")
+                raise
+            self.db.execute("RELEASE mail")
+            return
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
@@ -132,6 +145,30 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One write transaction for several (group commit): each :meth:`transaction` inside it is a
+        savepoint, and all of them are made durable by one commit at the end (one sync of the WAL at
+        ``synchronous = FULL``); an error out of the batch rolls all of them back."""
+        if self._batched:
+            raise RuntimeError("a batch is open already")
+        self.db.execute("BEGIN IMMEDIATE")
+        self._batched = True
+        try:
+            yield
+        except BaseException:
+            self._batched = False
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        self._batched = False
+        self.db.execute("COMMIT")
+
+    @property
+    def batched(self) -> bool:
+        """Whether a batch is open: a transaction ended now is not yet committed."""
+        return self._batched
 
     # --- games -----------------------------------------------------------------------------
 

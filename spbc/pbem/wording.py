@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from spbc.engine import render
+from spbc.lang.kept import per_model
 from spbc.lang.model import RulesModel
-from spbc.play.refusal import LANGUAGES
+from spbc.play.refusal import LANGUAGES, local_model
 from spbc.table.phrases import catalogue
 
 #: The language of a mail when the player has chosen none.
@@ -46,7 +47,7 @@ class MailWords:
 
     def local(self, model: RulesModel) -> RulesModel:
         """The ruleset with its names in this language (its English where it has none in it)."""
-        return _local(model, self.language)
+        return local_model(model, self.language)
 
     def names(self, model: RulesModel) -> Mapping[str, str]:
         """The ruleset's English names of cards, decks, phases and colours, each to its name in this
@@ -64,14 +65,9 @@ class MailWords:
         return catalogue(self.language).rows.get(row, row)
 
 
-@functools.lru_cache(maxsize=32)
-def _local(model: RulesModel, language: str) -> RulesModel:
-    return model.in_language(language) if language in model.languages else model
-
-
-@functools.lru_cache(maxsize=32)
+@per_model
 def _names(model: RulesModel, language: str) -> Mapping[str, str]:
-    local = _local(model, language)
+    local = local_model(model, language)
     pairs = [*zip(model.cards, local.cards), *zip(model.decks, local.decks), *zip(model.phases, local.phases),
              *zip(model.colours, local.colours)]
     return {english.name: there.name for english, there in pairs}

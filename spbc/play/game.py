@@ -173,14 +173,18 @@ class Game(GameState):
         """(rubles, points) the scoring of phase would pay the player with what they own now. For a
         reader who cannot see seat's rubles (rubles_seen False), as if seat could pay every upkeep
         (new-society's Sycophant): whether it can is a secret of its rubles until the scoring."""
-        index = self.ruleset.engine.PHASE_IDS.index(phase)
-        if rubles_seen:
-            return self._engine.forecast(seat, index)
-        engine = self._engine.clone()
-        values = engine.state()
-        values[self.ruleset._fields["rubles"][0] + seat] += UPKEEP_ENOUGH
-        engine.load(values)
-        return engine.forecast(seat, index)
+        return self.forecasts(seat, (phase,), rubles_seen)[phase]
+
+    def forecasts(self, seat: int, phases: Sequence[str], rubles_seen: bool = True) -> dict[str, tuple[int, int]]:
+        """:meth:`forecast` of each of phases, the engine of a reader of hidden rubles made once for them all."""
+        ids = self.ruleset.engine.PHASE_IDS
+        engine = self._engine
+        if not rubles_seen:
+            engine = engine.clone()
+            values = engine.state()
+            values[self.ruleset._fields["rubles"][0] + seat] += UPKEEP_ENOUGH
+            engine.load(values)
+        return {phase: engine.forecast(seat, ids.index(phase)) for phase in phases}
 
     # --- moves --------------------------------------------------------------------------
 

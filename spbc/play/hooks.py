@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from spbc.contract import mechanics
 from spbc.contract.parts import describe
+from spbc.lang.kept import per_model
 from spbc.lang.model import Effect, RulesModel
 from spbc.play.moves import Move, MoveKind
 from spbc.play.refusal import Refusal
@@ -219,8 +220,13 @@ def _presenters(registry: tuple[mechanics.Mechanic, ...], kinds: frozenset[str])
 
 def presenters(model: RulesModel) -> tuple[Presenter[Any], ...]:
     """The present part of every mechanic the ruleset uses that has one, in hook order."""
-    kinds = frozenset(effect.kind for card in model.cards for effect in card.abilities)
-    return _presenters(mechanics.mechanics(), kinds)
+    return _presenters(mechanics.mechanics(), _kinds(model))
+
+
+@per_model
+def _kinds(model: RulesModel) -> frozenset[str]:
+    """The kinds of ability the ruleset's cards have."""
+    return frozenset(effect.kind for card in model.cards for effect in card.abilities)
 
 
 def every_presenter() -> tuple[Presenter[Any], ...]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from spbc.engine import render
+from spbc.lang.kept import per_model
 from spbc.lang.model import RulesModel
 from spbc.reference.language import has_prose, line_of
 
@@ -141,8 +142,10 @@ def _grammar(language: str) -> Any:
     return render.environment().get_template(f"reference/words.{language}.j2").make_module()
 
 
-@functools.lru_cache(maxsize=32)
-def _local(model: RulesModel, language: str) -> RulesModel:
+@per_model
+def local_model(model: RulesModel, language: str) -> RulesModel:
+    """The model with its names in language (:meth:`RulesModel.in_language`), or the model itself when it
+    has no names in it; made once a model and language (a screen asks for it in every language)."""
     return model.in_language(language) if language in model.languages else model
 
 
@@ -150,7 +153,7 @@ def speaker(game: TableLike, language: str) -> Speaker:
     """The words of one language for a game's refusals (names the ruleset lacks in it: its English)."""
     if language not in LANGUAGES:
         raise ValueError(f"refusals are said in {', '.join(LANGUAGES)}, not {language!r}")
-    return Speaker(_local(game.ruleset.model, language), game.players, language)
+    return Speaker(local_model(game.ruleset.model, language), game.players, language)
 
 
 def say(refusal: Refusal, game: TableLike, language: str = "en") -> str:

@@ -38,6 +38,12 @@ class GameState:
         offset, size = self.ruleset._fields[name]
         return [self._engine.get(offset + i) for i in range(size)]
 
+    def _span(self, name: str, start: int, stop: int) -> list[int]:
+        """``_field(name)[start:stop]`` for 0 <= start, reading only those values (a seat's part of a field
+        of every seat's cards is a quarter of it)."""
+        offset, size = self.ruleset._fields[name]
+        return [self._engine.get(offset + i) for i in range(start, min(stop, size))]
+
     def _value(self, name: str) -> int:
         return self._engine.get(self.ruleset._fields[name][0])
 
@@ -79,12 +85,15 @@ class GameState:
 
     def hand(self, seat: int) -> list[str]:
         size = self._field("hand_size")[seat]
-        hand_max = len(self._field("hand")) // self.ruleset.model.game.max_players
-        return self._cards(self._field("hand")[seat * hand_max: seat * hand_max + size])
+        hand_max = self.ruleset._fields["hand"][1] // self.ruleset.model.game.max_players
+        if seat < 0:
+            return self._cards(self._field("hand")[seat * hand_max: seat * hand_max + size])
+        return self._cards(self._span("hand", seat * hand_max, seat * hand_max + size))
 
     def _per_card(self, name: str, seat: int) -> dict[str, int]:
         ncards = len(self.ruleset.engine.CARD_IDS)
-        counts = self._field(name)[seat * ncards:(seat + 1) * ncards]
+        counts = (self._span(name, seat * ncards, (seat + 1) * ncards) if seat >= 0
+                  else self._field(name)[seat * ncards:(seat + 1) * ncards])
         return {card: n for card, n in zip(self.ruleset.engine.CARD_IDS, counts) if n}
 
     def play_area(self, seat: int) -> dict[str, int]:

@@ -74,7 +74,7 @@ def view_of(game: Game, viewer: int | None) -> GameView:
             hand_size=len(hand), hand=hand if own else None, hand_limit=game.hand_limit(seat),
             play_area=game.play_area(seat), used=game.used(seat),
             starts=[phase for phase, holder in markers.items() if holder == seat],
-            forecast={phase: game.forecast(seat, phase, own or open_rubles) for phase in scoring},
+            forecast=game.forecasts(seat, scoring, own or open_rubles),
             disc=game.disc() == seat,
             lying=[pair for part in hooks.presenters(game.ruleset.model) for pair in part.lying_on(game, seat)],
         ))

@@ -8,8 +8,10 @@ frontends/screen.py draws it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+
+from typing_extensions import override
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
@@ -17,7 +19,7 @@ from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
 from spbc.play.scoring import EndBonus, end_bonus, penalized
-from spbc.play.refusal import LANGUAGES  # re-exported: the languages a screen's prompt is written in
+from spbc.play.refusal import LANGUAGES, local_model  # LANGUAGES re-exported: the languages a screen's prompt is written in
 from spbc.play.view import GameView, PlayerView
 from spbc.table.phrases import catalogue
 
@@ -105,10 +107,38 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
         for phase in model.phases
     )
     closed, endgame = _last_round(view, model)
-    prompts = {language: text for language in LANGUAGES
-               for text in [stage_prompt(game, view, language)] if text is not None}
+    prompts = StagePrompts(game.clone(), view)
     shown = any(part.SHOWS_DISCARD for part in hooks.presenters(model))
     return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
+
+
+class StagePrompts(Mapping[str, str]):
+    """A screen's :func:`stage_prompt` in each language of :data:`LANGUAGES` that has one, each worked out
+    when it is first read (a mail's reader reads one of them; the game is a copy, as it stood)."""
+
+    def __init__(self, game: Game, view: GameView) -> None:
+        self._game, self._view = game, view
+        self._said: dict[str, str | None] = {}
+
+    def _prompt(self, language: str) -> str | None:
+        if language not in self._said:
+            self._said[language] = stage_prompt(self._game, self._view, language) if language in LANGUAGES else None
+        return self._said[language]
+
+    @override
+    def __getitem__(self, language: str) -> str:
+        said = self._prompt(language)
+        if said is None:
+            raise KeyError(language)
+        return said
+
+    @override
+    def __iter__(self) -> Iterator[str]:
+        return iter([language for language in LANGUAGES if self._prompt(language) is not None])
+
+    @override
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None:
@@ -118,7 +148,7 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
     stage (``prompt``). Every reader of the position is shown the same line, so it says only what everyone
     sees, and a game loaded from a save says what the game that was saved said."""
     model = game.ruleset.model
-    local = model.in_language(language) if language in model.languages else model
+    local = local_model(model, language)
     name = view.players[view.current_player].name
     for part in hooks.presenters(model):
         said = part.drawn_prompt(game, local, view, name, language)
