@@ -59,10 +59,10 @@ def test_a_kept_model_is_found_again_without_a_parse_or_a_check(rules, monkeypat
 def test_another_process_finds_the_kept_model(rules, own_cache):
     probe = ("import sys\nfrom spbc.lang import check, load\ncheck.check_program = None\n"
              f"print(load.load_model({str(rules / 'mine.spb')!r}).title)\n")
-    first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    first = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
     assert first.returncode != 0  # nothing kept yet: it had to check, and cannot
     load.load_model(rules / "mine.spb")
-    again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    again = subprocess.run([sys.executable, "-P", "-c", probe], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert again.stdout == "Mine\n"
 

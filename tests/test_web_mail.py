@@ -28,7 +28,7 @@ def test_a_mail_game_is_played_on_the_page_and_by_mail_and_each_shows_the_other(
     server.new_game(NewGame([SeatSpec(name, address) for name, address in people.items()], seed=8_112_340_567,
                             game_id="g1"))
     secrets = {name: secret_of(outbox(tmp_path), address) for name, address in people.items()}
-    process = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "serve", "--pbem",
+    process = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "serve", "--pbem",
                                 str(tmp_path / "pbem.toml"), "--port", "0"], stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None

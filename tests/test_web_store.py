@@ -28,7 +28,7 @@ def browser() -> Iterator[object]:
 
 def _serve(store: Path, *options: str) -> tuple[subprocess.Popen[str], dict[str, str], str]:
     """spb serve started on a store; its printed links by name and where it serves."""
-    process = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "serve", "--store", str(store), *options],
+    process = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "serve", "--store", str(store), *options],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None and process.stdout is not None
     links = {}
