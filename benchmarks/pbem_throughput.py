@@ -4,7 +4,8 @@
     python benchmarks/pbem_throughput.py --before /work/base23/.venv/bin/python
     python benchmarks/pbem_throughput.py --games 1,1000 --playing 1 --mails 190 --synchronous FULL,NORMAL
 
-For each number of games a server folder and a Maildir are made once (tests/pbem_speed.py's ``prepare``:
+For each number of games and install a server folder and a Maildir are made once, by that install (its
+store is of its own version; tests/pbem_speed.py's ``prepare``:
 ``--playing`` of the games get the mails, each a legal move of the player on turn; the others only fill the
 store). Each run copies them and times one ``receive --maildir`` process over every mail, and one over the
 first ``--warm`` mails alone; the CPU a mail is the difference of the two runs' CPU time (user + system) over
@@ -27,9 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from pbem_speed import prepare  # noqa: E402
+#: tests/pbem_speed.py's ``prepare`` makes each install's server folder and mails, run by that install.
+TESTS = Path(__file__).resolve().parent.parent / "tests"
 
 
 def run_once(python: str, work: Path, source: Path, synchronous: str, mails: int) -> tuple[float, float]:
@@ -55,17 +55,28 @@ def run_once(python: str, work: Path, source: Path, synchronous: str, mails: int
     return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def measure(installs: dict[str, str], source: Path, synchronous: str, repeats: int, warm: int,
+def prepared(python: str, source: Path, games: int, mails: int, playing: int) -> Path:
+    """The server folder and Maildir of an install, made by that install (its store is of its own version)."""
+    if not source.exists():
+        script = (f"import sys\nsys.path.insert(0, {str(TESTS)!r})\nfrom pathlib import Path\n"
+                  f"from pbem_speed import prepare\nprepare(Path({str(source)!r}), {games}, {mails}, 'FULL', {playing})\n")
+        done = subprocess.run([python, "-P", "-c", script], capture_output=True)
+        if done.returncode != 0:
+            sys.exit(f"{python}: {done.stderr.decode()[-2000:]}")
+    return source
+
+
+def measure(installs: dict[str, str], sources: dict[str, Path], synchronous: str, repeats: int, warm: int,
             scratch: Path) -> dict[str, tuple[float, float, float]]:
     """For each install: the medians of (mails a second, CPU seconds of the whole run, CPU ms a mail)."""
-    count = len(os.listdir(source / "inbox" / "new"))
+    count = len(os.listdir(sources["after"] / "inbox" / "new"))
     rates: dict[str, list[float]] = {name: [] for name in installs}
     cpus: dict[str, list[float]] = {name: [] for name in installs}
     per_mail: dict[str, list[float]] = {name: [] for name in installs}
     for _ in range(repeats):
         for name, python in installs.items():
-            seconds, cpu = run_once(python, scratch / name, source, synchronous, count)
-            _, warm_cpu = run_once(python, scratch / name, source, synchronous, warm)
+            seconds, cpu = run_once(python, scratch / name, sources[name], synchronous, count)
+            _, warm_cpu = run_once(python, scratch / name, sources[name], synchronous, warm)
             rates[name].append(count / seconds)
             cpus[name].append(cpu)
             per_mail[name].append((cpu - warm_cpu) / (count - warm) * 1000)
@@ -89,12 +100,11 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}; medians of "
           f"{options.repeats} runs; CPU a mail without the process's start and the rules' loading")
     for games in (int(text) for text in options.games.split(",")):
-        source = folder / f"games-{games}"
-        if not source.exists():
-            prepare(source, games, options.mails, "FULL", min(options.playing, games))
-        count = len(os.listdir(source / "inbox" / "new"))
+        sources = {name: prepared(python, folder / f"{name}-games-{games}", games, options.mails,
+                                  min(options.playing, games)) for name, python in installs.items()}
+        count = len(os.listdir(sources["after"] / "inbox" / "new"))
         for synchronous in options.synchronous.split(","):
-            found = measure(installs, source, synchronous, options.repeats, options.warm, folder / "scratch")
+            found = measure(installs, sources, synchronous, options.repeats, options.warm, folder / "scratch")
             line = f"{games:>5} games, {count} mails, {synchronous:<6}:"
             for name, (rate, cpu, ms) in found.items():
                 line += f"  {name} {rate:5.0f} mails/s, {cpu:5.2f} CPU-s, {ms:5.2f} ms CPU a mail;"
