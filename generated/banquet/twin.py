@@ -1052,7 +1052,7 @@ def end_round(s):
     for i in range(NPHASES):
         seat = s[O_MARKERS + i] + shift
         s[O_MARKERS + i] = seat - players * (seat >= players)
-    for i in range(MAX_PLAYERS * NCARDS):
+    for i in range(players * NCARDS):  # the seats in the game: the others' places are never used
         s[O_USED + i] = 0
     s[O_ROUND] += 1
 

@@ -643,7 +643,7 @@ cdef void end_round(int* s) noexcept nogil:
         seat = s[O_DISC] + shift
         s[O_DISC] = seat - players * (seat >= players)
         add_capped(s, O_POINTS + s[O_DISC], DISC_POINTS)
-    for i in range(MAX_PLAYERS * NCARDS):
+    for i in range(players * NCARDS):  # the seats in the game: the others' places are never used
         s[O_USED + i] = 0
     s[O_ROUND] += 1
 

@@ -779,7 +779,7 @@ def end_round(s):
         seat = s[O_DISC] + shift
         s[O_DISC] = seat - players * (seat >= players)
         add_capped(s, O_POINTS + s[O_DISC], DISC_POINTS)
-    for i in range(MAX_PLAYERS * NCARDS):
+    for i in range(players * NCARDS):  # the seats in the game: the others' places are never used
         s[O_USED + i] = 0
     s[O_ROUND] += 1
 

@@ -570,7 +570,7 @@ cdef void end_round(int* s) noexcept nogil:
     for i in range(NPHASES):
         seat = s[O_MARKERS + i] + shift
         s[O_MARKERS + i] = seat - players * (seat >= players)
-    for i in range(MAX_PLAYERS * NCARDS):
+    for i in range(players * NCARDS):  # the seats in the game: the others' places are never used
         s[O_USED + i] = 0
     s[O_ROUND] += 1
 
