@@ -730,8 +730,10 @@ cdef void setup(int* s, int players, uint64_t seed) noexcept nogil:
         s[O_UPPER_SIZE] += 1
         if size == 0:
             s[O_LAST_ROUND] = 1
-    for i in range(players):
-        reprice(s, i)
+    # a seat's prices follow from its play area (reprice), empty for every seat yet: seat 0's are everyone's
+    reprice(s, 0)
+    for i in range(NCARDS, players * NCARDS):
+        s[O_PRICE + i] = s[O_PRICE + i - NCARDS]
     s[O_STAGE] = STAGE_ACTIONS
     s[O_CURRENT] = s[O_MARKERS + 0]
 
