@@ -40,8 +40,9 @@ def _engine_extensions() -> list[Extension]:
                 [pyx.relative_to(HERE).as_posix()],
                 # Python's own flags add -fwrapv; the engine needs no wrapping (state_problem bounds every
                 # value, sums are taken in 64 bits), and without it the compiler drops the sign extension
-                # of every int index: 6% fewer instructions a move (spbc.engine.backend builds the same way)
-                extra_compile_args=["-O2", "-fno-wrapv"],
+                # of every int index: 6% fewer instructions a move (spbc.engine.backend builds the same way); the
+                # inline limit keeps place(), which follows prices and the colours' income, inline in apply_move
+                extra_compile_args=["-O2", "-fno-wrapv", "--param=max-inline-insns-single=200"],
             )
         )
     # the search's C loops, compiled once: they run any ruleset's engine through its c_api() capsule

@@ -425,3 +425,29 @@ def test_the_prices_a_save_holds_are_never_trusted(ruleset):
     data["state"]["price"] = [-1] * len(data["state"]["price"])  # everything for nothing
     loaded = ruleset.game_from_json(json.dumps(data))
     assert loaded.state_values() == game.state_values() and loaded.legal_moves() == game.legal_moves()
+
+
+def test_a_game_saved_before_the_colours_income_loads_with_it_computed(ruleset):
+    game = ruleset.new_game(2, seed=3)
+    for _ in range(40):  # far enough for cards in the play areas
+        game.play(game.legal_moves()[-1])
+    data = json.loads(game.to_json())
+    assert any(data["state"]["colour_rubles"]) or any(data["state"]["colour_points"])  # cards bought pay
+    del data["state"]["colour_rubles"], data["state"]["colour_points"]
+    assert ruleset.game_from_json(json.dumps(data)).state_values() == game.state_values()
+
+
+def test_the_colours_income_a_save_holds_is_never_trusted(ruleset):
+    game = ruleset.new_game(3, seed=4)
+    for _ in range(30):
+        game.play(game.legal_moves()[0])
+    data = json.loads(game.to_json())
+    data["state"]["colour_rubles"] = [1000] * len(data["state"]["colour_rubles"])  # a fortune at every scoring
+    data["state"]["colour_points"] = [-1] * len(data["state"]["colour_points"])
+    loaded = ruleset.game_from_json(json.dumps(data))
+    assert loaded.state_values() == game.state_values()
+    while not game.is_over:  # and every scoring pays the same as in the game it was saved from
+        move = game.legal_moves()[-1]
+        game.play(move)
+        loaded.play(move)
+    assert loaded.state_values() == game.state_values()

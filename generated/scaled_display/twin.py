@@ -26,7 +26,7 @@ BOARD_SIZE = 8
 HAND_MAX = 4
 DECK_MAX = 31
 MAX_MOVES = 145
-STATE_SIZE = 853
+STATE_SIZE = 877
 MAX_GAME_MOVES = 6440
 DISC_RUBLES = 0
 DISC_POINTS = 0
@@ -93,15 +93,17 @@ O_OWNED = 42
 O_USED = 238
 O_OWNED_MASK = 434
 O_PRICE = 438
-O_COLOUR_COUNT = 634
-O_DISCOUNT = 646
-O_UPPER_SIZE = 658
-O_UPPER = 659
-O_LOWER_SIZE = 667
-O_LOWER = 668
-O_DECK_SIZE = 676
-O_DECKS = 680
-O_DISCARD = 804
+O_COLOUR_RUBLES = 634
+O_COLOUR_POINTS = 646
+O_COLOUR_COUNT = 658
+O_DISCOUNT = 670
+O_UPPER_SIZE = 682
+O_UPPER = 683
+O_LOWER_SIZE = 691
+O_LOWER = 692
+O_DECK_SIZE = 700
+O_DECKS = 704
+O_DISCARD = 828
 CARD_LUMBERJACK = 0
 CARD_GOLD_MINER = 1
 CARD_SHEPHERD = 2
@@ -192,6 +194,18 @@ CARD_DECK = (
     3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
     3,
 )
+CARD_RUBLES = (
+    3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 2, 3, 4, 4, 5, 6, 3, 3, 6, 3, 6, 0, 5, 4,
+    3, 2, 5, 1, 4, 3, 2, 1, 4, 0, 5, 2, 0, 0, 3, 2,
+    0,
+)
+CARD_POINTS = (
+    0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0,
+    1, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0, 2, 1, 0, 1, 2,
+    3, 4, 2, 5, 3, 4, 5, 1, 0, 2, 0, 2, 4, 0, 3, 4,
+    6,
+)
 CARD_TRADING = (
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -253,8 +267,8 @@ CARD_IDS = ('lumberjack', 'gold_miner', 'shepherd', 'fur_trapper', 'ship_builder
 COLOUR_IDS = ('green', 'blue', 'orange')
 DECK_IDS = ('worker', 'building', 'aristocrat', 'trading')
 PHASE_IDS = ('worker', 'building', 'aristocrat', 'trading')
-FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('price', 438, 196), ('colour_count', 634, 12), ('discount', 646, 12), ('upper_size', 658, 1), ('upper', 659, 8), ('lower_size', 667, 1), ('lower', 668, 8), ('deck_size', 676, 4), ('decks', 680, 124), ('discard', 804, 49))
-LIMITS = (('max_moves', 145), ('state_size', 853), ('hand_max', 4), ('game_moves', 6440))
+FIELDS = (('players', 0, 1), ('round', 1, 1), ('phase', 2, 1), ('current', 3, 1), ('passes', 4, 1), ('last_round', 5, 1), ('stage', 6, 1), ('drawn', 7, 1), ('offer', 8, 1), ('offer_turn', 9, 1), ('markers', 10, 4), ('rubles', 14, 4), ('points', 18, 4), ('hand_size', 22, 4), ('hand', 26, 16), ('owned', 42, 196), ('used', 238, 196), ('owned_mask', 434, 4), ('price', 438, 196), ('colour_rubles', 634, 12), ('colour_points', 646, 12), ('colour_count', 658, 12), ('discount', 670, 12), ('upper_size', 682, 1), ('upper', 683, 8), ('lower_size', 691, 1), ('lower', 692, 8), ('deck_size', 700, 4), ('decks', 704, 124), ('discard', 828, 49))
+LIMITS = (('max_moves', 145), ('state_size', 877), ('hand_max', 4), ('game_moves', 6440))
 
 
 def rng_next(x):
@@ -342,6 +356,19 @@ def derive_prices(s):
         s[O_PRICE + i] = 0
     for p in range(s[O_PLAYERS]):
         reprice(s, p)
+
+
+def derive_income(s):
+    """O_COLOUR_RUBLES and O_COLOUR_POINTS of a state from outside, whatever they held: what each seat's cards
+    of each colour pay at their scoring, from the play areas; 0 for the seats not in the game."""
+    # int p, c
+    for p in range(MAX_PLAYERS * NCOLOURS):
+        s[O_COLOUR_RUBLES + p] = 0
+        s[O_COLOUR_POINTS + p] = 0
+    for p in range(s[O_PLAYERS]):
+        for c in range(NCARDS):
+            s[O_COLOUR_RUBLES + p * NCOLOURS + CARD_COLOUR[c]] += s[O_OWNED + p * NCARDS + c] * CARD_RUBLES[c]
+            s[O_COLOUR_POINTS + p * NCOLOURS + CARD_COLOUR[c]] += s[O_OWNED + p * NCARDS + c] * CARD_POINTS[c]
 
 
 def purchase_moves(s, p, ctx, card, code, row, out, n):
@@ -534,10 +561,15 @@ def remove_from_hand(s, p, card):
 
 
 def place(s, p, card, delta):
-    """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE)."""
+    """Add (delta 1) or remove (delta -1) a card in p's play area, and keep p's prices (O_PRICE) and what p's
+    cards of its colour pay at their scoring (O_COLOUR_RUBLES, O_COLOUR_POINTS)."""
     # int w, bit
+    # long colour  # 64 bits: it indexes the state without a sign extension
+    colour = p * NCOLOURS + CARD_COLOUR[card]
     s[O_OWNED + p * NCARDS + card] += delta
-    s[O_COLOUR_COUNT + p * NCOLOURS + CARD_COLOUR[card]] += delta
+    s[O_COLOUR_COUNT + colour] += delta
+    s[O_COLOUR_RUBLES + colour] += delta * CARD_RUBLES[card]
+    s[O_COLOUR_POINTS + colour] += delta * CARD_POINTS[card]
     if card < MASK_CARDS:
         w = O_OWNED_MASK + p * MASK_WORDS + card // MASK_BITS
         bit = 1 << (card % MASK_BITS)
@@ -585,6 +617,8 @@ def add_capped(s, offset, amount):
 def score_phase(s, phase):
     """Pay every player for the cards the phase scores and for its income-per-card abilities.
 
+    What p's cards of the scored colour pay is kept as they come and go (place: O_COLOUR_RUBLES,
+    O_COLOUR_POINTS); a copy used this round of a card whose use skips its income is taken off here.
     Sums are taken in 64 bits and a total never passes VALUE_MAX (add_capped), so no
     rules file can make a C int overflow (the twin caps at the same value).
     """
@@ -593,83 +627,18 @@ def score_phase(s, phase):
     # worker scoring (base.spb:60)
     if phase == PHASE_WORKER:
         for p in range(s[O_PLAYERS]):
-            r = 0
-            v = 0
-            k = s[O_OWNED + p * NCARDS + CARD_LUMBERJACK]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_GOLD_MINER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_SHEPHERD]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_FUR_TRAPPER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_SHIP_BUILDER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_CZAR_AND_CARPENTER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_CARPENTER_WORKSHOP]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_GOLD_SMELTER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_WEAVING_MILL]
-            r += k * 6
-            k = s[O_OWNED + p * NCARDS + CARD_FUR_SHOP]
-            r += k * 3
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_WHARF]
-            r += k * 6
-            v += k * 1
+            r = s[O_COLOUR_RUBLES + p * NCOLOURS + COLOUR_GREEN]
+            v = s[O_COLOUR_POINTS + p * NCOLOURS + COLOUR_GREEN]
             add_capped(s, O_RUBLES + p, r)
             add_capped(s, O_POINTS + p, v)
         return
     # building scoring (base.spb:62)
     if phase == PHASE_BUILDING:
         for p in range(s[O_PLAYERS]):
-            r = 0
-            v = 0
-            k = s[O_OWNED + p * NCARDS + CARD_MARKET]
-            v += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_CUSTOMS_HOUSE]
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_FIREHOUSE]
-            v += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_HOSPITAL]
-            v += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_LIBRARY]
-            v += k * 5
-            k = s[O_OWNED + p * NCARDS + CARD_THEATER]
-            v += k * 6
-            k = s[O_OWNED + p * NCARDS + CARD_ACADEMY]
-            v += k * 7
-            k = s[O_OWNED + p * NCARDS + CARD_OBSERVATORY] - s[O_USED + p * NCARDS + CARD_OBSERVATORY]
-            v += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_BANK]
-            r += k * 5
-            v += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_PETERHOF]
-            r += k * 4
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_ST_ISAACS_CATHEDRAL]
-            r += k * 3
-            v += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_CHURCH_OF_THE_RESURRECTION]
-            r += k * 2
-            v += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_HARBOR]
-            r += k * 5
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_CATHERINE_THE_GREAT_PALACE]
-            r += k * 1
-            v += k * 5
-            k = s[O_OWNED + p * NCARDS + CARD_SMOLNY_CATHEDRAL]
-            r += k * 4
-            v += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_HERMITAGE]
-            r += k * 3
-            v += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_WINTER_PALACE]
-            r += k * 2
-            v += k * 5
+            r = s[O_COLOUR_RUBLES + p * NCOLOURS + COLOUR_BLUE]
+            v = s[O_COLOUR_POINTS + p * NCOLOURS + COLOUR_BLUE]
+            k = s[O_USED + p * NCARDS + CARD_OBSERVATORY]  # Observatory: a copy used this round pays nothing
+            v -= k * 1
             # Mariinskij Theater: per orange card (base/trading.spb:101)
             k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER]
             k *= s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_ORANGE]
@@ -680,47 +649,8 @@ def score_phase(s, phase):
     # aristocrat scoring (base.spb:64)
     if phase == PHASE_ARISTOCRAT:
         for p in range(s[O_PLAYERS]):
-            r = 0
-            v = 0
-            k = s[O_OWNED + p * NCARDS + CARD_AUTHOR]
-            r += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_ADMINISTRATOR]
-            r += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_WAREHOUSE_MANAGER]
-            r += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_SECRETARY]
-            r += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_CONTROLLER]
-            r += k * 4
-            v += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_JUDGE]
-            r += k * 5
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_MISTRESS_OF_CEREMONIES]
-            r += k * 6
-            v += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_POPE]
-            r += k * 1
-            v += k * 1
-            k = s[O_OWNED + p * NCARDS + CARD_WEAPON_MASTER]
-            r += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_CHAMBER_MAID]
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_BUILDER]
-            r += k * 5
-            k = s[O_OWNED + p * NCARDS + CARD_SENATOR]
-            r += k * 2
-            v += k * 2
-            k = s[O_OWNED + p * NCARDS + CARD_PATRIARCH]
-            v += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_ADMIRAL]
-            r += k * 3
-            v += k * 3
-            k = s[O_OWNED + p * NCARDS + CARD_MINISTER_OF_FOREIGN_AFFAIRS]
-            r += k * 2
-            v += k * 4
-            k = s[O_OWNED + p * NCARDS + CARD_CZAR]
-            v += k * 6
+            r = s[O_COLOUR_RUBLES + p * NCOLOURS + COLOUR_ORANGE]
+            v = s[O_COLOUR_POINTS + p * NCOLOURS + COLOUR_ORANGE]
             # Tax Man: per green card (base/trading.spb:331)
             k = s[O_OWNED + p * NCARDS + CARD_TAX_MAN]
             k *= s[O_COLOUR_COUNT + p * NCOLOURS + COLOUR_GREEN]
@@ -767,7 +697,7 @@ def end_round(s):
     for i in range(NPHASES):
         seat = s[O_MARKERS + i] + shift
         s[O_MARKERS + i] = seat - players * (seat >= players)
-    for i in range(MAX_PLAYERS * NCARDS):
+    for i in range(players * NCARDS):  # the seats in the game: the others' places are never used
         s[O_USED + i] = 0
     s[O_ROUND] += 1
 
@@ -927,8 +857,10 @@ def setup(s, players, seed):
         s[O_UPPER_SIZE] += 1
         if size == 0:
             s[O_LAST_ROUND] = 1
-    for i in range(players):
-        reprice(s, i)
+    # a seat's prices follow from its play area (reprice), empty for every seat yet: seat 0's are everyone's
+    reprice(s, 0)
+    for i in range(NCARDS, players * NCARDS):
+        s[O_PRICE + i] = s[O_PRICE + i - NCARDS]
     s[O_STAGE] = STAGE_ACTIONS
     s[O_CURRENT] = s[O_MARKERS + 0]
 
@@ -1370,6 +1302,7 @@ class Engine:
         if problem:
             raise ValueError(f"this state is outside what the engine can play safely: {SAFETY_PROBLEMS[problem]}")
         derive_prices(other.s)  # derived from the play areas just checked: whatever the values held, never trusted
+        derive_income(other.s)  # the same
         for i in range(STATE_SIZE):
             self.s[i] = other.s[i]
 

@@ -206,12 +206,14 @@ def _cache_folder(model: RulesModel) -> Path:
 
 
 # -fno-wrapv undoes the -fwrapv of Python's build flags, as setup.py does for the shipped engines: the
-# engine's arithmetic never wraps, and without it int indexes need no sign extension
+# engine's arithmetic never wraps, and without it int indexes need no sign extension; the inline limit keeps
+# place() inline in apply_move, as setup.py's does
 _BUILD = """
 import sys
 from setuptools import Distribution, Extension
 from Cython.Build import cythonize
-ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=["-O2", "-fno-wrapv"])],
+flags = ["-O2", "-fno-wrapv", "--param=max-inline-insns-single=200"]
+ext = cythonize([Extension("engine", ["engine.pyx"], extra_compile_args=flags)],
                 language_level=3, quiet=True, include_path=[sys.argv[1]])
 dist = Distribution({"ext_modules": ext, "script_args": ["build_ext", "--inplace", "--build-temp", "tmp"]})
 dist.parse_command_line()

@@ -271,6 +271,8 @@ def _tables(ir: EngineIR) -> list[Table]:
         ("CARD_COPIES", "int", column("copies")),
         ("CARD_COLOUR", "int", column("colour")),
         ("CARD_DECK", "int", column("deck")),
+        ("CARD_RUBLES", "int", column("rubles")),
+        ("CARD_POINTS", "int", column("points")),
         # 1 for a card whose buy moves are one per card it may displace (TARGET_MASK): a trading card, and a
         # special card, whose mask is empty: it is never bought, with no test of its own in a move list
         ("CARD_TRADING", "int", tuple(int(card.trading or card.special) for card in ir.cards)),

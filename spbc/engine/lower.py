@@ -163,6 +163,9 @@ def _layout(model: RulesModel, hand_max: int, deck_max: int, words: int,
         ("owned", players * ncards), ("used", players * ncards),
         ("owned_mask", players * words),
         ("price", players * ncards),  # seat_price of every card per seat, kept by place(), recomputed by load
+        # the rubles and the points each seat's cards of a colour pay at its scoring (card.rubles, card.points
+        # times the copies owned), kept by place(), recomputed by load
+        ("colour_rubles", players * len(model.colours)), ("colour_points", players * len(model.colours)),
         ("colour_count", players * len(model.colours)),
         *area_parts,
         ("upper_size", 1), ("upper", model.game.board_size),

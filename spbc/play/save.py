@@ -32,6 +32,9 @@ FORMAT = "spbc-game"
 #: its engine gives the stage (Ruleset.stages), which is the stages of its rules' mechanics by order.
 VERSIONS = (1, 2)
 VERSION_1_STAGES = ("actions", "drawn", "points", "over")
+#: The state fields the engine's load computes from the play areas, whatever a save holds; a save from before
+#: one of them was kept lacks it.
+DERIVED = ("price", "colour_rubles", "colour_points")
 #: A saved game is a few kilobytes; anything larger is refused unread.
 MAX_SAVE_BYTES = 10_000_000
 
@@ -191,8 +194,8 @@ def _flatten(ruleset: Ruleset, state: dict[str, list[int]]) -> list[int]:
                 and (name not in state or not isinstance(state[name], list) or len(state[name]) != size)):
             # saved before it, or before a card's bit in it was its rank among the cards displaced
             state = dict(state, owned_mask=owned_mask(state["owned"], ruleset.model, size))
-        if name == "price" and name not in state:
-            state = dict(state, price=[0] * size)  # saved before it: the engine's load computes it
+        if name in DERIVED and name not in state:
+            state = dict(state, **{name: [0] * size})  # saved before it: the engine's load computes it
         if name in defaults and name not in state:  # a mechanic's field a game saved before it lacks
             state = dict(state, **{name: [defaults[name]] * size})
         if name not in state:
@@ -279,8 +282,9 @@ def _bounds(ruleset: Ruleset, fields: dict[str, list[int]], one: dict[str, int],
     bounds += [("deck_size", d, 0, deck_max) for d in fields["deck_size"]]
     bounds += [("owned", n, 0, 1_000) for n in fields["owned"] + fields["used"] + fields["discard"]]
     # every other value (the unused places of hands, rows and decks too) must fit the engine's ints; the
-    # prices are derived: the engine's load computes them from the play areas, whatever the save holds
-    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() if name != "price" for value in part]
+    # prices and the colours' income are derived (DERIVED): the engine's load computes them from the play areas,
+    # whatever the save holds
+    bounds += [(name, value, -1, VALUE_MAX) for name, part in fields.items() if name not in DERIVED for value in part]
     return bounds
 
 
