@@ -690,9 +690,11 @@ def score_phase(s, phase):
         for p in range(s[O_PLAYERS]):
             r = s[O_COLOUR_RUBLES + p * NCOLOURS + COLOUR_BLUE]
             v = s[O_COLOUR_POINTS + p * NCOLOURS + COLOUR_BLUE]
-            k = s[O_USED + p * NCARDS + CARD_OBSERVATORY]  # Observatory: a copy used this round pays nothing
+            # Observatory: a copy used this round pays nothing
+            k = s[O_USED + p * NCARDS + CARD_OBSERVATORY]
             v -= k * 1
-            k = s[O_USED + p * NCARDS + CARD_DEBTORS_PRISON]  # Debtor's Prison: a copy used this round pays nothing
+            # Debtor's Prison: a copy used this round pays nothing
+            k = s[O_USED + p * NCARDS + CARD_DEBTORS_PRISON]
             v -= k * 1
             # Mariinski Theater: per orange card (base/trading.spb:101)
             k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER]

@@ -637,7 +637,8 @@ def score_phase(s, phase):
         for p in range(s[O_PLAYERS]):
             r = s[O_COLOUR_RUBLES + p * NCOLOURS + COLOUR_BLUE]
             v = s[O_COLOUR_POINTS + p * NCOLOURS + COLOUR_BLUE]
-            k = s[O_USED + p * NCARDS + CARD_OBSERVATORY]  # Observatory: a copy used this round pays nothing
+            # Observatory: a copy used this round pays nothing
+            k = s[O_USED + p * NCARDS + CARD_OBSERVATORY]
             v -= k * 1
             # Mariinskij Theater: per orange card (base/trading.spb:101)
             k = s[O_OWNED + p * NCARDS + CARD_MARIINSKIJ_THEATER]
