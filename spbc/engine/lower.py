@@ -21,6 +21,7 @@ from typing import Any
 
 from spbc.contract import mechanics
 from spbc.contract.abi import MASK_BITS, MAX_CARDS, MAX_COPIES_IN_ALL, MAX_DECKS, MAX_SPECIALS
+from spbc.lang.kept import per_model
 from spbc.lang.model import Card, Effect, RulesModel, generated_name
 from spbc.source.span import Span
 
@@ -108,7 +109,14 @@ def _abilities(model: RulesModel, kind: type[Effect]) -> list[tuple[int, Card, E
 
 
 def displace_targets(model: RulesModel, card: Card) -> tuple[int, ...]:
-    """The indices of the cards a trading card may displace (see Card.can_displace)."""
+    """The indices of the cards a trading card may displace (see Card.can_displace); worked out once a model
+    and card (every screen prices each trading card of the board with them)."""
+    return _displace_targets(model, card.id)
+
+
+@per_model
+def _displace_targets(model: RulesModel, card_id: str) -> tuple[int, ...]:
+    card = model.card(card_id)
     return tuple(index for index, other in enumerate(model.cards) if card.can_displace(other))
 
 

@@ -7,6 +7,8 @@ Tuples keep declaration order, which is the order of everything generated.
 
 from __future__ import annotations
 
+import functools
+
 import re
 import typing
 from collections.abc import Iterator, Mapping
@@ -320,7 +322,10 @@ class RulesModel:
         return stage_names(stage for card in self.cards for effect in card.abilities for stage in effect.stages)
 
     def card(self, card_id: str) -> Card:
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(card_id)
+        """The card of an id; KeyError for an id no card of the ruleset has."""
+        return self._cards_by_id[card_id]
+
+    @functools.cached_property
+    def _cards_by_id(self) -> dict[str, Card]:
+        """Every card by its id, made at the first look-up (a screen looks up cards by the hundred)."""
+        return {card.id: card for card in self.cards}

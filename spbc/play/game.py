@@ -176,10 +176,11 @@ class Game(GameState):
         return self.forecasts(seat, (phase,), rubles_seen)[phase]
 
     def forecasts(self, seat: int, phases: Sequence[str], rubles_seen: bool = True) -> dict[str, tuple[int, int]]:
-        """:meth:`forecast` of each of phases, the engine of a reader of hidden rubles made once for them all."""
+        """:meth:`forecast` of each of phases, the engine of a reader of hidden rubles made once for them all
+        (only where a mechanic's scoring reads rubles: elsewhere the forecast is the same for every reader)."""
         ids = self.ruleset.engine.PHASE_IDS
         engine = self._engine
-        if not rubles_seen:
+        if not rubles_seen and any(part.FORECAST_READS_RUBLES for part in hooks.presenters(self.ruleset.model)):
             engine = engine.clone()
             values = engine.state()
             values[self.ruleset._fields["rubles"][0] + seat] += UPKEEP_ENOUGH

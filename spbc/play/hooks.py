@@ -11,7 +11,6 @@ fields as ints. The hooks, as the table below (printed from Presenter itself) li
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -114,6 +113,9 @@ class Presenter(Generic[E]):
     FIELD_DEFAULTS: ClassVar[Mapping[str, int]] = MappingProxyType({})
     #: True: its moves take from the discard pile, so the screen lists what lies there.
     SHOWS_DISCARD: ClassVar[bool] = False
+    #: True: a scoring of its cards depends on their owner's rubles (an upkeep they may fail to pay), so a
+    #: forecast for a reader who cannot see those rubles must not be made from them.
+    FORECAST_READS_RUBLES: ClassVar[bool] = False
 
     def format_move(self, move: Move, verb: str) -> str:
         """The move's canonical text: by default its verb alone."""
@@ -212,15 +214,24 @@ def presenter(kind: str) -> Presenter[Any] | None:
     return mechanics.mechanic(kind).part("present", Presenter)
 
 
-@functools.lru_cache(maxsize=64)
-def _presenters(registry: tuple[mechanics.Mechanic, ...], kinds: frozenset[str]) -> tuple[Presenter[Any], ...]:
-    return tuple(part for m in registry if m.kind in kinds
-                 for part in [m.part("present", Presenter)] if part is not None)
+#: presenters() of the models asked lately, by the model's id: (the model, the registry, its presenters). The
+#: registry (mechanics.mechanics(), one tuple until a mechanic is registered) is compared by identity as the
+#: model is, since hashing it reads every mechanic's paths: a view asks for the presenters several times.
+_PRESENTERS: dict[int, tuple[RulesModel, tuple[mechanics.Mechanic, ...], tuple[Presenter[Any], ...]]] = {}
 
 
 def presenters(model: RulesModel) -> tuple[Presenter[Any], ...]:
     """The present part of every mechanic the ruleset uses that has one, in hook order."""
-    return _presenters(mechanics.mechanics(), _kinds(model))
+    registry = mechanics.mechanics()
+    kept = _PRESENTERS.get(id(model))
+    if kept is None or kept[0] is not model or kept[1] is not registry:
+        if len(_PRESENTERS) >= 64:
+            _PRESENTERS.clear()
+        kinds = _kinds(model)
+        kept = (model, registry, tuple(part for m in registry if m.kind in kinds
+                                       for part in [m.part("present", Presenter)] if part is not None))
+        _PRESENTERS[id(model)] = kept
+    return kept[2]
 
 
 @per_model

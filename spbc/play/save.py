@@ -20,7 +20,8 @@ from spbc.contract.abi import FIRST_STAGE, MASK_BITS, ROUND_MAX, VALUE_MAX  # wh
 from spbc.engine.lower import area_targets, mask_positions
 from spbc.play.names import names_problem
 from spbc.source.files import read_text, write_text_atomic
-from spbc.lang.load import resolve_rules, shipped_names
+from spbc.source.locate import rules_dir
+from spbc.lang.load import resolve_rules
 from spbc.lang.model import RulesModel
 from spbc.play import hooks
 
@@ -58,8 +59,8 @@ class SavedGame(BaseModel):
 def rules_file(ruleset: Ruleset) -> str | None:
     """The absolute path of the rules file a ruleset was loaded from, or None for a shipped ruleset."""
     source = ruleset.source
-    if isinstance(source, str) and source == ruleset.name and source in shipped_names():
-        return None
+    if isinstance(source, str) and source == ruleset.name and (rules_dir() / f"{source}.spb").is_file():
+        return None  # a shipped ruleset (one of lang.load.shipped_names(), without listing the folder at every save)
     return str(resolve_rules(source).absolute())
 
 
@@ -99,7 +100,9 @@ def write_game(game: Game, language: str | None = None) -> str:
     )
     left_out = {name for name in ("rules", "language") if getattr(saved, name) is None}
     head = saved.model_dump(exclude={"state"} | left_out)
-    lines = [f"  {json.dumps(name)}: {json.dumps(state[name])}" for name in state]
+    # a field's name is an identifier and its values are ints: the JSON of each is written directly,
+    # as json.dumps writes it, for the hundred fields a save has
+    lines = [f'  "{name}": [{", ".join(map(str, state[name]))}]' for name in state]
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
     return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"
 

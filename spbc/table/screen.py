@@ -15,6 +15,7 @@ from typing_extensions import override
 
 from spbc.play.game import Game
 from spbc.engine.lower import displace_targets
+from spbc.lang.kept import per_model
 from spbc.lang.model import Card, RulesModel
 from spbc.play import hooks
 from spbc.play.moves import Move, MoveKind
@@ -160,7 +161,15 @@ def stage_prompt(game: Game, view: GameView, language: str = "en") -> str | None
 
 def describe_card(model: RulesModel, card: Card, language: str = "en") -> str:
     """What a card pays and does, briefly: "3r", "1r 1p", "-1 on blue", "hand 4" (each ability's
-    mechanic says its part, its ``summary`` in the language: the macro of its prose)."""
+    mechanic says its part, its ``summary`` in the language: the macro of its prose). Worked out once a
+    model, card and language: a mail's screens describe the same cards again and again."""
+    return _described(model, card.id, language)
+
+
+@per_model
+def _described(model: RulesModel, card_id: str, language: str) -> str:
+    """describe_card of the model's card of that id."""
+    card = model.card(card_id)
     # a card's income, abbreviated in the language: "3r 1p", "3 Rbl 1 Pkt", "3盧布 1分"
     rubles, points = catalogue(language if language in LANGUAGES else "en").short_income
     parts = []

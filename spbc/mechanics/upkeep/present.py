@@ -7,4 +7,7 @@ from spbc.play.hooks import Presenter
 
 
 class Present(Presenter[Upkeep]):
-    """The upkeep mechanic's part at the table: the defaults (its summary is its prose's)."""
+    """The upkeep mechanic's part at the table: the defaults (its summary is its prose's), and a forecast that
+    depends on whether the owner can pay."""
+
+    FORECAST_READS_RUBLES = True
