@@ -8,7 +8,6 @@ Tuples keep declaration order, which is the order of everything generated.
 from __future__ import annotations
 
 import functools
-
 import re
 import typing
 from collections.abc import Iterator, Mapping
