@@ -4,6 +4,7 @@ price, and a variant's new card is drawn by the same page with no code of its ow
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,9 +37,22 @@ def _fields(card) -> dict[str, str]:
     return {item.get_attribute("class"): item.locator("dd").inner_text() for item in card.locator("dl > div").all()}
 
 
+def _prices_differ(table) -> bool:
+    """Whether some card of the board costs the seat not on turn other than the seat on turn."""
+    game, on_turn = table.game, table.on_turn
+    view = game.view(on_turn)
+    buys = [Move(MoveKind.BUY, card, row) for row in ("upper", "lower") for card in getattr(view, row)
+            if not game.ruleset.model.card(card).trading]
+    return any(game.cost(move, on_turn) != game.cost(move, 1 - on_turn) for move in buys)
+
+
 def test_a_board_card_shows_its_cost_income_deck_and_the_viewers_price(browser, server, compiled):
     game = server.add_game(compiled, "Anna,Boris", seed=31)
     table = game.table
+    rng = random.Random(5)
+    while not _prices_differ(table):  # played on until the seat not on turn pays other prices (a reduction)
+        assert not table.game.is_over and table.moves < 300
+        table.submit(table.on_turn, rng.choice(table.legal(table.on_turn))[0])
     viewer = 1 - table.on_turn  # the seat not on turn: the board is priced for it, not for the mover
     page = open_page(browser, server.links(game)[table.seats[viewer].name], 375, 812)
     cards = page.locator(".rows article.card")
@@ -51,11 +65,13 @@ def test_a_board_card_shows_its_cost_income_deck_and_the_viewers_price(browser, 
         fields = _fields(card)
         assert card.locator("h4").inner_text().startswith(rule.name)
         assert card.get_attribute("aria-label") == rule.name  # a screen reader names each card
-        assert fields["cost"] == str(rule.cost) and fields["income"].startswith(f"{rule.rubles}r")
+        paid = (f"{rule.rubles}r" * bool(rule.rubles), f"{rule.points}p" * bool(rule.points))
+        income = " ".join(part for part in paid if part)
+        assert fields["cost"] == str(rule.cost) and fields["income"].startswith(income or "-")
         assert fields["deck"] == next(deck.name for deck in model.decks if deck.id == rule.deck)
         assert fields["colour"] == next(colour.name for colour in model.colours if colour.id == rule.colour)
-        price = table.game.cost(Move(MoveKind.BUY, rule.id, rows[rule.id]), viewer)
-        assert fields["price"] == str(price)
+        if not rule.trading:  # (a trading card's price is its cheapest displacement)
+            assert fields["price"] == str(table.game.cost(Move(MoveKind.BUY, rule.id, rows[rule.id]), viewer))
         assert card.locator(".price dt").inner_text() == f"price for {table.seats[viewer].name}"
         assert fields.get("symbol") == (rule.symbol and model.symbol_name(rule.symbol))
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "fits 375 px"
