@@ -43,6 +43,7 @@ def balance(
     _need_lab_extra(html)
     from spbc.lab.report import make_report, write_report
     from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+    from spbc.lang.sent import SentRulesError
 
     levels = tuple(s.strip() for s in seats.split(","))
     if not all(levels):
@@ -52,8 +53,7 @@ def balance(
     except ValueError as error:
         fail(str(error), code=2)
     rulesets = _rulesets([str(rules)] + ([against] if against is not None else []), len(levels))
-    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed,
-                  model=r.model if Path(str(r.source)).is_file() else None) for r in rulesets]
+    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
@@ -61,7 +61,7 @@ def balance(
     try:
         with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as advance:
             outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
-    except ClusterError as error:
+    except (ClusterError, SentRulesError) as error:  # a worker refuses texts that do not give their digest
         fail(str(error))
     if any(o.tally.games == 0 for o in outcomes):
         typer.echo("interrupted before a batch of games of each ruleset finished: no report", err=True)
@@ -118,8 +118,8 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _source(source: str) -> str:
-    """A rules file as an absolute path (what the report names; the workers get the checked rules themselves,
-    Plan.model), a shipped name as it is."""
+    """A rules file as an absolute path (what the report names; the workers get the rules' texts, Plan.rules,
+    and read no file), a shipped name as it is."""
     path = Path(source)
     return str(path.resolve()) if path.is_file() else source
 
