@@ -15,6 +15,7 @@ from spbc.frontends.common import fail, load_ruleset, progress_bar
 from spbc.frontends.options import complete_rules, integers
 
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
+    from spbc.lab.run import Plan
     from spbc.play.game import Ruleset
 
 #: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
@@ -42,7 +43,7 @@ def balance(
     lab extra: pip install 'spbc[lab]'."""
     _need_lab_extra(html)
     from spbc.lab.report import make_report, write_report
-    from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+    from spbc.lab.run import ClusterError, check_seats, run_plans
     from spbc.lang.sent import SentRulesError
 
     levels = tuple(s.strip() for s in seats.split(","))
@@ -53,7 +54,7 @@ def balance(
     except ValueError as error:
         fail(str(error), code=2)
     rulesets = _rulesets([str(rules)] + ([against] if against is not None else []), len(levels))
-    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
+    plans = _plans(rulesets, levels, games, seed)
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
@@ -102,6 +103,18 @@ def _rulesets(names: list[str], players: int) -> list[Ruleset]:
             fail(f"{ruleset.name} is for {model.min_players} to {model.max_players} players, not {players}",
                  code=2)
     return rulesets
+
+
+def _plans(rulesets: list[Ruleset], levels: tuple[str, ...], games: int, seed: int) -> list[Plan]:
+    """A plan of each ruleset, carrying its rules' texts for the workers (Plan.rules); exit 1 when a file
+    changed after it was checked, so that the games would not be of the rules the report names."""
+    from spbc.lab.run import Plan
+
+    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
+    for ruleset, plan in zip(rulesets, plans):
+        if plan.rules is None or plan.rules.digest != ruleset.model.digest:
+            fail(f"the rules of {ruleset.name} changed while spb balance read them: run it again")
+    return plans
 
 
 @contextmanager
