@@ -15,6 +15,7 @@ from spbc.frontends.common import fail, load_ruleset, progress_bar
 from spbc.frontends.options import complete_rules, integers
 
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
+    from spbc.lab.run import Plan
     from spbc.play.game import Ruleset
 
 #: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
@@ -42,7 +43,8 @@ def balance(
     lab extra: pip install 'spbc[lab]'."""
     _need_lab_extra(html)
     from spbc.lab.report import make_report, write_report
-    from spbc.lab.run import ClusterError, Plan, check_seats, run_plans
+    from spbc.lab.run import ClusterError, check_seats, run_plans
+    from spbc.lang.sent import SentRulesError
 
     levels = tuple(s.strip() for s in seats.split(","))
     if not all(levels):
@@ -52,8 +54,7 @@ def balance(
     except ValueError as error:
         fail(str(error), code=2)
     rulesets = _rulesets([str(rules)] + ([against] if against is not None else []), len(levels))
-    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed,
-                  model=r.model if Path(str(r.source)).is_file() else None) for r in rulesets]
+    plans = _plans(rulesets, levels, games, seed)
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
     total = games * len(plans)
@@ -61,7 +62,7 @@ def balance(
     try:
         with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as advance:
             outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
-    except ClusterError as error:
+    except (ClusterError, SentRulesError) as error:  # a worker refuses texts that do not give their digest
         fail(str(error))
     if any(o.tally.games == 0 for o in outcomes):
         typer.echo("interrupted before a batch of games of each ruleset finished: no report", err=True)
@@ -104,6 +105,18 @@ def _rulesets(names: list[str], players: int) -> list[Ruleset]:
     return rulesets
 
 
+def _plans(rulesets: list[Ruleset], levels: tuple[str, ...], games: int, seed: int) -> list[Plan]:
+    """A plan of each ruleset, carrying its rules' texts for the workers (Plan.rules); exit 1 when a file
+    changed after it was checked, so that the games would not be of the rules the report names."""
+    from spbc.lab.run import Plan
+
+    plans = [Plan(_source(str(r.source)), r.backend, levels, games, seed) for r in rulesets]
+    for ruleset, plan in zip(rulesets, plans):
+        if plan.rules is None or plan.rules.digest != ruleset.model.digest:
+            fail(f"the rules of {ruleset.name} changed while spb balance read them: run it again")
+    return plans
+
+
 @contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM (a batch system's or a cluster job's stop) stops the run as Ctrl-C does, keeping what finished."""
@@ -118,8 +131,8 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def _source(source: str) -> str:
-    """A rules file as an absolute path (what the report names; the workers get the checked rules themselves,
-    Plan.model), a shipped name as it is."""
+    """A rules file as an absolute path (what the report names; the workers get the rules' texts, Plan.rules,
+    and read no file), a shipped name as it is."""
     path = Path(source)
     return str(path.resolve()) if path.is_file() else source
 

@@ -19,6 +19,7 @@ from spbc.lab import stats
 from spbc.lab.report import make_report
 from spbc.lab.run import ClusterError, Plan, play_batch, run_plans
 from spbc.lab.tally import Tally
+from spbc.lang.sent import send_rules
 
 runner = CliRunner()
 
@@ -170,13 +171,13 @@ def test_the_same_seed_gives_the_same_report_on_1_2_and_4_local_processes(compil
 
 @pytest.mark.slow  # a pool of worker processes
 def test_workers_build_shipped_rules_and_read_no_rules_file(compiled, rich_start):
-    """A plan that ships its checked rules (Plan.model) plays on workers that cannot read its rules file
+    """A plan that ships its rules' texts (Plan.rules) plays on workers that cannot read its rules file
     (here: no file at that path), as a cluster's workers need no path in common with the client: the same
-    tally as the plan loaded from the file, on 2 processes."""
-    rich = spbc.load_rules(rich_start, "compiled")
+    tally as the plan read from the file, on 2 processes."""
+    sent = send_rules(rich_start)
     for seats in (("random", "random"), ("easy", "random")):
         from_file = Plan(str(rich_start), "compiled", seats, 300, 5, batch_size=50)
-        shipped = Plan("/no/such/folder/rich_start.spb", "compiled", seats, 300, 5, batch_size=50, model=rich.model)
+        shipped = Plan("/no/such/folder/rich_start.spb", "compiled", seats, 300, 5, batch_size=50, rules=sent)
         assert run_plans([shipped], jobs=2)[0].tally == run_plans([from_file], jobs=1)[0].tally
 
 
@@ -237,7 +238,7 @@ def test_the_same_seed_gives_the_same_report_on_a_local_dask_cluster_of_1_2_and_
              for r in (compiled, rich)]
     plans += [Plan("base", "compiled", ("easy", "easy"), 400, 3, batch_size=50),
               Plan("/no/such/folder/rich_start.spb", "compiled", ("easy", "easy"), 400, 3, batch_size=50,
-                   model=rich.model)]
+                   rules=send_rules(rich_start))]
 
     def texts(**where):
         outcomes = run_plans(plans, **where)

@@ -26,7 +26,7 @@ from spbc.ai.budget import Level
 from spbc.ai.sim import c_levels, play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab.tally import EVENTS, Tally
-from spbc.lang.model import RulesModel
+from spbc.lang.sent import SentRules, send_rules, sent_model
 from spbc.play.game import Game, Ruleset, load_rules
 
 _BUY, _TAKE, _PLAY = (MOVE_KINDS.index(kind) for kind in ("buy", "take", "play"))
@@ -38,9 +38,10 @@ FAST_BATCH, EASY_BATCH, AGENT_BATCH = 2000, 200, 25
 
 @dataclass(frozen=True)
 class Plan:
-    """The games of one ruleset in a run. ``source`` is what load_rules is given (a shipped name, or a path);
-    ``model``, when given, is the checked rules themselves: a worker builds its engine from them (or finds it in
-    its cache) and reads no rules file, so cluster workers need no path in common with the client."""
+    """The games of one ruleset in a run. ``source`` names the rules (a shipped name, or a path); ``rules`` are
+    their texts with their digest (spbc.lang.sent), read from ``source`` when the plan is made unless given: a
+    worker checks them and builds their engine from them (or finds it in its cache, by their digest) and reads
+    no rules file, so cluster workers need no path in common with the client."""
 
     source: str
     backend: str
@@ -49,7 +50,11 @@ class Plan:
     seed: int
     batch_size: int = 0  # games per batch; 0: FAST_BATCH or EASY_BATCH on the C loop, AGENT_BATCH through the Game API
     fast: bool = True  # random and easy seats on the C loop (False: through the Game API, the same games, slower)
-    model: RulesModel | None = field(default=None, compare=False, repr=False)
+    rules: SentRules | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            object.__setattr__(self, "rules", send_rules(self.source))
 
     @property
     def c_levels(self) -> list[int] | None:
@@ -87,16 +92,18 @@ class Outcome:
         return self.tally.games == self.plan.games
 
 
-#: A process's rulesets, by (source, backend, digest of the shipped model or "").
-_LOADED: dict[tuple[str, str, str], Ruleset] = {}
+#: A process's rulesets, by (backend, the rules' digest).
+_LOADED: dict[tuple[str, str], Ruleset] = {}
 
 
 def _rules(plan: Plan) -> Ruleset:
-    """A worker's ruleset for a plan, loaded once per process (a module does not pickle): from the plan's
-    model when it ships one, else by its source."""
-    key = (plan.source, plan.backend, plan.model.digest if plan.model is not None else "")
+    """A worker's ruleset for a plan, made once per process (a module does not pickle) from the texts the plan
+    carries: SentRulesError when they do not give their digest."""
+    sent = plan.rules
+    assert sent is not None  # set by Plan.__post_init__
+    key = (plan.backend, sent.digest)
     if key not in _LOADED:
-        _LOADED[key] = load_rules(plan.source, plan.backend, plan.model)
+        _LOADED[key] = load_rules(plan.source, plan.backend, sent_model(sent))
     return _LOADED[key]
 
 
@@ -279,7 +286,7 @@ def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: flo
     futures: list[Any] = []
     try:
         owner: dict[str, int] = {}
-        # each plan (with the rules model it ships) goes to the workers once, not with every batch
+        # each plan (with the texts of its rules) goes to the workers once, not with every batch
         plans = [client.scatter(plan, broadcast=True, hash=False) for plan in run.plans]
         for k, first, count in run.jobs():
             future = client.submit(play_batch, plans[k], first, count, pure=False)

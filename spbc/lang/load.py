@@ -23,18 +23,18 @@ from spbc.contract import mechanics
 from spbc.source import locate
 
 from spbc.lang import cache, syntax
-from spbc.lang.names import display_path, name_problem, resolve_path, shown_name
+from spbc.lang.names import display_path, name_problem, shown_name
+from spbc.lang.reader import MAX_RULES_BYTES as MAX_RULES_BYTES, Disk, resolve_base as resolve_base
+from spbc.lang.reader import is_dir as _is_dir, is_file as _is_file, read_rules_text as _read_rules_text
 from spbc.lang.extend import apply_variant, refuse_without_base
 from spbc.source.diagnostics import Diagnostic, Note, RulesError, did_you_mean, file_span
-from spbc.source.files import FileReadError, read_text
+from spbc.source.files import FileReadError
 from spbc.source.span import Span
 from spbc.lang.model import RulesModel
 
 
 #: Includes nest at most this deep; a deeper chain is refused at the include that goes too far.
 MAX_INCLUDE_DEPTH = 64
-#: A rules file is text written by a person; anything larger is refused unread.
-MAX_RULES_BYTES = 10_000_000
 
 
 #: How many parsed files and checked models one process keeps (a process loads a handful of rulesets).
@@ -61,15 +61,6 @@ def _reason(error: FileReadError) -> str:
     return "a symlink loop" if error.errno == errno.ELOOP else error.reason
 
 
-def _read_rules_text(path: Path) -> str:
-    """The text of a rules file, newlines translated as by ``Path.read_text``, without a byte order mark.
-
-    Raises :class:`spbc.source.files.FileReadError` with its reason: no such file, a folder,
-    a device or a pipe, a file over MAX_RULES_BYTES, a name holding a NUL, not UTF-8.
-    """
-    return read_text(path, MAX_RULES_BYTES, "rules file")
-
-
 def shipped_names() -> list[str]:
     """The names of the shipped rulesets (``["base"]``)."""
     return sorted(path.stem for path in locate.rules_dir().glob("*.spb"))
@@ -92,25 +83,12 @@ def resolve_rules(name_or_path: str | Path) -> Path:
     return path
 
 
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def _is_dir(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except (OSError, ValueError):
-        return False
-
-
 class _Loader:
     """Reads files depth first in include order, collecting files, blocks and problems."""
 
-    def __init__(self, main: Path) -> None:
-        self.root = resolve_path(main).parent
+    def __init__(self, main: Path, disk: Disk) -> None:
+        self.disk = disk  # where the files are read (spbc.lang.reader)
+        self.root = disk.resolve(main).parent
         self.files: list[syntax.File] = []
         self.items: list[syntax.Block | syntax.Remove] = []  # top-level blocks and removes, includes spliced in
         self.extends: syntax.Extends | None = None
@@ -120,7 +98,7 @@ class _Loader:
 
     def _name(self, path: Path, display: str) -> str:
         try:
-            return resolve_path(path).relative_to(self.root).as_posix()
+            return self.disk.resolve(path).relative_to(self.root).as_posix()
         except ValueError:
             return display
 
@@ -129,7 +107,7 @@ class _Loader:
             hint = None
             if not path.suffix:
                 hint = "shipped rulesets: " + ", ".join(shipped_names())
-            shown = shown_name(display_path(path))
+            shown = shown_name(self.disk.display(path))
             message = f"cannot read rules file '{shown}': {reason}"
             self.diagnostics.append(Diagnostic("SPB100", message, file_span(shown), hint))
             return
@@ -150,7 +128,7 @@ class _Loader:
         hint = ("rename the file: the names of rules files are printed into generated code, "
                 "the rules reference and messages, so they hold only printable characters")
         if via is None:
-            shown = shown_name(display_path(path))
+            shown = shown_name(self.disk.display(path))
             message = f"cannot read rules file '{shown}': the file name holds {problem}"
             self.diagnostics.append(Diagnostic("SPB123", message, file_span(shown), hint))
             return True
@@ -180,16 +158,16 @@ class _Loader:
     def read(self, path: Path, via: syntax.Include | None, stack: tuple[Path, ...]) -> None:
         if via is not None and self._refuse_name(path, via, via.path.value):
             return
-        resolved = resolve_path(path)
+        resolved = self.disk.resolve(path)
         if via is not None and self._refuse_again(resolved, via, stack):
             return
         if via is not None and len(stack) >= MAX_INCLUDE_DEPTH:
             return self._unreadable(path, via, f"includes are nested more than {MAX_INCLUDE_DEPTH} files deep")
         try:
-            text = _read_rules_text(path)
+            text = self.disk.read(path)
         except FileReadError as error:
             return self._unreadable(path, via, _reason(error))
-        display = display_path(path)
+        display = self.disk.display(path)
         # the name the file is recorded under (a link's target), and for the main file how messages name it
         if self._refuse_name(path, via, self._name(path, display)) or (
                 via is None and self._refuse_name(path, via, display)):
@@ -239,62 +217,42 @@ def _digest(files: list[syntax.File], items: list[syntax.Block | syntax.Remove])
     return digest.hexdigest()
 
 
-def resolve_base(written: str, extending: Path) -> Path | None:
-    """The rules file that ``extends "written"`` in the file ``extending`` names, or None.
-
-    A bare name (``base``, ``new-society``) is the rules file of that name beside the
-    extending file, else the shipped ruleset; anything else is a path relative to the
-    extending file's folder.
-    """
-    here = Path(extending).parent
-    bare = PurePosixPath(written)
-    if not bare.suffix and len(bare.parts) == 1 and written not in ("", ".", ".."):
-        for name in dict.fromkeys((written, written.replace("-", "_"))):
-            if _is_file(here / f"{name}.spb"):
-                return here / f"{name}.spb"
-        try:
-            return locate.shipped_rules(written)
-        except (OSError, ValueError):
-            return None
-    path = here / written
-    return path if _is_file(path) else None
-
-
-def _load_base(extends: syntax.Extends, main: Path, chain: tuple[Path, ...]) -> syntax.Program:
+def _load_base(extends: syntax.Extends, main: Path, chain: tuple[Path, ...], disk: Disk) -> syntax.Program:
     """The program a variant extends; RulesError when it cannot be found, runs in a cycle or is broken."""
     written = extends.path.value
-    base = resolve_base(written, main)
+    base = disk.base(written, main)
     if base is None:
         hint = did_you_mean(written, shipped_names()) or \
             "shipped rulesets: " + ", ".join(shipped_names()) + "; or the path of a rules file"
         raise RulesError([Diagnostic("SPB126", f"cannot extend '{shown_name(written)}': no such ruleset",
                                      extends.path.span, hint)])
-    if resolve_path(base) in chain:
-        names = [display_path(p) for p in chain[chain.index(resolve_path(base)):]]
-        cycle = " -> ".join([*names, display_path(base)])
+    if disk.resolve(base) in chain:
+        names = [disk.display(p) for p in chain[chain.index(disk.resolve(base)):]]
+        cycle = " -> ".join([*names, disk.display(base)])
         raise RulesError([Diagnostic("SPB124", f"extends cycle: {cycle}", extends.span)])
     if len(chain) >= MAX_INCLUDE_DEPTH:
         raise RulesError([Diagnostic("SPB124", f"variants are nested more than {MAX_INCLUDE_DEPTH} deep",
                                      extends.span)])
-    return _load(base, chain)
+    return _load(base, chain, disk)
 
 
-def load_program(name_or_path: str | Path) -> syntax.Program:
+def load_program(name_or_path: str | Path, disk: Disk | None = None) -> syntax.Program:
     """Read and parse a rules file and everything it includes, and for a variant its base.
 
     Raises :class:`RulesError` with every file, include and syntax problem found
     (SPB1xx), and for a variant what does not fit its base (SPB215-SPB218); does not
-    check meaning (see :func:`load_model`).
+    check meaning (see :func:`load_model`). ``disk`` is where the files are read (spbc.lang.reader: the
+    disk, by default; or the texts a lab client sent, spbc.lang.sent).
     """
     if isinstance(name_or_path, str) and not name_or_path.strip():
         message = "no rules file given: name a shipped ruleset (" + ", ".join(shipped_names()) + \
             ") or the path of a rules file"
         raise RulesError([Diagnostic("SPB100", message, file_span("<rules>"))])
-    return _load(resolve_rules(name_or_path), ())
+    return _load(resolve_rules(name_or_path), (), disk or Disk())
 
 
-def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
-    loader = _Loader(path)
+def _load(path: Path, chain: tuple[Path, ...], disk: Disk) -> syntax.Program:
+    loader = _Loader(path, disk)
     loader.read(path, None, ())
     if loader.diagnostics:
         raise RulesError(loader.diagnostics, loader.sources)
@@ -305,7 +263,7 @@ def _load(path: Path, chain: tuple[Path, ...]) -> syntax.Program:
         blocks = tuple(item for item in loader.items if isinstance(item, syntax.Block))
         return syntax.Program(tuple(loader.files), blocks, _digest(loader.files, loader.items))
     try:
-        base = _load_base(loader.extends, path, (*chain, resolve_path(path)))
+        base = _load_base(loader.extends, path, (*chain, disk.resolve(path)), disk)
     except RulesError as error:
         raise RulesError(error.diagnostics, {**loader.sources, **error.sources}) from None
     files = (*loader.files, *base.files)
