@@ -14,6 +14,7 @@ from spbc.pbem.rules import GameLoader, Unloadable
 from spbc.pbem.sitting import Sitting, open_sitting
 from spbc.pbem.states import MailKind, MailOption
 from spbc.pbem.store import GameRow, SeatRow, Store
+from spbc.pbem.watchers import mail_watchers
 from spbc.play.game import Game
 
 
@@ -86,6 +87,7 @@ class Desk:
             lines = sitting.lines.get(seat.seat, []) if own else []
             self.queue(sitting, seat, MailKind.REPLY if own else MailKind.UPDATE, subject(sitting, seat),
                        self.update(sitting, seat, lines), reply_to if own else "")
+        mail_watchers(self.store, self.clock(), sitting)
 
     def save(self, sitting: Sitting) -> None:
         """Write the game's state, its row and its seats back to the store."""
