@@ -11,11 +11,14 @@ import sqlite3
 import pytest
 
 from pbem_leakcheck import altered
-from pbem_mail import mail, make_server, parse_sent, secret_of, three_and_a_computer
+from typer.testing import CliRunner
+
+from pbem_mail import mail, make_server, parse_sent, secret_of, three_and_a_computer, write_config
+from spbc.frontends.cli import app
 from spbc.pbem.schema import VERSION
-from spbc.pbem.seat import parse_until, set_resign_policy
+from spbc.pbem.seat import parse_until, resign_policy, set_resign_policy
 from spbc.pbem.sitting import Sitting, table_of
-from spbc.pbem.watchers import observer_view, watch_code
+from spbc.pbem.watchers import observer_view, resigned_notes, watch_code
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
 from test_pbem_e2e import Catcher, free_port  # noqa: E402
@@ -101,6 +104,9 @@ def test_a_resigned_seat_plays_on_as_the_computer_and_its_later_mails_are_refuse
     others = [m for m in mails if m.recipient in PEOPLE and m.recipient != who]
     assert others and all(f"{name} resigned; the computer (easy) plays the seat." in m.body for m in others)
     assert f"{name}: computer easy" in table.server.status("g1")
+    table.move()
+    later = [m for m in table.new() if m.recipient in PEOPLE]
+    assert later and all(f"Resigned: {name} (the computer (easy) plays the seat)." in m.body for m in later)
     moves = table.server.store.move_count("g1")
     outcome = table.send(who, [f"move {moves + 1}", "pass"])
     assert outcome.applied == 0 and table.server.store.move_count("g1") == moves
@@ -155,11 +161,12 @@ def observer_mails_hide_everything(table, mails) -> int:
     for sent in mails:
         if sent.recipient != OBSERVER or "(observer)" not in sent.subject:
             continue
-        assert sent.body == observer_view(sitting, "en")
+        notes = resigned_notes(table.server.store, "g1", "en")
+        assert sent.body == observer_view(sitting, "en", notes)
         for reader in range(len(sitting.seats)):
             copy = altered(sitting.game, reader, rng)
             other = Sitting(sitting.row, sitting.seats, table_of(sitting.row, sitting.seats, copy, sitting.moves))
-            assert observer_view(other, "en") == sent.body, f"the observer's mail differs for reader {reader}"
+            assert observer_view(other, "en", notes) == sent.body, f"the observer's mail differs for reader {reader}"
         for seat in sitting.game.view(0).players:
             if seat.hand:
                 assert "Your hand" not in sent.body
@@ -213,3 +220,19 @@ def test_watch_codes_to_one_address_are_limited_and_a_repeat_changes_nothing(tab
     assert len(coded) == table.server.config.limits.refusals_per_hour - 1
     table.server.receive(mail(OBSERVER, ["watch nosuch"]))
     assert any("there is no game nosuch" in m.body for m in table.new())
+
+
+def test_the_resign_policy_is_a_setting_of_spb_pbem_new(tmp_path):
+    write_config(tmp_path)
+    runner = CliRunner()
+    base = ["pbem", "new", "--players", "Anna=anna@a.test,Boris=boris@b.test", "--config", str(tmp_path / "pbem.toml")]
+    refused = runner.invoke(app, [*base, "--id", "r1", "--resign", "wait"])
+    assert refused.exit_code == 2 and "cannot wait" in refused.output
+    made = runner.invoke(app, [*base, "--id", "r2", "--resign", "pass"])
+    assert made.exit_code == 0, made.output
+    server = make_server(tmp_path)
+    try:
+        assert resign_policy(server.store, "r2") == "pass" and resign_policy(server.store, "r1") == "ai:easy"
+        assert server.store.game("r1") is None
+    finally:
+        server.close()

@@ -16,16 +16,15 @@ from __future__ import annotations
 import calendar
 import time
 
-from spbc.pbem.desk import Desk
+from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
 from spbc.pbem.mailin import Mail
 from spbc.pbem.newgame import check_policy
 from spbc.pbem.commands import Line
-from spbc.pbem.seatwords import seat_words
+from spbc.pbem.seatwords import how_of, seat_words
 from spbc.pbem.sitting import Sitting, act_for_late, advance
 from spbc.pbem.states import GameStatus, MailKind, PolicyKind
 from spbc.pbem.store import GameRow, SeatRow, Store
-from spbc.pbem.wording import MailWords
 from spbc.play.refusal import LANGUAGES
 from spbc.table.seats import Seat
 
@@ -43,11 +42,18 @@ def resign_policy(store: Store, game_id: str) -> str:
     return DEFAULT_POLICY if row is None else str(row[0])
 
 
-def set_resign_policy(store: Store, game_id: str, policy: str) -> None:
-    """Set a game's resign policy; ValueError (PbemError) for one that is not ai:LEVEL or pass."""
+def check_resign_policy(policy: str | None) -> None:
+    """PbemError unless policy is None (the default) or a resign policy: pass or ai:LEVEL of a known level."""
+    if policy is None:
+        return
     check_policy(policy)
     if PolicyKind.of(policy) is PolicyKind.WAIT:
-        raise ValueError("a resigned seat cannot wait: its policy is pass or ai:LEVEL")
+        raise PbemError(f"a resigned seat cannot wait: its policy is pass or ai:LEVEL, not {policy!r}")
+
+
+def set_resign_policy(store: Store, game_id: str, policy: str) -> None:
+    """Set a game's resign policy; PbemError for one that is not pass or ai:LEVEL."""
+    check_resign_policy(policy)
     store.db.execute("INSERT OR REPLACE INTO resign_policies VALUES (?, ?)", (game_id, policy))
 
 
@@ -88,23 +94,17 @@ def _resign(desk: Desk, sitting: Sitting, seat: SeatRow) -> list[str]:
                      (row.id, seat.seat, seat.address, policy, desk.clock()))
     store.db.execute("DELETE FROM away WHERE game = ? AND seat = ?", (row.id, seat.seat))
     desk.notify(row.id, seat.address, words("resign_subject", game=row.id),
-                words("resigned", game=row.id, how=_how(words, policy)) + "\n", MailKind.REPLY)
+                words("resigned", game=row.id, how=how_of(words, policy)) + "\n", MailKind.REPLY)
     seat.address, seat.orders = None, []
     if PolicyKind.of(policy) is PolicyKind.COMPUTER:
         seat.level = policy[len(PolicyKind.COMPUTER.value):]
     sitting.table.seats = tuple(Seat(s.name, s.level) for s in sitting.seats)
-    said = {lang: seat_words(lang)("log_resigned", name=seat.name, how=_how(seat_words(lang), policy))
+    said = {lang: seat_words(lang)("log_resigned", name=seat.name, how=how_of(seat_words(lang), policy))
             for lang in LANGUAGES}
     store.add_log(row.id, said["en"], {lang: line for lang, line in said.items() if lang != "en"})
     sitting.changed = True
     advance(sitting, store, desk.clock())
     return []
-
-
-def _how(words: MailWords, policy: str) -> str:
-    if PolicyKind.of(policy) is PolicyKind.PASS:
-        return words("how_pass")
-    return words("how_computer", level=policy[len(PolicyKind.COMPUTER.value):])
 
 
 def _away(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line) -> list[str]:

@@ -11,6 +11,7 @@ import functools
 from typing import Any
 
 from spbc.engine import render
+from spbc.pbem.states import PolicyKind
 from spbc.pbem.wording import DEFAULT, MailWords, mail_words
 
 
@@ -20,3 +21,10 @@ def seat_words(language: str = DEFAULT) -> MailWords:
     words = mail_words(language)
     found: Any = render.environment().get_template(f"pbem/seat.{language}.j2").make_module()
     return dataclasses.replace(words, phrases={**words.phrases, **dict(found.phrases)})
+
+
+def how_of(words: MailWords, policy: str) -> str:
+    """Who plays a resigned seat under policy, in words: "the computer (easy)", "a stand-in that passes"."""
+    if PolicyKind.of(policy) is PolicyKind.PASS:
+        return words("how_pass")
+    return words("how_computer", level=policy[len(PolicyKind.COMPUTER.value):])

@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import hmac
 
-from spbc.pbem.seatwords import seat_words
+from spbc.pbem.seatwords import how_of, seat_words
 from spbc.pbem.sitting import Sitting
 from spbc.pbem.states import MailKind
 from spbc.pbem.store import Store
@@ -59,8 +59,9 @@ def drop_watcher(store: Store, game_id: str, address: str) -> bool:
     return cursor.rowcount > 0
 
 
-def observer_view(sitting: Sitting, lang: str) -> str:
-    """The body of an observer's mail: the public screen, or the standings once the game is over."""
+def observer_view(sitting: Sitting, lang: str, notes: list[str] | None = None) -> str:
+    """The body of an observer's mail: the public screen, or the standings once the game is over;
+    notes (the seats that resigned) below it."""
     game, row, words = sitting.game, sitting.row, seat_words(lang)
     body = [words("observer_head", game=row.id), RULE]
     if game.is_over:
@@ -68,7 +69,7 @@ def observer_view(sitting: Sitting, lang: str) -> str:
     else:
         body += _public_lines(sitting, words)
         body.append(words("their_turn", name=game.players[game.current_player]))
-    body += [RULE, words("observer_tail", game=row.id)]
+    body += [*(notes or []), RULE, words("observer_tail", game=row.id)]
     return "\n".join(body) + "\n"
 
 
@@ -83,6 +84,14 @@ def _public_lines(sitting: Sitting, words: MailWords) -> list[str]:
     return lines[:ends[0]] if ends else lines
 
 
+def resigned_notes(store: Store, game_id: str, lang: str) -> list[str]:
+    """A line for each seat that resigned, for the end of every mail of the game (the standings with it)."""
+    words = seat_words(lang)
+    return [words("note_resigned", name=str(r[0]), how=how_of(words, str(r[1]))) for r in store.db.execute(
+        "SELECT s.name, r.policy FROM resigned r JOIN seats s ON s.game = r.game AND s.seat = r.seat "
+        "WHERE r.game = ? ORDER BY r.seat", (game_id,))]
+
+
 def mail_watchers(store: Store, now: float, sitting: Sitting) -> int:
     """Queue the public view to every observer of a game that changed; the number queued."""
     if not sitting.changed:
@@ -91,5 +100,5 @@ def mail_watchers(store: Store, now: float, sitting: Sitting) -> int:
     for address, lang in found:
         words = seat_words(lang)
         store.queue(sitting.row.id, address, words("observer_subject", game=sitting.row.id, move=sitting.moves + 1),
-                    observer_view(sitting, lang), "", MailKind.UPDATE, now)
+                    observer_view(sitting, lang, resigned_notes(store, sitting.row.id, lang)), "", MailKind.UPDATE, now)
     return len(found)
