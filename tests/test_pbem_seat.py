@@ -236,3 +236,26 @@ def test_the_resign_policy_is_a_setting_of_spb_pbem_new(tmp_path):
         assert server.store.game("r1") is None
     finally:
         server.close()
+
+
+def test_a_garbled_away_changes_nothing_and_says_how_to_write_it_in_the_players_language(table):
+    who = PEOPLE[1]
+    table.send(who, ["lang de"])
+    table.new()
+    table.send(who, ["away until someday"])
+    answer = [m for m in table.new() if m.recipient == who]
+    assert len(answer) == 1 and "away until JJJJ-MM-TT" in answer[0].body
+    assert not table.server.store.db.execute("SELECT 1 FROM away").fetchone()
+    table.send(who, ["away until 1970-01-02"])  # a date gone by (the clock is 1970-01-12)
+    assert not table.server.store.db.execute("SELECT 1 FROM away").fetchone()
+
+
+def test_a_german_player_resigns_in_german_and_cannot_resign_twice(table):
+    who = PEOPLE[2]
+    table.send(who, ["lang de", "resign"])
+    mine = [m for m in table.new() if m.recipient == who]
+    assert any("Du hast in Spiel g1 aufgegeben" in m.body for m in mine)
+    table.send(who, ["resign"])
+    again = [m for m in table.new() if m.recipient == who]
+    assert len(again) == 1 and "du hast in Spiel g1 aufgegeben" in again[0].body
+    assert table.server.store.db.execute("SELECT COUNT(*) FROM resigned").fetchone() == (1,)
