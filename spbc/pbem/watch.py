@@ -3,8 +3,8 @@
 The first ``watch GAME`` of an address gets a code by mail (:func:`spbc.pbem.watchers.watch_code`),
 so that nobody can sign another address up by writing its From: only who reads that address can
 send the code back (``watch GAME CODE``); then the address gets the public view after each move of
-the game, until ``unwatch GAME``. Codes mailed to one address are limited per hour as refusals
-are. A mail with such a line is about watching alone: its other lines are not read (a ``lang``
+the game, until ``unwatch GAME``. Codes mailed to one address, and to all addresses together, are
+limited per hour as refusals are. A mail with such a line is about watching alone: its other lines are not read (a ``lang``
 line chooses the language of the answer).
 """
 
@@ -15,14 +15,16 @@ from spbc.pbem.desk import Desk
 from spbc.pbem.mailin import Mail
 from spbc.pbem.seatwords import seat_words
 from spbc.pbem.states import MailKind
-from spbc.pbem.watchers import add_watcher, code_matches, drop_watcher, is_watching, observer_view, watch_code
+from spbc.pbem.watchers import (add_watcher, code_matches, drop_watcher, is_watching, observer_view, resigned_notes,
+                                watch_code)
 from spbc.pbem.wording import DEFAULT, MailWords
 from spbc.pbem.sitting import open_sitting
 from spbc.play.refusal import LANGUAGES
 
 #: The words of the lines this module answers.
 WATCH_WORDS = ("watch", "unwatch")
-#: The count of codes mailed to an address, kept with the refusals' (spbc.pbem.limits).
+#: The count of codes mailed to an address (this and the address) and to every address together (this
+#: alone), kept with the refusals' counts (spbc.pbem.limits): at most as many as refusals an hour.
 CODE_COUNT = "watch-code:"
 
 
@@ -80,7 +82,9 @@ def _line(desk: Desk, mail: Mail, line: Line, words: MailWords, codes: list[str]
     if is_watching(store, game_id, address):
         return [words("watch_on", game=game_id)], f"watching {game_id} already"
     if len(parts) == 1:
-        if store.refusal_allowed(CODE_COUNT + address, desk.clock(), desk.config.limits.refusals_per_hour):
+        limits, now = desk.config.limits, desk.clock()
+        if (store.refusal_allowed(CODE_COUNT + address, now, limits.refusals_per_hour)
+                and store.refusal_allowed(CODE_COUNT, now, limits.refusals_per_hour_total)):
             codes.append(game_id)
             return [], f"code mailed for {game_id}"
         return [], "code not mailed (too many)"
@@ -90,5 +94,6 @@ def _line(desk: Desk, mail: Mail, line: Line, words: MailWords, codes: list[str]
     add_watcher(store, game_id, address, words.language, desk.clock())
     game = desk.loaded(row)
     view = [] if game is None else ["", *observer_view(
-        open_sitting(row, store.seats(game_id), game, store.move_count(game_id)), words.language).splitlines()]
+        open_sitting(row, store.seats(game_id), game, store.move_count(game_id)), words.language,
+        resigned_notes(store, game_id, words.language)).splitlines()]
     return [words("watch_on", game=game_id), *view], f"watching {game_id}"
