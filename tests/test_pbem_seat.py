@@ -259,3 +259,11 @@ def test_a_german_player_resigns_in_german_and_cannot_resign_twice(table):
     again = [m for m in table.new() if m.recipient == who]
     assert len(again) == 1 and "du hast in Spiel g1 aufgegeben" in again[0].body
     assert table.server.store.db.execute("SELECT COUNT(*) FROM resigned").fetchone() == (1,)
+
+
+def test_help_tells_of_resign_away_and_watch_in_each_language(table):
+    for who, lang, word in ((PEOPLE[0], "en", "leave the game"), (PEOPLE[1], "de", "das Spiel verlassen"),
+                            (PEOPLE[2], "zh", "離開遊戲")):
+        table.send(who, [f"lang {lang}", "help"])
+        answer = [m for m in table.new() if m.recipient == who]
+        assert len(answer) == 1 and word in answer[0].body and "watch" in answer[0].body

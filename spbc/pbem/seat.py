@@ -69,6 +69,11 @@ def away_until(store: Store, game_id: str, seat: int) -> float:
     return 0.0 if row is None else float(row[0])
 
 
+def seat_help(lang: str) -> list[str]:
+    """The lines of a mail's help about resign, away, back and watch."""
+    return seat_words(lang)("help_seat").split("\n")
+
+
 def seat_command(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line) -> list[str]:
     """The answer lines of a player's resign, away or back line (the player's secret was checked)."""
     words = seat_words(seat.lang)
