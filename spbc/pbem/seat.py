@@ -154,7 +154,7 @@ def _tell_others(desk: Desk, sitting: Sitting, seat: SeatRow, subject: str, body
 def _stand_in_for(store: Store, row: GameRow, seat: SeatRow, now: float) -> tuple[bool, str] | None:
     """(pass first, level) of the stand-in that plays seat's turn now, or None (the seat's person plays)."""
     gone = store.db.execute("SELECT policy FROM resigned WHERE game = ? AND seat = ?", (row.id, seat.seat)).fetchone()
-    if gone is not None and seat.level is None:
+    if gone is not None and seat.level is None and seat.address is None:  # (a seat given to a new person plays)
         return True, "random"
     if seat.address is None or away_until(store, row.id, seat.seat) <= now:
         return None
