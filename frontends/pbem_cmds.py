@@ -83,6 +83,7 @@ def new(
     policy: Annotated[Optional[str], typer.Option(metavar="POLICY", help="At a deadline: wait, pass, or ai:LEVEL plays the turn.")] = None,
     mail: Annotated[Optional[str], typer.Option(metavar="[move|phase]", help="A mail per move, or a digest per phase.")] = None,
     hints: Annotated[Optional[bool], typer.Option("--hints/--no-hints", help="Whether players may ask for a hint.")] = None,
+    resign: Annotated[Optional[str], typer.Option(metavar="POLICY", help="Who plays a resigned seat: pass, or ai:LEVEL (default ai:easy).")] = None,
 ) -> None:
     """Create a game and mail each player a welcome with their secret, the rules and how to move."""
     from spbc.pbem.rules import RulesFileError
@@ -94,9 +95,17 @@ def new(
         seats.append(SeatSpec(name.strip(), address.strip() or None))
     if mail is not None and mail not in ("move", "phase"):
         fail(f"--mail is move or phase, not {mail!r}", code=2)
+    from spbc.pbem.seat import check_resign_policy, set_resign_policy
+    try:
+        check_resign_policy(resign)
+    except PbemError as error:
+        fail(str(error), code=2)
     server = _server(config)
     try:
         created = server.new_game(NewGame(seats, rules, seed, game_id, admin, deadline, remind, policy, mail, hints))
+        if resign is not None:
+            with server.store.transaction():
+                set_resign_policy(server.store, created.game_id, resign)
     except RulesFileError as error:  # an error in the input (the rules), not in the usage
         fail(str(error))
     except PbemError as error:

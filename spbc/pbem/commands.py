@@ -11,6 +11,8 @@
     help | status | moves | hint | orders | mail move | mail phase
     record | history [ROUND]  the record so far (no seed until the end), a round's moves and scorings
     admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS   (the administrator)
+    resign | away until DATE | back          the seat plays on without its person (spbc.pbem.seat)
+    watch GAME [CODE] | unwatch GAME         any address: the public view after each move (spbc.pbem.watch)
 
 A line is a command when its first word (``Secret:`` as well as ``secret``) is one of the words
 above; any other line is a move. Blank lines are skipped. Of the lines ``game``, ``secret`` and
@@ -25,7 +27,8 @@ from dataclasses import dataclass, field
 
 #: Words that begin a command line; every other line is read as a move.
 COMMAND_WORDS = ("game", "secret", "move", "order", "orders", "say", "help", "status", "moves", "hint",
-                 "mail", "lang", "record", "history", "admin")
+                 "mail", "lang", "record", "history", "admin",
+                 "resign", "away", "back", "watch", "unwatch")  # spbc.pbem.seat, spbc.pbem.watch
 _SUBJECT_GAME = re.compile(r"\[\s*spb\s+([A-Za-z0-9][A-Za-z0-9_-]{0,31})\s*\]", re.I)
 _SUBJECT_MOVE = re.compile(r"\bmove\s+#?([0-9]{1,6})\b", re.I)
 #: Characters of a line a reply quotes back (a mail's line may be a hundred kilobytes long).

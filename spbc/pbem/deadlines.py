@@ -7,6 +7,7 @@ One tick looks at one game in one transaction (:func:`tick_game`); the server ti
 from __future__ import annotations
 
 from spbc.pbem.desk import Desk
+from spbc.pbem.seat import stand_in
 from spbc.pbem.sitting import Sitting, act_for_late
 from spbc.pbem.states import GameStatus, MailKind, PolicyKind
 from spbc.pbem.store import SeatRow
@@ -23,6 +24,10 @@ def tick_game(desk: Desk, game_id: str) -> list[str]:
     if game is None:
         return [f"{row.id}: cannot be loaded now: {row.unloadable}"]
     sitting = desk.open(row, game)
+    if stand_in(desk, sitting):  # a seat away or resigned was on turn: its stand-in played
+        desk.mail_others(sitting)
+        desk.save(sitting)
+        return [f"{row.id}: a stand-in played"]
     seat = sitting.seats[game.current_player]
     if game.is_over or seat.address is None:
         return []

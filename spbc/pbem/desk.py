@@ -14,6 +14,7 @@ from spbc.pbem.rules import GameLoader, Unloadable
 from spbc.pbem.sitting import Sitting, open_sitting
 from spbc.pbem.states import MailKind, MailOption
 from spbc.pbem.store import GameRow, SeatRow, Store
+from spbc.pbem.watchers import mail_watchers, resigned_notes
 from spbc.play.game import Game
 
 
@@ -63,7 +64,8 @@ class Desk:
     def update(self, sitting: Sitting, seat: SeatRow, lines: list[str]) -> str:
         """The body of an update to seat: answers, the log since its last mail, its screen."""
         since = [text for _, text in self.store.log_since(sitting.row.id, seat.seen, seat.lang)]
-        return update(sitting, seat, lines, since)
+        notes = resigned_notes(self.store, sitting.row.id, seat.lang)
+        return update(sitting, seat, lines, since) + "".join(note + "\n" for note in notes)
 
     def queue_welcome(self, sitting: Sitting, seat: SeatRow, secret: str) -> None:
         """Queue a person's welcome: their secret, the game, the rules and how to play, then their update."""
@@ -87,6 +89,7 @@ class Desk:
             lines = sitting.lines.get(seat.seat, []) if own else []
             self.queue(sitting, seat, MailKind.REPLY if own else MailKind.UPDATE, subject(sitting, seat),
                        self.update(sitting, seat, lines), reply_to if own else "")
+        mail_watchers(self.store, self.clock(), sitting)
 
     def save(self, sitting: Sitting) -> None:
         """Write the game's state, its row and its seats back to the store."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from spbc.pbem.seat import SEAT_WORDS, seat_command, seat_help
 from spbc.pbem.admin import administer, record_of
 from spbc.pbem.commands import Line, Request
 from spbc.pbem.desk import Desk, PbemError
@@ -123,7 +124,7 @@ def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, adm
         return [words("refused_line", line=line.number, text=line.text, why=words("no_seat"))]
     game = sitting.game
     if line.word == "help":
-        return ["", *help_lines(game.ruleset.model, keep_verbs(game.ruleset), words), ""]
+        return ["", *help_lines(game.ruleset.model, keep_verbs(game.ruleset), words), *seat_help(seat.lang), ""]
     if line.word == "status":
         return []  # the reply always holds the reader's screen
     if line.word == "moves":
@@ -144,6 +145,8 @@ def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, adm
         return [words("record_head"), "", *record_of(desk, sitting).splitlines(), ""]
     if line.word == "history":
         return _history(desk, sitting, seat, line, words)
+    if line.word in SEAT_WORDS:
+        return seat_command(desk, sitting, seat, line)
     return [words("refused_line", line=line.number, text=line.text, why=words("unknown"))]
 
 

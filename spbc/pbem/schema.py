@@ -17,6 +17,9 @@ store is always at one whole version: a crash during an upgrade leaves it as it 
 - Version 4: the language of each seat's mails, and each log line in the other languages.
 - Version 5: the games of the web server (``spb serve``) beside the mail server's: each game's
   rules, seats and seed, the digests of its links, and its moves in order (replayed on start).
+- Version 6: seats that resigned (the address they had, the policy that plays on for them) and
+  seats away until a time; each game's resign policy where it is not the default; the observers of
+  each game; the key of the watch codes (spbc.pbem.seat, spbc.pbem.watchers).
 
 A store written by a newer spbc (a version above :data:`VERSION`) is refused, never changed.
 """
@@ -116,6 +119,21 @@ def _v5(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _v6(db: sqlite3.Connection) -> None:
+    """Resigned and away seats, resign policies, observers, and the secret key of the watch codes."""
+    for statement in (
+        "CREATE TABLE IF NOT EXISTS resigned (game TEXT NOT NULL, seat INTEGER NOT NULL, address TEXT NOT NULL,"
+        " policy TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, seat))",
+        "CREATE TABLE IF NOT EXISTS away (game TEXT NOT NULL, seat INTEGER NOT NULL, until REAL NOT NULL,"
+        " PRIMARY KEY (game, seat))",
+        "CREATE TABLE IF NOT EXISTS resign_policies (game TEXT PRIMARY KEY, policy TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS watchers (game TEXT NOT NULL, address TEXT NOT NULL, lang TEXT NOT NULL,"
+        " since REAL NOT NULL, PRIMARY KEY (game, address))",
+        "INSERT OR IGNORE INTO meta VALUES ('watch_key', '%s')" % secrets.token_hex(32),
+    ):
+        db.execute(statement)
+
+
 #: Each step brings a store from the version before it to its number.
 MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (1, _v1),
@@ -123,6 +141,7 @@ MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (3, _v3),
     (4, _v4),
     (5, _v5),
+    (6, _v6),
 ]
 VERSION = MIGRATIONS[-1][0]
 

@@ -38,6 +38,8 @@ from spbc.pbem.mailin import Mail, clean_header, read_mail
 from spbc.pbem.newgame import Created, NewGame, SeatSpec, create
 from spbc.pbem.outbox import Sender
 from spbc.pbem.rules import GameLoader, Unloadable
+from spbc.pbem.seat import refuse_resigned, stand_in
+from spbc.pbem.watch import answer_watch
 from spbc.pbem.secret import new_secret, secret_digest, secret_matches
 from spbc.pbem.sitting import Sitting, open_sitting, table_of
 from spbc.pbem.states import MailKind
@@ -143,6 +145,9 @@ class Server:
         if mail.problem is not None:
             return self._refuse(mail, None, "as_read", text=mail.problem)
         request = read_request(mail.subject, mail.lines, self.config.limits.max_lines)
+        watched = answer_watch(self.desk, mail, request)
+        if watched is not None:
+            return Outcome(key, None, watched, used=True)
         if request.game is None:
             return self._refuse(mail, None, "refuse_no_game")
         row = self.store.game(request.game)
@@ -151,6 +156,8 @@ class Server:
         seats = self.store.seats(row.id)
         seat = next((s for s in seats if s.address == mail.sender), None)
         is_admin = mail.sender == row.admin and secret_matches(request.secret, row.admin_hash)
+        if seat is None and not is_admin and refuse_resigned(self.desk, mail, row.id):
+            return Outcome(key, row.id, "refused: the sender resigned from the game")
         if seat is None and not is_admin:
             return self._refuse(mail, row.id, "refuse_stranger", sender=mail.sender, game=row.id)
         if seat is not None and not secret_matches(request.secret, seat.secret_hash) and not is_admin:
@@ -165,6 +172,7 @@ class Server:
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = carry_out(self.desk, sitting, mail, request, seat if as_player else None, is_admin)
+        stand_in(self.desk, sitting)
         self.desk.mail_others(sitting, mail.message_id, seat if as_player else None)
         self.desk.save(sitting)
         return Outcome(key, row.id, f"{applied} moves applied" if applied else "answered", applied,
