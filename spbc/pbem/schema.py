@@ -17,6 +17,7 @@ store is always at one whole version: a crash during an upgrade leaves it as it 
 - Version 4: the language of each seat's mails, and each log line in the other languages.
 - Version 5: the games of the web server (``spb serve``) beside the mail server's: each game's
   rules, seats and seed, the digests of its links, and its moves in order (replayed on start).
+- Version 7: games made by mail before they start (:mod:`spbc.pbem.lobby_store`): new tables only.
 
 A store written by a newer spbc (a version above :data:`VERSION`) is refused, never changed.
 """
@@ -26,6 +27,8 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from collections.abc import Callable
+
+from spbc.pbem.lobby_store import migrate_lobby
 
 V1 = """
 CREATE TABLE IF NOT EXISTS games (
@@ -123,6 +126,7 @@ MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (3, _v3),
     (4, _v4),
     (5, _v5),
+    (7, migrate_lobby),  # version 6 is the step before it (seats that resign, watch or are away)
 ]
 VERSION = MIGRATIONS[-1][0]
 
