@@ -106,8 +106,8 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
     try:
         game, what, body = _ACTIONS[command.name](desk, lobby, mail.sender, command)
     except _Refused as refused:
-        game = refused.fields.get("game")
-        game_id = game if isinstance(game, str) and GAME_ID.fullmatch(game) else None
+        named = refused.fields.get("game")
+        game_id = named if isinstance(named, str) and GAME_ID.fullmatch(named) else None
         if may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
             desk.notify(None, mail.sender, refusal_subject(game_id, words),
                         refusal_body(words(refused.key, **refused.fields), words), MailKind.REFUSAL)

@@ -95,5 +95,7 @@ class Lobby:
         return cursor.rowcount > 0
 
 
-def _entry(row: tuple) -> Entry:
-    return Entry(row[0], row[1], int(row[2]), row[3], bool(row[4]), row[5], row[6], row[7], float(row[8]), row[9])
+def _entry(row: tuple[object, ...]) -> Entry:
+    text = [str(value) for value in row]
+    return Entry(text[0], text[1], int(text[2]), text[3], bool(row[4]), text[5], text[6], text[7], float(text[8]),
+                 text[9])
