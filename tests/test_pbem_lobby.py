@@ -152,3 +152,22 @@ def test_the_lobby_tables_come_by_migration(tmp_path):
     db = sqlite3.connect(tmp_path / "pbem.sqlite")
     assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION >= 7
     assert {row[0] for row in db.execute("SELECT name FROM sqlite_master")} >= {"lobby", "lobby_seats"}
+
+
+def test_a_mail_delivered_twice_makes_one_game_and_a_reply_leaves_the_game_of_its_subject(lobby):
+    server, inbox = lobby
+    data = mail("anna@a.test", ["create players 2"], subject="new game")
+    assert server.receive(data).result.startswith("create g")
+    assert server.receive(data).result == "repeat"
+    inbox.taken()
+    (game_id,) = [row[0] for row in server.store.db.execute("SELECT id FROM lobby")]
+    send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
+    server.receive(mail("boris@b.test", ["leave"], subject=f"Re: [spb {game_id}] joined"))
+    assert "left" in one_to(inbox.taken(), "boris@b.test").subject
+    assert server.store.db.execute("SELECT COUNT(*) FROM lobby_seats").fetchone()[0] == 0
+
+
+def test_lists_to_one_address_are_limited_as_refusals_are(lobby):
+    server, inbox = lobby
+    answered = [len(send(server, inbox, "dora@d.test", ["list"])) for _ in range(22)]
+    assert answered == [1] * 20 + [0, 0]

@@ -101,6 +101,8 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
     command = lobby_command(request)
     if command is None or (request.game is not None and desk.store.game(request.game) is not None):
         return None
+    if command.name in ("leave", "start") and not command.args and request.game is not None:
+        command = _Command(command.name, [request.game], command.lang)  # a reply to the game's lobby mail
     words = mail_words(command.lang)
     lobby = Lobby(desk.store.db)
     try:
@@ -112,6 +114,8 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
             desk.notify(None, mail.sender, refusal_subject(game_id, words),
                         refusal_body(words(refused.key, **refused.fields), words), MailKind.REFUSAL)
         return Said(None, f"refused: {ENGLISH(refused.key, **refused.fields)}")
+    if game is None and not may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
+        return Said(None, "list not sent: the sender's answers of this hour are used up")  # From may be forged
     subject = words("lobby_list_subject") if game is None else words("lobby_subject", game=game, what=words(what))
     desk.notify(None, mail.sender, subject, "\n".join(body(words)) + "\n", MailKind.REPLY, mail.message_id)
     return Said(game, f"{command.name} {game or ''}".strip())
