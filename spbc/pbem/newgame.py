@@ -71,6 +71,12 @@ class _Checked:
 def create(desk: Desk, spec: NewGame) -> Created:
     """Create a game and queue a welcome for each person and for the administrator. PbemError (or
     RulesFileError) for a request that cannot be carried out; nothing is stored then."""
+    with desk.store.transaction():
+        return create_within(desk, spec)
+
+
+def create_within(desk: Desk, spec: NewGame) -> Created:
+    """:func:`create` inside the transaction the caller holds (a game made by mail starts in its mail's)."""
     checked = _check(desk, spec)
     defaults = desk.config.defaults
     now = desk.clock()
@@ -86,18 +92,17 @@ def create(desk: Desk, spec: NewGame) -> Created:
     seats = [SeatRow(index, seat.name, address, seat.level, secret_digest(made[seat.name]) if address else "", mail,
                      lang=given.lang)
              for index, (seat, address, given) in enumerate(zip(checked.seats, checked.addresses, spec.seats))]
-    with desk.store.transaction():
-        if desk.store.game(checked.game_id) is not None:
-            raise PbemError(f"there is already a game {checked.game_id}")
-        desk.store.add_game(row)
-        for entry in seats:
-            desk.store.add_seat(checked.game_id, entry)
-        sitting = open_sitting(row, seats, checked.game, 0)
-        for line, said in in_every_language(lambda words: [first_log_line(checked.game, words)]):
-            desk.store.add_log(checked.game_id, line, said)
-        advance(sitting, desk.store, desk.clock())
-        _welcome_all(desk, sitting, made, admin_secret)
-        desk.save(sitting)
+    if desk.store.game(checked.game_id) is not None:
+        raise PbemError(f"there is already a game {checked.game_id}")
+    desk.store.add_game(row)
+    for entry in seats:
+        desk.store.add_seat(checked.game_id, entry)
+    sitting = open_sitting(row, seats, checked.game, 0)
+    for line, said in in_every_language(lambda words: [first_log_line(checked.game, words)]):
+        desk.store.add_log(checked.game_id, line, said)
+    advance(sitting, desk.store, desk.clock())
+    _welcome_all(desk, sitting, made, admin_secret)
+    desk.save(sitting)
     return Created(checked.game_id, made, admin_secret)
 
 

@@ -20,6 +20,7 @@ store is always at one whole version: a crash during an upgrade leaves it as it 
 - Version 6: seats that resigned (the address they had, the policy that plays on for them) and
   seats away until a time; each game's resign policy where it is not the default; the observers of
   each game; the key of the watch codes (spbc.pbem.seat, spbc.pbem.watchers).
+- Version 7: games made by mail before they start (:mod:`spbc.pbem.lobby_store`): new tables only.
 
 A store written by a newer spbc (a version above :data:`VERSION`) is refused, never changed.
 """
@@ -29,6 +30,8 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from collections.abc import Callable
+
+from spbc.pbem.lobby_store import migrate_lobby
 
 V1 = """
 CREATE TABLE IF NOT EXISTS games (
@@ -142,6 +145,7 @@ MIGRATIONS: list[tuple[int, Callable[[sqlite3.Connection], None]]] = [
     (4, _v4),
     (5, _v5),
     (6, _v6),
+    (7, migrate_lobby),
 ]
 VERSION = MIGRATIONS[-1][0]
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spbc.pbem import admin, crash
+from spbc.pbem import admin, crash, lobby
 from spbc.pbem.commands import read_request
 from spbc.pbem.config import Config
 from spbc.pbem.deadlines import tick_game
@@ -148,6 +148,11 @@ class Server:
         watched = answer_watch(self.desk, mail, request)
         if watched is not None:
             return Outcome(key, None, watched, used=True)
+        first = self.store.queued()
+        said = lobby.answer(self.desk, mail, request)  # list, create, join, leave, start (spbc.pbem.lobby)
+        if said is not None:
+            return Outcome(key, said.game, said.result, 0, self.store.queued() - first,
+                           used=not said.result.startswith("refused"))
         if request.game is None:
             return self._refuse(mail, None, "refuse_no_game")
         row = self.store.game(request.game)

@@ -1,0 +1,277 @@
+"""Games made by mail: ``list``, ``create``, ``join``, ``leave`` and ``start`` (German and Chinese words too).
+
+::
+
+    list                                          the open games (not the private ones) and the running games
+    create [RULES] [players N] [ai LEVELS] [private]   a new open game; a private one has an invite code
+    join GAME [CODE] as NAME                      a seat in an open game (the code of a private one)
+    leave GAME                                    out of an open game again
+    start GAME                                    the creator starts it once enough people joined
+
+A game starts by itself once as many people joined as it waits for. It starts as a game the operator
+creates does (:func:`spbc.pbem.newgame.create_within`): the same checks, secrets and welcome mails, its
+creator its administrator. Each command is carried out in the mail's transaction; the answer goes to the
+sender in the language of the command's words (or of a ``lang`` line). Limits: :data:`MAX_OPEN` open games
+an address may have made, names of :data:`MAX_NAME` characters at most of letters, digits, spaces and
+``.'-``, and an invite code compared with its stored digest in constant time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spbc.ai.budget import Level
+from spbc.pbem.commands import GAME_ID, Request
+from spbc.pbem.desk import Desk, PbemError
+from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
+from spbc.pbem.lobby_store import OPEN, STARTED, Entry, Joined, Lobby
+from spbc.pbem.mailin import Mail
+from spbc.pbem.newgame import NewGame, SeatSpec, create_within
+from spbc.pbem.rules import RulesFileError, keep_rules
+from spbc.pbem.secret import new_game_id, new_secret, secret_digest, secret_matches
+from spbc.pbem.states import GameStatus, MailKind
+from spbc.pbem.wording import DEFAULT, ENGLISH, MailWords, mail_words
+from spbc.play.refusal import LANGUAGES
+
+#: Open games one address may have made at once.
+MAX_OPEN = 3
+#: The longest name a person may join with.
+MAX_NAME = 20
+_NAME = re.compile(r"[^\W_](?:[\w .'-]*[^\W_.'-])?")
+_RULES = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_SEATS = range(2, 5)
+
+#: Each command's words in every language -> (command, language).
+WORDS: dict[str, tuple[str, str]] = {
+    "list": ("list", "en"), "create": ("create", "en"), "join": ("join", "en"), "leave": ("leave", "en"),
+    "start": ("start", "en"),
+    "liste": ("list", "de"), "erstellen": ("create", "de"), "beitreten": ("join", "de"),
+    "verlassen": ("leave", "de"), "starten": ("start", "de"),
+    "列表": ("list", "zh"), "創建": ("create", "zh"), "加入": ("join", "zh"), "離開": ("leave", "zh"),
+    "開始": ("start", "zh"),
+}
+#: The words within a command, in every language.
+AS = frozenset({"as", "als", "作為"})
+PLAYERS = frozenset({"players", "spieler", "玩家"})
+AI = frozenset({"ai", "ki", "電腦"})
+PRIVATE = frozenset({"private", "privat", "私人"})
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a lobby command did: the game it was about and one line for the log (no secret, no code)."""
+
+    game: str | None
+    result: str
+
+
+@dataclass(frozen=True)
+class _Command:
+    name: str
+    args: list[str]
+    lang: str
+
+
+#: What an action did: its game (None for the list), the key of what it was, and the answer's lines.
+_Done = tuple[str | None, str, Callable[[MailWords], list[str]]]
+
+
+class _Refused(Exception):
+    def __init__(self, key: str, **fields: object) -> None:
+        super().__init__(key)
+        self.key, self.fields = key, fields
+
+
+def lobby_command(request: Request) -> _Command | None:
+    """The mail's lobby command (its first line that is one), or None for a mail about a game's play."""
+    chosen = next((line.args.strip().lower() for line in request.lines if line.word == "lang"), None)
+    for line in request.lines:
+        words = line.text.split() if line.word == "" else []
+        if words and words[0].lower() in WORDS:
+            name, lang = WORDS[words[0].lower()]
+            return _Command(name, words[1:], chosen if chosen in LANGUAGES else lang)
+    return None
+
+
+def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
+    """Carry out the mail's lobby command and queue its answer; None when the mail has none (or names
+    a game that is being played: its lines are that game's)."""
+    command = lobby_command(request)
+    if command is None or (request.game is not None and desk.store.game(request.game) is not None):
+        return None
+    if command.name in ("leave", "start") and not command.args and request.game is not None:
+        command = _Command(command.name, [request.game], command.lang)  # a reply to the game's lobby mail
+    words = mail_words(command.lang)
+    lobby = Lobby(desk.store.db)
+    try:
+        game, what, body = _ACTIONS[command.name](desk, lobby, mail.sender, command)
+    except _Refused as refused:
+        named = refused.fields.get("game")
+        game_id = named if isinstance(named, str) and GAME_ID.fullmatch(named) else None
+        if may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
+            desk.notify(None, mail.sender, refusal_subject(game_id, words),
+                        refusal_body(words(refused.key, **refused.fields), words), MailKind.REFUSAL)
+        return Said(None, f"refused: {ENGLISH(refused.key, **refused.fields)}")
+    if game is None and not may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
+        return Said(None, "list not sent: the sender's answers of this hour are used up")  # From may be forged
+    subject = words("lobby_list_subject") if game is None else words("lobby_subject", game=game, what=words(what))
+    desk.notify(None, mail.sender, subject, "\n".join(body(words)) + "\n", MailKind.REPLY, mail.message_id)
+    return Said(game, f"{command.name} {game or ''}".strip())
+
+
+def _list(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    shown = [(entry, len(lobby.joined(entry.id))) for entry in lobby.entries(OPEN) if not entry.private]
+    private = {entry.id for entry in lobby.entries(STARTED) if entry.private}
+    running = []
+    for game_id in desk.store.game_ids():
+        row = desk.store.game(game_id)
+        if row is not None and row.status == GameStatus.ACTIVE and game_id not in private:
+            running.append((row, [seat.name for seat in desk.store.seats(game_id)]))
+
+    def body(words: MailWords) -> list[str]:
+        lines = [words("lobby_list_open")]
+        lines += [words("lobby_open_line", game=entry.id, rules=entry.rules, count=count, players=entry.players,
+                        ai=", ".join(entry.levels) or words("lobby_no_ai")) for entry, count in shown]
+        lines += [] if shown else [words("lobby_list_none")]
+        lines += ["", words("lobby_list_running")]
+        lines += [words("lobby_running_line", game=row.id, rules=_shown_rules(row.rules), players=", ".join(names))
+                  for row, names in running] or [words("lobby_list_none")]
+        return lines
+    return None, "lobby_list_subject", body
+
+
+def _shown_rules(rules: str) -> str:
+    return rules if _RULES.fullmatch(rules) else "(own rules)"  # a path of the operator's is not shown
+
+
+def _create(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    if lobby.open_by(sender) >= MAX_OPEN:
+        raise _Refused("lobby_too_many", count=MAX_OPEN)
+    rules, players, levels, private = _create_args(command.args)
+    try:
+        kept = keep_rules(rules)
+        if kept.text:  # a file of the server's machine, not a shipped ruleset
+            raise RulesFileError(rules)
+        desk.loader.ruleset(kept).new_game([f"p{n}" for n in range(players)] + [f"ai:{v}" for v in levels], 0)
+    except (RulesFileError, ValueError, OSError):
+        raise _Refused("lobby_bad_create") from None
+    game_id = _free_id(desk, lobby)
+    code = new_secret() if private else ""
+    lobby.add(Entry(game_id, kept.rules, players, ",".join(levels), private, secret_digest(code) if code else "",
+                    sender, command.lang, desk.clock(), OPEN))
+
+    def body(words: MailWords) -> list[str]:
+        lines = [words("lobby_created", game=game_id, rules=kept.rules, players=players,
+                       ai=", ".join(levels) or words("lobby_no_ai"))]
+        return lines + ([words("lobby_created_private", game=game_id, code=code)] if code else [])
+    return game_id, "lobby_what_open", body
+
+
+def _create_args(args: list[str]) -> tuple[str, int, list[str], bool]:
+    rules, players, levels, private = "base", None, [], False
+    words = iter(arg.lower() for arg in args)
+    for word in words:
+        if word in PLAYERS:
+            given = next(words, "")
+            if not given.isdigit() or not 1 <= int(given) <= max(_SEATS):
+                raise _Refused("lobby_bad_create")
+            players = int(given)
+        elif word in AI:
+            levels = [level for level in next(words, "").split(",") if level]
+            if not levels or len(levels) >= max(_SEATS) or not all(_level(level) for level in levels):
+                raise _Refused("lobby_bad_create")
+        elif word in PRIVATE:
+            private = True
+        elif _RULES.fullmatch(word) and rules == "base":
+            rules = word
+        else:
+            raise _Refused("lobby_bad_create")
+    players = players if players is not None else max(1, max(_SEATS) - len(levels))
+    if players + len(levels) not in _SEATS:
+        raise _Refused("lobby_bad_create")
+    return rules, players, levels, private
+
+
+def _level(level: str) -> bool:
+    try:
+        Level.parse(f"ai:{level}")
+    except ValueError:
+        return False
+    return True
+
+
+def _free_id(desk: Desk, lobby: Lobby) -> str:
+    while True:
+        game_id = new_game_id()
+        if desk.store.game(game_id) is None and lobby.entry(game_id) is None:
+            return game_id
+
+
+def _open_entry(lobby: Lobby, args: list[str]) -> Entry:
+    game_id = args[0] if args else ""
+    entry = lobby.entry(game_id) if GAME_ID.fullmatch(game_id) else None
+    if entry is None or entry.state != OPEN:
+        raise _Refused("lobby_no_game", game=game_id[:32])
+    return entry
+
+
+def _join(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    cut = next((index for index, word in enumerate(command.args) if word.lower() in AS), None)
+    if cut is None or cut not in (1, 2) or cut + 1 >= len(command.args):
+        raise _Refused("lobby_bad_join")
+    entry = _open_entry(lobby, command.args)
+    code = command.args[1] if cut == 2 else None
+    if entry.private and not secret_matches(code, entry.code_hash):
+        raise _Refused("lobby_wrong_code", game=entry.id)
+    name = " ".join(command.args[cut + 1:])
+    joined = lobby.joined(entry.id)
+    if any(seat.address == sender for seat in joined):
+        raise _Refused("lobby_already", game=entry.id)
+    if len(joined) >= entry.players:
+        raise _Refused("lobby_full", game=entry.id)
+    if (len(name) > MAX_NAME or not _NAME.fullmatch(name)
+            or name.casefold() in {seat.name.casefold() for seat in joined}):
+        raise _Refused("lobby_bad_name", most=MAX_NAME)
+    lobby.join(entry.id, Joined(sender, name, command.lang), desk.clock())
+    count = len(joined) + 1
+    started = count == entry.players and _start_game(desk, lobby, entry)
+
+    def body(words: MailWords) -> list[str]:
+        lines = [words("lobby_joined", game=entry.id, name=name, count=count, players=entry.players)]
+        return lines + ([words("lobby_started", game=entry.id)] if started else [])
+    return entry.id, "lobby_what_started" if started else "lobby_what_joined", body
+
+
+def _leave(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    entry = _open_entry(lobby, command.args)
+    if not lobby.leave(entry.id, sender):
+        raise _Refused("lobby_not_joined", game=entry.id)
+    return entry.id, "lobby_what_left", lambda words: [words("lobby_left", game=entry.id)]
+
+
+def _start(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    entry = _open_entry(lobby, command.args)
+    if sender != entry.creator:
+        raise _Refused("lobby_not_creator", game=entry.id)
+    if not lobby.joined(entry.id) or not _start_game(desk, lobby, entry):
+        raise _Refused("lobby_too_few", game=entry.id)
+    return entry.id, "lobby_what_started", lambda words: [words("lobby_started", game=entry.id)]
+
+
+def _start_game(desk: Desk, lobby: Lobby, entry: Entry) -> bool:
+    """Make the game as the operator's ``spb pbem new`` does; False (nothing changed) when it cannot start."""
+    seats = [SeatSpec(seat.name, seat.address, seat.lang) for seat in lobby.joined(entry.id)]
+    seats += [SeatSpec(f"ai:{level}") for level in entry.levels]
+    if len(seats) not in _SEATS:
+        return False
+    try:
+        create_within(desk, NewGame(seats, rules=entry.rules, game_id=entry.id, admin=entry.creator))
+    except (PbemError, RulesFileError):
+        return False
+    lobby.set_state(entry.id, STARTED)
+    return True
+
+
+_ACTIONS = {"list": _list, "create": _create, "join": _join, "leave": _leave, "start": _start}

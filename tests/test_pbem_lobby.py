@@ -1,0 +1,173 @@
+"""Games made by mail (spbc.pbem.lobby), against a real aiosmtpd on loopback: a game created, joined by three
+people (a private one with a wrong code and then the right one), started, a first move played, and the list."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import sqlite3
+import threading
+
+import pytest
+
+from pbem_mail import SECRET_LINE, Received, make_server, mail, parse_sent
+from spbc.pbem.lobby import MAX_OPEN
+from spbc.pbem.schema import VERSION
+
+aiosmtpd = pytest.importorskip("aiosmtpd.controller")
+from test_pbem_e2e import free_port  # noqa: E402
+
+PEOPLE = ["anna@a.test", "boris@b.test", "clara@c.test"]
+
+
+class Inbox:
+    """An SMTP server's handler that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.messages: list[Received] = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+        with self.lock:
+            self.messages.append(parse_sent(bytes(envelope.content)))
+        return "250 OK"
+
+    def taken(self) -> list[Received]:
+        """The mails received since the last call."""
+        with self.lock:
+            found, self.messages = self.messages, []
+        return found
+
+
+@pytest.fixture
+def lobby(tmp_path):
+    inbox = Inbox()
+    controller = aiosmtpd.Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    server = make_server(tmp_path, '[limits]\nrefusals_per_hour = 20\n'
+                                   f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\n'
+                                   f'smtp_port = {controller.port}\ntimeout = 20\n')
+    yield server, inbox
+    server.close()
+    controller.stop()
+
+
+def send(server, inbox: Inbox, sender: str, lines: list[str]) -> list[Received]:
+    server.receive(mail(sender, lines, subject="lobby"))
+    return inbox.taken()
+
+
+def one_to(mails: list[Received], address: str) -> Received:
+    found = [sent for sent in mails if sent.recipient == address]
+    assert len(found) == 1, [sent.subject for sent in mails]
+    return found[0]
+
+
+def created_id(sent: Received) -> str:
+    return re.search(r"^\[spb (g\w+)\]", sent.subject).group(1)
+
+
+def test_a_private_game_is_made_joined_started_and_played_by_mail(lobby):
+    server, inbox = lobby
+    made = one_to(send(server, inbox, "anna@a.test", ["create base players 3 ai random private"]), "anna@a.test")
+    game_id = created_id(made)
+    code = re.search(r"Its invite code: (\S+)$", made.body, re.M).group(1)
+    assert server.store.game(game_id) is None  # open, not yet a game
+    wrong = one_to(send(server, inbox, "boris@b.test", [f"join {game_id} aaaa-bbbb-cccc-dddd as Boris"]),
+                   "boris@b.test")
+    assert "not its invite code" in wrong.body and "Boris" not in wrong.body
+    stranger = one_to(send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"]), "boris@b.test")
+    assert "not its invite code" in stranger.body
+    assert "joined" in one_to(send(server, inbox, "anna@a.test", [f"join {game_id} {code} as Anna"]),
+                              "anna@a.test").subject
+    assert "beigetreten" in one_to(send(server, inbox, "boris@b.test", [f"beitreten {game_id} {code} als Boris"]),
+                                   "boris@b.test").subject
+    assert server.store.game(game_id) is None
+    last = send(server, inbox, "clara@c.test", [f"join {game_id} {code} as Clara"])  # full: it starts
+    row = server.store.game(game_id)
+    assert row is not None and row.admin == "anna@a.test"
+    assert [seat.name for seat in server.store.seats(game_id)] == ["Anna", "Boris", "Clara", "ai:random"]
+    secrets = {}
+    for address in PEOPLE:
+        welcome = next(sent for sent in last if sent.recipient == address and re.search(SECRET_LINE, sent.body, re.M))
+        secrets[address] = re.search(SECRET_LINE, welcome.body, re.M).group(1)
+    assert all(code not in sent.body for sent in last)
+    assert next(s for s in server.store.seats(game_id) if s.name == "Boris").lang == "de"
+    on_turn = next(sent for sent in reversed(last) if sent.moves)  # the person on turn (a computer sits last)
+    seat = next(seat for seat in server.store.seats(game_id) if seat.address == on_turn.recipient)
+    outcome = server.receive(mail(seat.address, [f"game {game_id}", f"secret {secrets[seat.address]}",
+                                                 f"move {on_turn.number}", on_turn.moves[0]]))
+    assert outcome.applied >= 1 and server.store.move_count(game_id) >= 1
+    listed = one_to(send(server, inbox, "dora@d.test", ["list"]), "dora@d.test")
+    assert game_id not in listed.body  # a private game is not listed to anyone
+
+
+def test_a_public_game_is_listed_started_by_its_creator_and_left(lobby):
+    server, inbox = lobby
+    game_id = created_id(one_to(send(server, inbox, "anna@a.test", ["create players 3"]), "anna@a.test"))
+    send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
+    send(server, inbox, "clara@c.test", [f"加入 {game_id} 作為 小明"])
+    listed = one_to(send(server, inbox, "dora@d.test", ["list"]), "dora@d.test")
+    assert re.search(rf"^  {game_id}: base, 2 of 3 people joined, computers: none$", listed.body, re.M)
+    assert "已離開" in one_to(send(server, inbox, "clara@c.test", [f"離開 {game_id}"]), "clara@c.test").subject
+    assert "not enough" in one_to(send(server, inbox, "anna@a.test", [f"start {game_id}"]), "anna@a.test").body
+    send(server, inbox, "clara@c.test", [f"join {game_id} as Clara"])
+    assert "only the creator" in one_to(send(server, inbox, "boris@b.test", [f"start {game_id}"]),
+                                        "boris@b.test").body
+    started = send(server, inbox, "anna@a.test", [f"start {game_id}"])
+    assert [seat.name for seat in server.store.seats(game_id)] == ["Boris", "Clara"]
+    assert {sent.recipient for sent in started} == {"anna@a.test", "boris@b.test", "clara@c.test"}
+    listed = one_to(send(server, inbox, "dora@d.test", ["liste"]), "dora@d.test")
+    assert re.search(rf"^  {game_id}: base, Boris, Clara$", listed.body, re.M)
+    assert "Laufende Partien:" in listed.body
+
+
+@pytest.mark.parametrize("line", ["create base players 9", "create ../../etc/passwd", "create ai nobody",
+                                  "create players 1", "create base players 2 ai random,random,random"])
+def test_a_game_that_cannot_be_made_is_refused_and_nothing_is_stored(lobby, line):
+    server, inbox = lobby
+    refused = one_to(send(server, inbox, "anna@a.test", [line]), "anna@a.test")
+    assert "create [RULES]" in refused.body
+    assert server.store.db.execute("SELECT COUNT(*) FROM lobby").fetchone()[0] == 0
+
+
+def test_an_address_has_a_few_open_games_at_most_and_names_are_checked(lobby):
+    server, inbox = lobby
+    made = [created_id(one_to(send(server, inbox, "anna@a.test", ["create"]), "anna@a.test"))
+            for _ in range(MAX_OPEN)]
+    assert "open games already" in one_to(send(server, inbox, "anna@a.test", ["create"]), "anna@a.test").body
+    for name in ["x" * 21, "a\u202eb", "ai:easy", "-", "Bo<b>"]:  # each refused (20 refusals an hour here)
+        said = one_to(send(server, inbox, "boris@b.test", [f"join {made[0]} as {name}"]), "boris@b.test")
+        assert "a name is 1 to 20" in said.body
+    send(server, inbox, "boris@b.test", [f"join {made[0]} as Boris"])
+    assert "a name is" in one_to(send(server, inbox, "clara@c.test", [f"join {made[0]} as boris"]),
+                                 "clara@c.test").body
+    assert "already" in one_to(send(server, inbox, "boris@b.test", [f"join {made[0]} as Bob"]), "boris@b.test").body
+
+
+def test_the_lobby_tables_come_by_migration(tmp_path):
+    server = make_server(tmp_path)
+    server.close()
+    db = sqlite3.connect(tmp_path / "pbem.sqlite")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION >= 7
+    assert {row[0] for row in db.execute("SELECT name FROM sqlite_master")} >= {"lobby", "lobby_seats"}
+
+
+def test_a_mail_delivered_twice_makes_one_game_and_a_reply_leaves_the_game_of_its_subject(lobby):
+    server, inbox = lobby
+    data = mail("anna@a.test", ["create players 2"], subject="new game")
+    assert server.receive(data).result.startswith("create g")
+    assert server.receive(data).result == "repeat"
+    inbox.taken()
+    (game_id,) = [row[0] for row in server.store.db.execute("SELECT id FROM lobby")]
+    send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
+    server.receive(mail("boris@b.test", ["leave"], subject=f"Re: [spb {game_id}] joined"))
+    assert "left" in one_to(inbox.taken(), "boris@b.test").subject
+    assert server.store.db.execute("SELECT COUNT(*) FROM lobby_seats").fetchone()[0] == 0
+
+
+def test_lists_to_one_address_are_limited_as_refusals_are(lobby):
+    server, inbox = lobby
+    answered = [len(send(server, inbox, "dora@d.test", ["list"])) for _ in range(22)]
+    assert answered == [1] * 20 + [0, 0]
