@@ -15,6 +15,11 @@ import math
 from dataclasses import dataclass
 
 
+#: Up to this many discordant pairs McNemar's binomial tail is summed in whole numbers; past it (a sum that
+#: grows as the square of the pairs) it is the incomplete beta function, to about 1e-12.
+EXACT_SUM = 2000
+
+
 @dataclass(frozen=True)
 class Paired:
     """n pairs of per-game values, by their whole-number sums: the first run's values (its mean is the base of
@@ -63,9 +68,9 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
     m, low = only_first + only_second, min(only_first, only_second)
     if m == 0 or 2 * low == m:
         return 1.0
-    tail = sum(math.exp(math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) - m * math.log(2))
-               for k in range(low + 1))
-    return min(1.0, 2 * tail)
+    if m <= EXACT_SUM:  # whole numbers: exact
+        return min(1.0, 2 * sum(math.comb(m, k) for k in range(low + 1)) / 2 ** m)
+    return min(1.0, 2 * _beta_regularized(0.5, m - low, low + 1))  # P(X <= low) = I_1/2(m - low, low + 1)
 
 
 def paired_t(n: int, total: int, squares: int) -> float:
