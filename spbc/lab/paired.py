@@ -69,7 +69,7 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
     if m == 0 or 2 * low == m:
         return 1.0
     if m <= EXACT_SUM:  # whole numbers: exact
-        return min(1.0, 2 * sum(math.comb(m, k) for k in range(low + 1)) / 2 ** m)
+        return min(1.0, 2 * sum(math.comb(m, k) for k in range(low + 1)) / (1 << m))
     return min(1.0, 2 * _beta_regularized(0.5, m - low, low + 1))  # P(X <= low) = I_1/2(m - low, low + 1)
 
 

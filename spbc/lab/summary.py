@@ -128,6 +128,15 @@ def _paired(pairs: list[Pair], value: Callable[[tuple[int, ...]], int], scale: i
     return Paired(len(pairs), sum(xs), sum(diffs), sum(d * d for d in diffs), discordant, scale)
 
 
+def _won(position: int) -> Callable[[tuple[int, ...]], int]:
+    """A row's 1 when the seat at position won, else 0."""
+    return lambda row: row[3] >> position & 1
+
+
+def _column(index: int) -> Callable[[tuple[int, ...]], int]:
+    return lambda row: row[index]
+
+
 def _headline(a: Summary, b: Summary, pairs: list[Pair]) -> list[Difference]:
     """The headline figures (win share by seat, length, points, margin), paired game by game."""
     def diff(what: str, first: str, second: str, paired: Paired, share: bool = False) -> Difference:
@@ -136,14 +145,14 @@ def _headline(a: Summary, b: Summary, pairs: list[Pair]) -> list[Difference]:
                           True, share)
 
     found = [diff(f"win share of seat {p + 1}", _share(x), _share(y),
-                  _paired(pairs, lambda row, p=p: row[3] >> p & 1, share=True), True)
+                  _paired(pairs, _won(p), share=True), True)
              for p, (x, y) in enumerate(zip(a.positions, b.positions))]
     for label, index, x, y in (("rounds per game", 1, a.rounds, b.rounds), ("moves per game", 0, a.moves, b.moves),
                                ("winner's margin", 2, a.margin, b.margin)):
-        found.append(diff(label, _mean(x), _mean(y), _paired(pairs, lambda row, i=index: row[i])))
+        found.append(diff(label, _mean(x), _mean(y), _paired(pairs, _column(index))))
     players = len(a.positions)
     found.append(diff("final points", _mean(a.score), _mean(b.score), _paired(pairs, lambda row: sum(row[4:]), players)))
-    found += [diff(f"final points of seat {p + 1}", _mean(x), _mean(y), _paired(pairs, lambda row, p=p: row[4 + p]))
+    found += [diff(f"final points of seat {p + 1}", _mean(x), _mean(y), _paired(pairs, _column(4 + p)))
               for p, (x, y) in enumerate(zip(a.scores, b.scores))]
     return found
 
