@@ -94,3 +94,14 @@ def test_a_planted_difference_is_found_paired_and_missed_unpaired(compiled, chea
     text = report.text()
     assert "paired game by game on the same seeds (1000 pairs)" in text
     assert "final points" in text.split("Significant differences")[1]
+
+
+def test_a_difference_reads_with_its_interval_and_relative_change():
+    from spbc.lab.summary import Difference
+    from spbc.lab.text import change_text, test_name
+
+    share = Difference("win share of seat 1", "49.4%", "49.0%", 0.11, 1.0, -0.003, -0.0061, 0.0001, -0.006, True, True)
+    assert change_text(share) == "-0.30 pp [-0.61, +0.01] (-0.6%)" and test_name(share) == "paired, exact McNemar"
+    mean = Difference("final points", "52.99", "55.97", 1e-6, 1e-4, 2.9765, 1.739, 4.214, 0.0562, True)
+    assert change_text(mean) == "+3.0 [+1.7, +4.2] (+5.6%)" and test_name(mean) == "paired t"
+    assert test_name(Difference("x", "1", "2", 0.5, 0.5)) == "unpaired"

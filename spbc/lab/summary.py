@@ -151,7 +151,8 @@ def _headline(a: Summary, b: Summary, pairs: list[Pair]) -> list[Difference]:
                                ("winner's margin", 2, a.margin, b.margin)):
         found.append(diff(label, _mean(x), _mean(y), _paired(pairs, _column(index))))
     players = len(a.positions)
-    found.append(diff("final points", _mean(a.score), _mean(b.score), _paired(pairs, lambda row: sum(row[4:]), players)))
+    every_seat = _paired(pairs, lambda row: sum(row[4:]), players)
+    found.append(diff("final points", _mean(a.score), _mean(b.score), every_seat))
     found += [diff(f"final points of seat {p + 1}", _mean(x), _mean(y), _paired(pairs, _column(4 + p)))
               for p, (x, y) in enumerate(zip(a.scores, b.scores))]
     return found
@@ -191,8 +192,10 @@ def compare(a: Summary, b: Summary, pairs: list[Pair] | None = None) -> list[Dif
 
 
 def _unpaired_headline(a: Summary, b: Summary) -> list[Difference]:
-    found = [_unpaired_share(f"win share of seat {p + 1}", x, y) for p, (x, y) in enumerate(zip(a.positions, b.positions))]
+    found = [_unpaired_share(f"win share of seat {p + 1}", x, y)
+             for p, (x, y) in enumerate(zip(a.positions, b.positions))]
     found += [_unpaired_mean(label, x, y) for label, x, y in (
         ("rounds per game", a.rounds, b.rounds), ("moves per game", a.moves, b.moves),
         ("winner's margin", a.margin, b.margin), ("final points", a.score, b.score))]
-    return found + [_unpaired_mean(f"final points of seat {p + 1}", x, y) for p, (x, y) in enumerate(zip(a.scores, b.scores))]
+    return found + [_unpaired_mean(f"final points of seat {p + 1}", x, y)
+                    for p, (x, y) in enumerate(zip(a.scores, b.scores))]

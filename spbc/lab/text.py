@@ -88,14 +88,16 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
 
 
 def change_text(d: Difference) -> str:
-    """The difference with its 95% interval and relative change: "-1.20 [-1.90, -0.50] (-2.3%)"; a share's in
-    percentage points."""
+    """The difference with its 95% interval and relative change, "-1.2 [-1.9, -0.5] (-2.3%)", to two significant
+    digits of the interval's half width; a share's in percentage points."""
     if math.isnan(d.estimate):
         return "-"
     k, unit = (100, " pp") if d.share else (1, "")
-    interval = "" if math.isnan(d.low) else f" [{k * d.low:+.3g}, {k * d.high:+.3g}]"
+    half = k * (d.high - d.low) / 2
+    places = min(4, max(0, 1 - math.floor(math.log10(half)))) if half > 0 and not math.isnan(half) else 2
+    interval = "" if math.isnan(d.low) else f" [{k * d.low:+.{places}f}, {k * d.high:+.{places}f}]"
     relative = "" if math.isnan(d.relative) else f" ({100 * d.relative:+.1f}%)"
-    return f"{k * d.estimate:+.3g}{unit}{interval}{relative}"
+    return f"{k * d.estimate:+.{places}f}{unit}{interval}{relative}"
 
 
 def test_name(d: Difference) -> str:
