@@ -39,7 +39,7 @@ def test_the_c_loop_plays_the_game_apis_games_event_for_event(compiled, players)
     seats = tuple(["random"] * players)
     c_loop = play_batch(Plan("base", "compiled", seats, 40, 7), 0, 40)
     game_api = play_batch(Plan("base", "compiled", seats, 40, 7, fast=False), 0, 40)
-    assert c_loop == game_api
+    assert c_loop == game_api and c_loop.rows == game_api.rows and sorted(c_loop.rows) == list(range(40))
     assert c_loop.games == 40 and sum(c_loop.moves.values()) == 40
     assert sum(c_loop.events) > 40 * 20  # every game buys, takes and plays cards
 
@@ -78,7 +78,7 @@ def test_the_c_loop_plays_the_game_apis_games_with_easy_seats(rules, seats):
     games = 6 if len(seats) == 5 else 24
     c_loop = play_batch(Plan(rules, "compiled", seats, games, 40), 0, games)
     game_api = play_batch(Plan(rules, "compiled", seats, games, 40, fast=False), 0, games)
-    assert c_loop == game_api
+    assert c_loop == game_api and c_loop.rows == game_api.rows and sorted(c_loop.rows) == list(range(games))
     assert c_loop.games == games and c_loop.level_seats["easy" if "easy" in seats else "ai:easy"] > 0
 
 

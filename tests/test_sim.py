@@ -88,23 +88,35 @@ def test_a_run_is_summarized_as_it_comes_without_keeping_its_games(compiled):
 
 
 def _exact(results: list[GameResult], level: str) -> tuple[float, float, float, float]:
-    """What summarize gave when it kept every game's share and every seat's points: mean share, its
-    interval's half width, mean points, mean margin."""
+    """What summarize gave when it kept every game's share and every seat's points: mean share, the games,
+    mean points, mean margin."""
     shares, points, margins = [], [], []
     for result in results:
         mine = [seat for seat, name in enumerate(result.levels) if name == level]
         shares.append(sum(1 / result.ranks.count(1) for seat in mine if result.ranks[seat] == 1))
         points += [result.scores[seat] for seat in mine]
         margins += [result.scores[seat] - max(s for o, s in enumerate(result.scores) if o != seat) for seat in mine]
-    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
-    return sum(shares) / len(shares), half, statistics.fmean(points), statistics.fmean(margins)
+    return sum(shares) / len(shares), len(shares), statistics.fmean(points), statistics.fmean(margins)
 
 
 def test_the_running_tallies_give_the_figures_the_kept_lists_gave(compiled):
     results = simulate(compiled, ["random", "easy", "random"], 90, 3)
     for summary in summarize(results):
-        share, half, points, margin = _exact(results, summary.level)
+        share, n, points, margin = _exact(results, summary.level)
         assert (summary.win_share, summary.mean_points, summary.mean_margin) == (share, points, margin)
-        assert summary.high == min(1.0, share + half) and summary.low == max(0.0, share - half)
+        z = 1.959963984540054  # Wilson's score interval, written out
+        centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        assert (summary.low, summary.high) == pytest.approx((centre - half, centre + half), abs=1e-12)
         assert summary.decisions == sum(r.decisions[s] for r in results for s, n in enumerate(r.levels)
                                         if n == summary.level)
+
+
+def test_the_win_share_interval_is_wilsons_and_stays_off_the_boundary():
+    """991 wins of 1,000: the normal approximation gave [98.5, 99.7]; near 100% at smaller n it ran to the
+    boundary (99.1% [98.2, 100.0] in a report); Wilson's interval does not (at 0 of n its top is z^2 / (n + z^2))."""
+    share, low, high = sim._interval(991, 1000)
+    assert share == 0.991 and (low, high) == pytest.approx((0.98298, 0.99526), abs=5e-6)
+    share, low, high = sim._interval(109, 110)
+    assert high < 1.0 and low == pytest.approx(0.95029, abs=5e-5)
+    assert sim._interval(0, 20)[1:] == pytest.approx((0.0, 0.16113), abs=5e-6)

@@ -17,11 +17,9 @@ choice in C.
 from __future__ import annotations
 
 import datetime
-import itertools
 import math
-import statistics
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -251,18 +249,14 @@ class LevelSummary:
     mean_iterations: float
 
 
-def _interval(shares: Counter[float], total: float, n: int) -> tuple[float, float, float]:
-    """The mean of per-game shares (counted by value; total their sum in game order) and its 95% interval
-    (normal approximation; Wilson's for 0 or 1)."""
+def _interval(total: float, n: int, z: float = 1.959963984540054) -> tuple[float, float, float]:
+    """The mean of n per-game win shares (total their sum in game order; a tied win counts a part) and its 95%
+    interval: Wilson's score interval for a share of total out of n, which stays inside [0, 1] and does not
+    shrink to nothing near 0 or 1 as the normal approximation does."""
     mean = total / n
-    if n < 2 or len(shares) == 1:
-        z = 1.96  # Wilson's interval for a proportion of all or nothing
-        centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return mean, max(0.0, centre - half), min(1.0, centre + half)
-    half = 1.96 * statistics.stdev(itertools.chain.from_iterable(
-        itertools.repeat(share, count) for share, count in shares.items())) / math.sqrt(n)  # one pass, exact
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(max(0.0, mean * (1 - mean)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mean, max(0.0, min(mean, centre - half)), min(1.0, max(mean, centre + half))
 
 
 @dataclass
@@ -271,7 +265,6 @@ class _LevelTally:
 
     level: str
     seats: int = 0
-    shares: Counter[float] = field(default_factory=Counter)  # per-game win shares, by value
     share_total: float = 0  # their sum in game order
     points: int = 0
     margins: int = 0
@@ -287,7 +280,6 @@ class _LevelTally:
         mine = [seat for seat, name in enumerate(result.levels) if name == self.level]
         self.seats = len(mine)
         share = sum(1 / winners for seat in mine if result.ranks[seat] == 1)
-        self.shares[share] += 1
         self.share_total += share
         for seat in mine:
             self.seated += 1
@@ -313,14 +305,13 @@ def summarize(results: Iterable[GameResult]) -> list[LevelSummary]:
         for level in result.levels:
             if level not in tallies:
                 tallies[level] = _LevelTally(level)
-                tallies[level].shares[0] += games - 1  # the games before it came (with no seat of it)
         for tally in tallies.values():
             tally.add(result)
     return [_summary(tally, games, players) for tally in tallies.values()]
 
 
 def _summary(tally: _LevelTally, games: int, players: int) -> LevelSummary:
-    share, low, high = _interval(tally.shares, tally.share_total, games)
+    share, low, high = _interval(tally.share_total, games)
     seated = max(tally.seated, 1)
     return LevelSummary(
         tally.level, tally.seats, games, share, low, high, tally.seats / players, tally.points / seated,

@@ -25,7 +25,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from spbc.lab.stats import Share  # noqa: E402
 from spbc.lab.summary import Difference, Summary  # noqa: E402
 from spbc.lab.tally import EVENTS  # noqa: E402
-from spbc.lab.text import header, mean_text, p_text, share_text  # noqa: E402
+from spbc.lab.text import change_text, header, mean_text, p_text, share_text, test_name  # noqa: E402
 
 COLOURS = ("#1f5fa8", "#d0702a")
 
@@ -180,6 +180,29 @@ img { max-width: 100%; } .note { color: #555; font-size: 0.9em; } .sig { font-we
 """
 
 
+def _changes(names: list[str], differences: list[Difference]) -> list[str]:
+    """The head of a comparison's page: the significant differences, each with its change and test."""
+    parts: list[str] = []
+    significant = [d for d in differences if d.significant]
+    parts.append(f"<h2>What changed: {len(significant)} significant differences</h2>"
+                 f"<p class='note'>Of {len(differences)} figures tested, those whose difference is significant "
+                 "after Holm's correction for the number of tests (p &lt; 0.05).</p>")
+    if significant:
+        parts.append(_table(["figure", names[0], names[1], f"{names[1]} minus {names[0]} [95% interval] (relative)",
+                             "test", "p (corrected)"],
+                            [[d.what, d.first, d.second, change_text(d), test_name(d), p_text(d.adjusted)]
+                             for d in significant]))
+    else:
+        parts.append("<p>None: every difference between the two runs is within what chance gives at this "
+                     "number of games.</p>")
+    if any(d.paired for d in differences):
+        parts.append("<p class='note'>Both rulesets played the same games (seeds and seats): the win shares and "
+                     "means are compared game by game (exact McNemar test for a win share, paired t test for a "
+                     "mean); the per-card figures, counted over whole runs, as independent samples (unpaired), "
+                     "which misses smaller differences.</p>")
+    return parts
+
+
 def render(summaries: list[Summary], differences: list[Difference] | None, speed: str) -> str:
     """The page: what was played, the figures and the tables behind them."""
     names = [s.ruleset for s in summaries]
@@ -189,16 +212,7 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
     parts += [f"<p>{html.escape(header(s))}</p>" for s in summaries]
     parts.append(f"<p class='note'>{html.escape(speed)}</p>")
     if differences is not None:
-        significant = [d for d in differences if d.significant]
-        parts.append(f"<h2>What changed: {len(significant)} significant differences</h2>"
-                     f"<p class='note'>Of {len(differences)} figures tested, those whose difference is significant "
-                     "after Holm's correction for the number of tests (p &lt; 0.05).</p>")
-        if significant:
-            parts.append(_table(["figure", names[0], names[1], "p (corrected)"],
-                                [[d.what, d.first, d.second, p_text(d.adjusted)] for d in significant]))
-        else:
-            parts.append("<p>None: every difference between the two runs is within what chance gives at this "
-                         "number of games.</p>")
+        parts += _changes(names, differences)
     parts.append("<h2>Win share by seat position</h2>")
     parts.append(f"<img alt='win share by seat position' src='data:image/png;base64,{positions_figure(summaries)}'>")
     rows = [[f"seat {p + 1}", *(share_text(s.positions[p]) for s in summaries)]
@@ -229,7 +243,9 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
               share_text(c.others)] for c in s.cards]))
     if differences is not None:
         parts.append("<h2>Every figure compared</h2>")
-        parts.append(_table(["figure", names[0], names[1], "p", "p (corrected)"],
-                            [[d.what, d.first, d.second, p_text(d.p), p_text(d.adjusted)] for d in differences]))
+        parts.append(_table(["figure", names[0], names[1], "difference [95% interval] (relative)", "test", "p",
+                             "p (corrected)"],
+                            [[d.what, d.first, d.second, change_text(d), test_name(d), p_text(d.p), p_text(d.adjusted)]
+                             for d in differences]))
     parts.append("</body></html>\n")
     return "".join(parts)

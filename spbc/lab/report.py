@@ -9,7 +9,7 @@ from typing import Any
 
 from spbc.lab import text
 from spbc.lab.run import Outcome
-from spbc.lab.summary import Difference, Summary, compare, summarize
+from spbc.lab.summary import Difference, Summary, compare, pairs_of, summarize
 from spbc.play.game import Ruleset
 from spbc.source.files import write_text_atomic
 
@@ -46,7 +46,12 @@ class Report:
 
 def make_report(rulesets: list[Ruleset], outcomes: list[Outcome]) -> Report:
     summaries = [summarize(r, o) for r, o in zip(rulesets, outcomes)]
-    differences = compare(summaries[0], summaries[1]) if len(summaries) == 2 else None
+    differences = None
+    if len(summaries) == 2:
+        first, second = (o.plan for o in outcomes)
+        same_games = (first.seed, first.seats) == (second.seed, second.seats)  # game i dealt alike in both
+        pairs = pairs_of(outcomes[0].tally, outcomes[1].tally) if same_games else None
+        differences = compare(summaries[0], summaries[1], pairs)
     return Report(summaries, differences, outcomes)
 
 

@@ -144,6 +144,9 @@ def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int]
         if won:
             tally.level_wins[level] += won
     tally.events, tally.squares, tally.owners, tally.owner_wins = events, squares, owners, owner_wins
+    for g in range(count):  # the rows as Tally.rows keeps them
+        row = rows[g * width:(g + 1) * width]
+        tally.rows[first + g] = (row[0], row[1], row[2 + 2 * n], row[3 + 2 * n], *row[2:2 + n])
     return tally
 
 
@@ -169,7 +172,7 @@ def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) ->
 
     _, result = play_game(ruleset, levels, plan.seed + game_number, on_move=note)
     winners = [rank == 1 for rank in result.ranks]
-    tally.add_game(levels, result.moves, result.rounds, result.scores, winners)
+    tally.add_game(levels, result.moves, result.rounds, result.scores, winners, game_number)
     for i, count in enumerate(counts):
         tally.squares[i] += count * count
     for i, was in enumerate(owned):

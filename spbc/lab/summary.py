@@ -3,14 +3,17 @@ every difference tested and corrected for their number (Holm). Card names come f
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spbc.lab.run import Outcome
-from spbc.lab.stats import ALPHA, Mean, Share, even_share_test, holm, mean_difference, mean_of, mean_of_sums, \
+from spbc.lab.paired import Paired
+from spbc.lab.stats import ALPHA, Z95, Mean, Share, even_share_test, holm, mean_difference, mean_of, mean_of_sums, \
     share_difference
-from spbc.lab.tally import EVENTS
+from spbc.lab.tally import EVENTS, Tally
 from spbc.play.game import Ruleset
 
 
@@ -78,11 +81,22 @@ def summarize(ruleset: Ruleset, outcome: Outcome) -> Summary:
 
 @dataclass(frozen=True)
 class Difference:
+    """One figure of two runs compared: each run's figure as text, the difference (second - first) with its 95%
+    interval and relative change, and the test's p-value, raw and Holm-corrected. ``paired``: tested game by
+    game on the same seeds (spbc.lab.paired), else as independent samples; ``share``: a win share, its
+    difference in percentage points."""
+
     what: str
-    first: str  # the figure of each ruleset, as text
+    first: str
     second: str
     p: float
     adjusted: float  # Holm's, over every difference of the comparison
+    estimate: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
+    relative: float = math.nan
+    paired: bool = False
+    share: bool = False
 
     @property
     def significant(self) -> bool:
@@ -97,23 +111,91 @@ def _mean(m: Mean) -> str:
     return f"{m.mean:.2f}"
 
 
-def compare(a: Summary, b: Summary) -> list[Difference]:
-    """Every figure of two runs tested for a difference, in the order of the report; Holm-corrected."""
-    raw: list[tuple[str, str, str, float]] = []
-    for p, (x, y) in enumerate(zip(a.positions, b.positions)):
-        raw.append((f"win share of seat {p + 1}", _share(x), _share(y), share_difference(x, y)))
-    for label, first, second in (("rounds per game", a.rounds, b.rounds), ("moves per game", a.moves, b.moves),
-                                 ("final points", a.score, b.score), ("winner's margin", a.margin, b.margin)):
-        raw.append((label, _mean(first), _mean(second), mean_difference(first, second)))
+#: A pair of games, one of each run, from the same seed: their rows (spbc.lab.tally.Tally.rows).
+Pair = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def pairs_of(first: Tally, second: Tally) -> list[Pair]:
+    """The games that both runs played, by game number, as pairs of rows."""
+    return [(first.rows[g], second.rows[g]) for g in sorted(first.rows.keys() & second.rows.keys())]
+
+
+def _paired(pairs: list[Pair], value: Callable[[tuple[int, ...]], int], scale: int = 1,
+            share: bool = False) -> Paired:
+    xs, ys = [value(a) for a, _ in pairs], [value(b) for _, b in pairs]
+    diffs = [y - x for x, y in zip(xs, ys)]
+    discordant = (diffs.count(-1), diffs.count(1)) if share else None
+    return Paired(len(pairs), sum(xs), sum(diffs), sum(d * d for d in diffs), discordant, scale)
+
+
+def _won(position: int) -> Callable[[tuple[int, ...]], int]:
+    """A row's 1 when the seat at position won, else 0."""
+    return lambda row: row[3] >> position & 1
+
+
+def _column(index: int) -> Callable[[tuple[int, ...]], int]:
+    return lambda row: row[index]
+
+
+def _headline(a: Summary, b: Summary, pairs: list[Pair]) -> list[Difference]:
+    """The headline figures (win share by seat, length, points, margin), paired game by game."""
+    def diff(what: str, first: str, second: str, paired: Paired, share: bool = False) -> Difference:
+        low, high = paired.interval
+        return Difference(what, first, second, paired.p, math.nan, paired.estimate, low, high, paired.relative,
+                          True, share)
+
+    found = [diff(f"win share of seat {p + 1}", _share(x), _share(y),
+                  _paired(pairs, _won(p), share=True), True)
+             for p, (x, y) in enumerate(zip(a.positions, b.positions))]
+    for label, index, x, y in (("rounds per game", 1, a.rounds, b.rounds), ("moves per game", 0, a.moves, b.moves),
+                               ("winner's margin", 2, a.margin, b.margin)):
+        found.append(diff(label, _mean(x), _mean(y), _paired(pairs, _column(index))))
+    players = len(a.positions)
+    every_seat = _paired(pairs, lambda row: sum(row[4:]), players)
+    found.append(diff("final points", _mean(a.score), _mean(b.score), every_seat))
+    found += [diff(f"final points of seat {p + 1}", _mean(x), _mean(y), _paired(pairs, _column(4 + p)))
+              for p, (x, y) in enumerate(zip(a.scores, b.scores))]
+    return found
+
+
+def _unpaired_mean(what: str, x: Mean, y: Mean) -> Difference:
+    half = Z95 * math.sqrt(x.variance / x.n + y.variance / y.n) if x.n > 1 and y.n > 1 else math.nan
+    d = y.mean - x.mean
+    return Difference(what, _mean(x), _mean(y), mean_difference(x, y), math.nan, d, d - half, d + half,
+                      d / x.mean if x.mean else math.nan)
+
+
+def _unpaired_share(what: str, x: Share, y: Share) -> Difference:
+    spread = math.sqrt(x.value * (1 - x.value) / x.n + y.value * (1 - y.value) / y.n) if x.n and y.n else math.nan
+    d = y.value - x.value
+    return Difference(what, _share(x), _share(y), share_difference(x, y), math.nan, d, d - Z95 * spread,
+                      d + Z95 * spread, d / x.value if x.value else math.nan, share=True)
+
+
+def compare(a: Summary, b: Summary, pairs: list[Pair] | None = None) -> list[Difference]:
+    """Every figure of two runs tested for a difference, in the order of the report; Holm-corrected over all.
+    The headline figures are paired game by game when ``pairs`` holds the games both runs played (runs on
+    the same seeds), else tested as independent samples; the per-card figures (counted over whole runs, not
+    kept game by game) are always tested as independent samples, which is conservative for runs on the same
+    seeds."""
+    found = _headline(a, b, pairs) if pairs else _unpaired_headline(a, b)
     theirs = {card.id: card for card in b.cards}
     for card in a.cards:
         other = theirs.get(card.id)
         if other is None:
             continue
-        for e, event in enumerate(EVENTS):
-            raw.append((f"{card.name}: {event} per game", _mean(card.rates[e]), _mean(other.rates[e]),
-                        mean_difference(card.rates[e], other.rates[e])))
-        raw.append((f"{card.name}: owners' win share", _share(card.owners), _share(other.owners),
-                    share_difference(card.owners, other.owners)))
-    adjusted = holm([r[3] for r in raw])
-    return [Difference(w, f, s, p, q) for (w, f, s, p), q in zip(raw, adjusted)]
+        found += [_unpaired_mean(f"{card.name}: {event} per game", card.rates[e], other.rates[e])
+                  for e, event in enumerate(EVENTS)]
+        found.append(_unpaired_share(f"{card.name}: owners' win share", card.owners, other.owners))
+    adjusted = holm([d.p for d in found])
+    return [dataclasses.replace(d, adjusted=q) for d, q in zip(found, adjusted)]
+
+
+def _unpaired_headline(a: Summary, b: Summary) -> list[Difference]:
+    found = [_unpaired_share(f"win share of seat {p + 1}", x, y)
+             for p, (x, y) in enumerate(zip(a.positions, b.positions))]
+    found += [_unpaired_mean(label, x, y) for label, x, y in (
+        ("rounds per game", a.rounds, b.rounds), ("moves per game", a.moves, b.moves),
+        ("winner's margin", a.margin, b.margin), ("final points", a.score, b.score))]
+    return found + [_unpaired_mean(f"final points of seat {p + 1}", x, y)
+                    for p, (x, y) in enumerate(zip(a.scores, b.scores))]

@@ -35,6 +35,10 @@ class Tally:
     squares: list[int] = field(default_factory=list)  # by (event, card): sum over games of a game's count squared
     owners: list[int] = field(default_factory=list)  # by (card, position): games in which the seat owned the card
     owner_wins: list[int] = field(default_factory=list)  # of those, the games that seat won
+    #: game number -> that game's row (moves, rounds, margin, winners as a bit mask by position, then the final
+    #: points by position), for the paired comparison of two runs on the same seeds; not in the JSON, nor
+    #: compared (a tally read back from JSON has none)
+    rows: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -58,15 +62,21 @@ class Tally:
             getattr(self, name).update(getattr(other, name))
         for mine_scores, their_scores in zip(self.scores, other.scores):
             mine_scores.update(their_scores)
+        self.rows.update(other.rows)
 
     def add_game(self, levels: Sequence[str], moves: int, rounds: int, finals: Sequence[int],
-                 winners: Sequence[bool]) -> None:
-        """One game's result: the level at each position, its length, final points and winners."""
+                 winners: Sequence[bool], number: int | None = None) -> None:
+        """One game's result: the level at each position, its length, final points and winners (its row kept
+        under its game number, when given)."""
         self.games += 1
         self.moves[moves] += 1
         self.rounds[rounds] += 1
         ordered = sorted(finals, reverse=True)
-        self.margins[ordered[0] - ordered[1] if len(ordered) > 1 else 0] += 1
+        margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
+        self.margins[margin] += 1
+        if number is not None:
+            mask = sum(1 << p for p, won in enumerate(winners) if won)
+            self.rows[number] = (moves, rounds, margin, mask, *finals)
         for position, level in enumerate(levels):
             self.scores[position][finals[position]] += 1
             self.level_seats[level] += 1

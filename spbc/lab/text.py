@@ -83,10 +83,45 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
     assert len(EVENTS) == 4  # the columns above
 
     if differences is not None:
-        significant = [d for d in differences if d.significant]
-        lines.append("")
-        lines.append(f"Significant differences, {summaries[0].ruleset} against {summaries[1].ruleset} "
-                     f"(Holm-corrected p < 0.05 over {len(differences)} tests): {len(significant)}")
-        for d in significant:
-            lines.append(f"  {d.what:<50} {d.first:>9} -> {d.second:<9} p = {p_text(d.adjusted)}")
+        lines += difference_lines(summaries, differences)
     return "\n".join(lines) + "\n"
+
+
+def change_text(d: Difference) -> str:
+    """The difference with its 95% interval and relative change, "-1.2 [-1.9, -0.5] (-2.3%)", to two significant
+    digits of the interval's half width; a share's in percentage points."""
+    if math.isnan(d.estimate):
+        return "-"
+    k, unit = (100, " pp") if d.share else (1, "")
+    half = k * (d.high - d.low) / 2
+    places = min(4, max(0, 1 - math.floor(math.log10(half)))) if half > 0 and not math.isnan(half) else 2
+    interval = "" if math.isnan(d.low) else f" [{k * d.low:+.{places}f}, {k * d.high:+.{places}f}]"
+    relative = "" if math.isnan(d.relative) else f" ({100 * d.relative:+.1f}%)"
+    return f"{k * d.estimate:+.{places}f}{unit}{interval}{relative}"
+
+
+def test_name(d: Difference) -> str:
+    if d.paired:
+        return "paired, exact McNemar" if d.share else "paired t"
+    return "unpaired"
+
+
+def difference_lines(summaries: list[Summary], differences: list[Difference]) -> list[str]:
+    """The headline differences (all of them) and the significant ones, each with its change and test."""
+    first, second = summaries[0].ruleset, summaries[1].ruleset
+    paired = [d for d in differences if d.paired]
+    lines = ["", f"Differences, {second} minus {first}: estimate [95% interval] (relative change), p, Holm p"]
+    if paired:
+        lines.append(f"  paired game by game on the same seeds ({min(s.games for s in summaries)} pairs): "
+                     "exact McNemar test for win shares, paired t test for means; per-card figures unpaired")
+    for d in differences[:len(summaries[0].positions) * 2 + 4]:
+        lines.append(f"  {d.what:<26} {d.first:>7} -> {d.second:<7} {change_text(d):<34} "
+                     f"p = {p_text(d.p):<7} Holm p = {p_text(d.adjusted):<7} {test_name(d)}".rstrip())
+    significant = [d for d in differences if d.significant]
+    lines.append("")
+    lines.append(f"Significant differences, {first} against {second} "
+                 f"(Holm-corrected p < 0.05 over {len(differences)} tests): {len(significant)}")
+    for d in significant:
+        lines.append(f"  {d.what:<50} {d.first:>9} -> {d.second:<9} {change_text(d):<34} "
+                     f"p = {p_text(d.adjusted)} ({test_name(d)})".rstrip())
+    return lines
