@@ -171,3 +171,42 @@ def test_lists_to_one_address_are_limited_as_refusals_are(lobby):
     server, inbox = lobby
     answered = [len(send(server, inbox, "dora@d.test", ["list"])) for _ in range(22)]
     assert answered == [1] * 20 + [0, 0]
+
+
+def test_joins_are_told_to_those_in_the_game_and_the_creator_cancels_it_telling_the_joiners(lobby):
+    server, inbox = lobby
+    game_id = created_id(one_to(send(server, inbox, "anna@a.test", ["create players 4"]), "anna@a.test"))
+    first = send(server, inbox, "boris@b.test", [f"beitreten {game_id} als Boris"])
+    assert {sent.recipient for sent in first} == {"anna@a.test", "boris@b.test"}
+    assert "Boris joined game " + game_id + ": 1 of 4 people." in one_to(first, "anna@a.test").body
+    second = send(server, inbox, "clara@c.test", [f"join {game_id} as Clara"])
+    assert "Clara ist der Partie" in one_to(second, "boris@b.test").body  # Boris joined in German
+    assert "2 of 4 people" in one_to(second, "anna@a.test").body
+    assert "only the creator" in one_to(send(server, inbox, "boris@b.test", [f"cancel {game_id}"]),
+                                        "boris@b.test").body
+    assert server.store.db.execute("SELECT state FROM lobby").fetchone() == ("open",)
+    cancelled = send(server, inbox, "anna@a.test", [f"cancel {game_id}"])
+    assert {sent.recipient for sent in cancelled} == {"anna@a.test", "boris@b.test", "clara@c.test"}
+    assert "the 2 people who had joined are told" in one_to(cancelled, "anna@a.test").body
+    assert "abgesagt" in one_to(cancelled, "boris@b.test").body
+    assert "was cancelled by its creator" in one_to(cancelled, "clara@c.test").body
+    assert server.store.game(game_id) is None
+    listed = one_to(send(server, inbox, "dora@d.test", ["list"]), "dora@d.test")
+    assert game_id not in listed.body
+    assert "no open game" in one_to(send(server, inbox, "dora@d.test", [f"join {game_id} as Dora"]),
+                                    "dora@d.test").body
+    assert "沒有開放的牌局" in one_to(send(server, inbox, "anna@a.test", [f"取消 {game_id}"]), "anna@a.test").body
+    for _ in range(MAX_OPEN):  # a cancelled game no longer counts among the creator's open ones
+        created_id(one_to(send(server, inbox, "anna@a.test", ["create"]), "anna@a.test"))
+
+
+def test_a_started_game_cannot_be_cancelled(lobby):
+    server, inbox = lobby
+    game_id = created_id(one_to(send(server, inbox, "anna@a.test", ["create players 2"]), "anna@a.test"))
+    send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
+    started = send(server, inbox, "clara@c.test", [f"join {game_id} as Clara"])
+    assert not any("joined game" in sent.body and sent.recipient != "clara@c.test" for sent in started)
+    assert server.store.game(game_id) is not None
+    refused = send(server, inbox, "anna@a.test", [f"absagen {game_id}"])
+    assert server.store.db.execute("SELECT state FROM lobby").fetchone() == ("started",)
+    assert all(sent.recipient == "anna@a.test" for sent in refused)

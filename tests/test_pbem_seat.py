@@ -196,10 +196,32 @@ def test_watch_needs_the_code_mailed_to_the_address_then_the_public_view_follows
         assert not any(table.secrets[a] in m.body for a in PEOPLE for m in mails if m.recipient == OBSERVER)
         checked += observer_mails_hide_everything(table, mails)
     assert checked >= 6
-    table.server.receive(mail(OBSERVER, ["unwatch g1"]))
+    table.server.receive(mail(OBSERVER, [f"unwatch g1 {code}"]))
     assert any("You no longer watch game g1" in m.body for m in table.new())
     table.move()
     assert not [m for m in table.new() if m.recipient == OBSERVER]
+
+
+def test_unwatch_needs_the_same_code_so_a_forged_from_stops_nothing(table):
+    code = watch_code(table.server.store, OBSERVER, "g1")
+    table.server.receive(mail(OBSERVER, [f"watch g1 {code}"]))
+    assert any(f"'unwatch g1 {code}' stops them" in m.body for m in table.new() if m.recipient == OBSERVER)
+    table.server.receive(mail(OBSERVER, ["unwatch g1"]))  # anyone may write this From:
+    coded = table.new()
+    assert [m.recipient for m in coded] == [OBSERVER] and f"unwatch g1 {code}" in coded[0].body
+    wrong = "0" * len(code) if code != "0" * len(code) else "1" * len(code)
+    table.server.receive(mail(OBSERVER, [f"unwatch g1 {wrong}"]))
+    assert any("is wrong" in m.body for m in table.new() if m.recipient == OBSERVER)
+    table.server.receive(mail(OBSERVER, ["unwatch g1 " + watch_code(table.server.store, OBSERVER, "g2")]))
+    table.new()
+    table.move()
+    assert [m for m in table.new() if m.recipient == OBSERVER], "a forged or wrong unwatch stopped the mails"
+    table.server.receive(mail(OBSERVER, ["lang de", f"unwatch g1 {code.upper()}"]))
+    assert any("Du schaust Spiel g1 nicht mehr zu" in m.body for m in table.new() if m.recipient == OBSERVER)
+    table.move()
+    assert not [m for m in table.new() if m.recipient == OBSERVER]
+    table.server.receive(mail(OBSERVER, ["unwatch g1"]))
+    assert any("you do not watch game g1" in m.body for m in table.new() if m.recipient == OBSERVER)
 
 
 def test_an_observer_is_answered_in_the_language_it_asks_for(table):

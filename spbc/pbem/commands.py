@@ -12,7 +12,7 @@
     record | history [ROUND]  the record so far (no seed until the end), a round's moves and scorings
     admin pause | resume | abort | address SEAT ADDRESS | replace SEAT ADDRESS   (the administrator)
     resign | away until DATE | back          the seat plays on without its person (spbc.pbem.seat)
-    watch GAME [CODE] | unwatch GAME         any address: the public view after each move (spbc.pbem.watch)
+    watch GAME [CODE] | unwatch GAME [CODE]  any address: the public view after each move (spbc.pbem.watch)
 
 A line is a command when its first word (``Secret:`` as well as ``secret``) is one of the words
 above; any other line is a move. Blank lines are skipped. Of the lines ``game``, ``secret`` and

@@ -1,4 +1,5 @@
-"""Games made by mail: ``list``, ``create``, ``join``, ``leave`` and ``start`` (German and Chinese words too).
+"""Games made by mail: ``list``, ``create``, ``join``, ``leave``, ``start`` and ``cancel`` (German and Chinese
+words too).
 
 ::
 
@@ -7,6 +8,10 @@
     join GAME [CODE] as NAME                      a seat in an open game (the code of a private one)
     leave GAME                                    out of an open game again
     start GAME                                    the creator starts it once enough people joined
+    cancel GAME                                   the creator drops it before it starts; the joiners are told
+
+Who is in an open game already, and its creator, get a short note when another person joins (unless that
+join starts it: then the welcome mails follow).
 
 A game starts by itself once as many people joined as it waits for. It starts as a game the operator
 creates does (:func:`spbc.pbem.newgame.create_within`): the same checks, secrets and welcome mails, its
@@ -26,7 +31,7 @@ from spbc.ai.budget import Level
 from spbc.pbem.commands import GAME_ID, Request
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
-from spbc.pbem.lobby_store import OPEN, STARTED, Entry, Joined, Lobby
+from spbc.pbem.lobby_store import CANCELLED, OPEN, STARTED, Entry, Joined, Lobby
 from spbc.pbem.mailin import Mail
 from spbc.pbem.newgame import NewGame, SeatSpec, create_within
 from spbc.pbem.rules import RulesFileError, keep_rules
@@ -46,11 +51,11 @@ _SEATS = range(2, 5)
 #: Each command's words in every language -> (command, language).
 WORDS: dict[str, tuple[str, str]] = {
     "list": ("list", "en"), "create": ("create", "en"), "join": ("join", "en"), "leave": ("leave", "en"),
-    "start": ("start", "en"),
+    "start": ("start", "en"), "cancel": ("cancel", "en"),
     "liste": ("list", "de"), "erstellen": ("create", "de"), "beitreten": ("join", "de"),
-    "verlassen": ("leave", "de"), "starten": ("start", "de"),
+    "verlassen": ("leave", "de"), "starten": ("start", "de"), "absagen": ("cancel", "de"),
     "列表": ("list", "zh"), "創建": ("create", "zh"), "加入": ("join", "zh"), "離開": ("leave", "zh"),
-    "開始": ("start", "zh"),
+    "開始": ("start", "zh"), "取消": ("cancel", "zh"),
 }
 #: The words within a command, in every language.
 AS = frozenset({"as", "als", "作為"})
@@ -101,7 +106,7 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
     command = lobby_command(request)
     if command is None or (request.game is not None and desk.store.game(request.game) is not None):
         return None
-    if command.name in ("leave", "start") and not command.args and request.game is not None:
+    if command.name in ("leave", "start", "cancel") and not command.args and request.game is not None:
         command = _Command(command.name, [request.game], command.lang)  # a reply to the game's lobby mail
     words = mail_words(command.lang)
     lobby = Lobby(desk.store.db)
@@ -237,6 +242,11 @@ def _join(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
     lobby.join(entry.id, Joined(sender, name, command.lang), desk.clock())
     count = len(joined) + 1
     started = count == entry.players and _start_game(desk, lobby, entry)
+    if not started:  # the creator hears of it too, having joined or not
+        creator = [] if entry.creator in {sender, *(seat.address for seat in joined)} else [
+            Joined(entry.creator, "", entry.lang)]
+        _tell(desk, entry, creator + joined, "lobby_what_joined", "lobby_note_joined", name=name, count=count,
+              players=entry.players)
 
     def body(words: MailWords) -> list[str]:
         lines = [words("lobby_joined", game=entry.id, name=name, count=count, players=entry.players)]
@@ -260,6 +270,25 @@ def _start(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
     return entry.id, "lobby_what_started", lambda words: [words("lobby_started", game=entry.id)]
 
 
+def _cancel(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    entry = _open_entry(lobby, command.args)
+    if sender != entry.creator:
+        raise _Refused("lobby_not_creator_cancel", game=entry.id)
+    lobby.set_state(entry.id, CANCELLED)
+    joined = [seat for seat in lobby.joined(entry.id) if seat.address != sender]
+    _tell(desk, entry, joined, "lobby_what_cancelled", "lobby_note_cancelled")
+    return entry.id, "lobby_what_cancelled", lambda words: [words("lobby_cancelled", game=entry.id,
+                                                                  count=len(joined))]
+
+
+def _tell(desk: Desk, entry: Entry, seats: list[Joined], what: str, key: str, **fields: object) -> None:
+    """A note to each of seats (people in the open game), each in the language they joined with."""
+    for seat in seats:
+        words = mail_words(seat.lang)
+        desk.notify(None, seat.address, words("lobby_subject", game=entry.id, what=words(what)),
+                    words(key, game=entry.id, **fields) + "\n")
+
+
 def _start_game(desk: Desk, lobby: Lobby, entry: Entry) -> bool:
     """Make the game as the operator's ``spb pbem new`` does; False (nothing changed) when it cannot start."""
     seats = [SeatSpec(seat.name, seat.address, seat.lang) for seat in lobby.joined(entry.id)]
@@ -274,4 +303,4 @@ def _start_game(desk: Desk, lobby: Lobby, entry: Entry) -> bool:
     return True
 
 
-_ACTIONS = {"list": _list, "create": _create, "join": _join, "leave": _leave, "start": _start}
+_ACTIONS = {"list": _list, "create": _create, "join": _join, "leave": _leave, "start": _start, "cancel": _cancel}

@@ -3,7 +3,8 @@
 A lobby entry is an open game: its rules, how many people it waits for, its computer seats, its
 creator, and for a private game the digest of its invite code (never the code). Each person who joined
 is a row of ``lobby_seats`` in the order they joined. When the game starts it becomes an ordinary game
-of the ``games`` table (same id), and its entry is kept with the state ``started``.
+of the ``games`` table (same id), and its entry is kept with the state ``started``; an entry its creator
+cancelled is kept with the state ``cancelled`` (its id is not given again).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class Entry:
     creator: str
     lang: str
     created: float
-    state: str  # open or started
+    state: str  # open, started or cancelled
 
     @property
     def levels(self) -> list[str]:
@@ -53,7 +54,7 @@ class Joined:
     lang: str
 
 
-OPEN, STARTED = "open", "started"
+OPEN, STARTED, CANCELLED = "open", "started", "cancelled"
 
 
 class Lobby:

@@ -1,11 +1,12 @@
-"""The lines ``watch GAME [CODE]`` and ``unwatch GAME`` of a mail from any address.
+"""The lines ``watch GAME [CODE]`` and ``unwatch GAME [CODE]`` of a mail from any address.
 
 The first ``watch GAME`` of an address gets a code by mail (:func:`spbc.pbem.watchers.watch_code`),
 so that nobody can sign another address up by writing its From: only who reads that address can
 send the code back (``watch GAME CODE``); then the address gets the public view after each move of
-the game, until ``unwatch GAME``. Codes mailed to one address, and to all addresses together, are
-limited per hour as refusals are. A mail with such a line is about watching alone: its other lines are not read (a ``lang``
-line chooses the language of the answer).
+the game, until ``unwatch GAME CODE`` with the same code (``unwatch GAME`` alone mails it again, so
+that a forged From: cannot stop another address's mails either). Codes mailed to one address, and
+to all addresses together, are limited per hour as refusals are. A mail with such a line is about
+watching alone: its other lines are not read (a ``lang`` line chooses the language of the answer).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def answer_watch(desk: Desk, mail: Mail, request: Request) -> str | None:
     words = seat_words(_language(desk, mail, request))
     answers: list[str] = []
     done: list[str] = []
-    codes: list[str] = []
+    codes: list[tuple[str, str]] = []
     for line in lines:
         said, outcome = _line(desk, mail, line, words, codes)
         answers += said
@@ -44,9 +45,9 @@ def answer_watch(desk: Desk, mail: Mail, request: Request) -> str | None:
     if answers:
         desk.notify(None, mail.sender, words("watch_subject", game=_game_of(lines[0]) or "-"),
                     "\n".join(answers) + "\n", MailKind.REPLY, mail.message_id)
-    for game_id in codes:  # the code goes in a mail of its own, answering no Message-ID
+    for word, game_id in codes:  # the code goes in a mail of its own, answering no Message-ID
         desk.notify(None, mail.sender, words("watch_subject", game=game_id),
-                    words("watch_code", game=game_id, code=watch_code(desk.store, mail.sender, game_id)) + "\n")
+                    words(f"{word}_code", game=game_id, code=watch_code(desk.store, mail.sender, game_id)) + "\n")
     return "; ".join(done)
 
 
@@ -64,36 +65,39 @@ def _game_of(line: Line) -> str | None:
     return parts[0] if parts and GAME_ID.fullmatch(parts[0]) else None
 
 
-def _line(desk: Desk, mail: Mail, line: Line, words: MailWords, codes: list[str]) -> tuple[list[str], str]:
-    """One line's answer lines and its outcome (codes: the games whose code is to be mailed)."""
+def _line(desk: Desk, mail: Mail, line: Line, words: MailWords,
+          codes: list[tuple[str, str]]) -> tuple[list[str], str]:
+    """One line's answer lines and its outcome (codes: the (word, game) whose code is to be mailed)."""
     game_id, parts = _game_of(line), line.args.split()
-    if game_id is None or len(parts) > (2 if line.word == "watch" else 1):
+    if game_id is None or len(parts) > 2:
         return [words("refused_line", line=line.number, text=line.text, why=words("watch_usage"))], "usage"
     row = desk.store.game(game_id)
     if row is None:
         return [words("refused_line", line=line.number, text=line.text,
                       why=words("watch_unknown", game=game_id))], "unknown game"
     store, address = desk.store, mail.sender
-    if line.word == "unwatch":
-        if drop_watcher(store, game_id, address):
-            return [words("unwatch_done", game=game_id)], f"unwatched {game_id}"
+    watching = is_watching(store, game_id, address)
+    if line.word == "unwatch" and not watching:
         return [words("refused_line", line=line.number, text=line.text,
                       why=words("unwatch_none", game=game_id))], "not watching"
-    if is_watching(store, game_id, address):
-        return [words("watch_on", game=game_id)], f"watching {game_id} already"
+    if line.word == "watch" and watching:
+        return [words("watch_on", game=game_id, code=watch_code(store, address, game_id))], "watching already"
     if len(parts) == 1:
         limits, now = desk.config.limits, desk.clock()
         if (store.refusal_allowed(CODE_COUNT + address, now, limits.refusals_per_hour)
                 and store.refusal_allowed(CODE_COUNT, now, limits.refusals_per_hour_total)):
-            codes.append(game_id)
-            return [], f"code mailed for {game_id}"
+            codes.append((line.word, game_id))
+            return [], f"code mailed for {line.word} {game_id}"
         return [], "code not mailed (too many)"
     if not code_matches(store, address, game_id, parts[1]):
         return [words("refused_line", line=line.number, text=line.text,
-                      why=words("watch_wrong", game=game_id))], "wrong code"
+                      why=words(f"{line.word}_wrong", game=game_id))], "wrong code"
+    if line.word == "unwatch":
+        drop_watcher(store, game_id, address)
+        return [words("unwatch_done", game=game_id)], f"unwatched {game_id}"
     add_watcher(store, game_id, address, words.language, desk.clock())
     game = desk.loaded(row)
     view = [] if game is None else ["", *observer_view(
         open_sitting(row, store.seats(game_id), game, store.move_count(game_id)), words.language,
         resigned_notes(store, game_id, words.language)).splitlines()]
-    return [words("watch_on", game=game_id), *view], f"watching {game_id}"
+    return [words("watch_on", game=game_id, code=parts[1].strip().lower()), *view], f"watching {game_id}"
