@@ -1,8 +1,11 @@
 """The judge end to end (issue 25): a real Dovecot as the server's inbox (tests/imap_server.py) and a real
 aiosmtpd on loopback for what it sends. Four people make a game by mail (one joins in German), an observer
-watches it with the code mailed back, one player goes away and one resigns, the others play the first move
-of each mail's list at random (seeded) until the game ends; the final standings are a replay of the record mailed back, and no
-observer mail holds a hand or a hidden rubles count."""
+watches it with the code mailed back, one player goes away and one resigns, the others play a move of each
+mail's list (chosen at random, seeded) until the game ends; the final standings are a replay of the record
+mailed back, and no observer mail holds a hand or a hidden rubles count.
+
+`start` cannot begin a four-person game (four is the most a game seats, and the fourth join starts it), so
+here it is only refused to a joiner who did not create the game."""
 
 from __future__ import annotations
 
@@ -92,7 +95,8 @@ def lobby(judge: Judge) -> tuple[str, dict[str, str], list[Received]]:
     for address in PEOPLE:
         found = [re.search(SECRET_LINE, sent.body, re.M) for sent in to(started, address)]
         secrets[address] = next(match.group(1) for match in found if match)
-    assert "Dein Geheimnis: " in next(s.body for s in to(started, "boris@b.test") if re.search(SECRET_LINE, s.body, re.M))
+    welcomes = [sent.body for sent in to(started, "boris@b.test") if re.search(SECRET_LINE, sent.body, re.M)]
+    assert welcomes and "Dein Geheimnis: " in welcomes[0]  # Boris joined in German
     return game_id, secrets, started
 
 
