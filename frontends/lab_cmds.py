@@ -39,8 +39,8 @@ def balance(
     html: Annotated[bool, typer.Option("--html/--no-html", help="Write report.html with its figures (drawn with matplotlib; --no-html: the text and JSON only, and a faster start).")] = True,
 ) -> None:
     """Play games between computer seats (rotated) and report their balance: win share by seat, length,
-    points, cards; with --against, two rulesets side by side and their significant differences. Needs the
-    lab extra: pip install 'spbc[lab]'."""
+    points, cards; with --against, two rulesets side by side and their differences, paired game by game.
+    Needs the lab extra: pip install 'spbc[lab]'."""
     _need_lab_extra(html)
     from spbc.lab.report import make_report, write_report
     from spbc.lab.run import ClusterError, check_seats, run_plans
