@@ -131,7 +131,8 @@ def test_analyze_writes_an_annotated_record_that_replays_to_the_same_standings(c
     noted = [line for line in lines if "  # " in line and not line.startswith("#")]
     assert len(noted) == len(marks)
     for line, mark in zip(noted, marks):
-        assert line.startswith(f"random 1: {mark['played']}  # {mark['size']} (")
+        player, _, move = line.partition(": ")
+        assert player in ("random 1", "hard@200it 2") and move.startswith(f"{mark['played']}  # {mark['size']} (")
         assert f"better {mark['best']}, win chance {mark['best_win']:.0%} against {mark['played_win']:.0%}" in line
     assert any(line.startswith("# random 1: ") and "mean loss of win chance" in line for line in lines)
     original = runner.invoke(app, ["replay", str(path), "--json"])
