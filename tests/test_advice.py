@@ -43,8 +43,8 @@ def test_a_hint_is_the_searchs_decision_on_the_seats_observation(compiled):
 
 
 def test_analyze_marks_the_random_players_worst_moves(compiled, tmp_path):
-    record_game(compiled, ["random", "hard@200it"], 6, tmp_path)
-    path = tmp_path / "game-6.spbr"
+    record_game(compiled, ["random", "hard@200it"], 7, tmp_path)  # a game random loses slowly: moves to mark
+    path = tmp_path / "game-7.spbr"
     replay = read_record(path.read_text(encoding="utf-8"))
     start = compiled.new_game(list(replay.game.players), replay.game.seed)
     marks = list(analyze(start, replay.moves, {0}, "hard@200it", margin=0.2))
