@@ -41,7 +41,7 @@ def prepared(tmp_path_factory):
     as one unkilled run over a Maildir of them leaves them."""
     folder = tmp_path_factory.mktemp("batch") / "server"
     folder.mkdir()
-    server = make_server(folder)
+    server = make_server(folder, "batch_seconds = 60\n")  # one batch for all, however slow the machine is today
     server.new_game(NewGame([SeatSpec("Anna", SEATS[0]), SeatSpec("Boris", SEATS[1]), SeatSpec("Clara", SEATS[2])],
                             seed=5, game_id="g1"))
     secrets = {address: secret_of(outbox(folder), address) for address in SEATS}

@@ -11,6 +11,7 @@
     busy_seconds = 60               # how long a mail waits for a store another process holds; then
                                     # receive exits 75 (EX_TEMPFAIL) and the MTA delivers it again later
     quarantine = "quarantine"       # a mail from standard input the server failed on is kept here
+    batch_seconds = 1               # a batch of mails (a Maildir, an IMAP look) commits after this long
 
     [mail]
     transport = "maildir"           # or "smtp"
@@ -93,6 +94,7 @@ class ServerPart(_Part):
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
     busy_seconds: Annotated[float, Field(gt=0, le=3600)] = 60.0  # how long a mail waits for a locked store
     quarantine: str = "quarantine"  # where a mail from standard input that the server failed on is kept
+    batch_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0  # a batch commits once it is this old
 
     @field_validator("address")
     @classmethod

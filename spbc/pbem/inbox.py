@@ -15,7 +15,7 @@ One mail never stops the handling of another. What can happen to a mail:
 
 Mails that come together (a Maildir, an IMAP look, the mails queued at a resident receiver) are handled
 in batches (:func:`take_batch`, group commit): one transaction of at most :data:`BATCH_MAILS` mails or
-:data:`BATCH_SECONDS`, each mail a savepoint in it, so that a mail the server fails on is rolled back
+``[server] batch_seconds``, each mail a savepoint in it, so that a mail the server fails on is rolled back
 alone and quarantined, while the batch is made durable by one commit (one sync at ``synchronous =
 FULL``). A mail is moved out of ``new/`` (or marked in IMAP, or its sender answered) only after its
 batch commits, and the replies are sent after that; a crash before the commit loses the whole batch's
@@ -44,10 +44,9 @@ from spbc.pbem.server import Outcome, Server
 
 log = logging.getLogger("spbc.pbem")
 QUARANTINED = "quarantined: "
-#: A batch of mails is committed after this many mails, or once this many seconds have passed since it
-#: began: no reply waits longer than that for the mails handled before it.
+#: A batch of mails is committed after this many mails, or once ``[server] batch_seconds`` have passed
+#: since it began: no reply waits longer than that for the mails handled before it.
 BATCH_MAILS = 100
-BATCH_SECONDS = 1.0
 Item = TypeVar("Item")
 
 
@@ -90,7 +89,7 @@ def receive_stdin(server: Server, data: bytes) -> Outcome:
 
 def take_batch(server: Server, mails: Iterator[tuple[Item, bytes]]) -> list[tuple[Item, Outcome]]:
     """Take mails from the iterator and handle them in one transaction, one savepoint each (see :func:`take`),
-    until it ends or the batch is full (:data:`BATCH_MAILS`, :data:`BATCH_SECONDS`); then commit. Each
+    until it ends or the batch is full (:data:`BATCH_MAILS`, ``[server] batch_seconds``); then commit. Each
     mail's item and its outcome, [] when the iterator had none left. The caller moves or marks the mails
     and sends the replies once this returns. StoreBusy (or any error out of the iterator) rolls the whole
     batch back: none of its mails is handled, and each is delivered again."""
@@ -98,11 +97,11 @@ def take_batch(server: Server, mails: Iterator[tuple[Item, bytes]]) -> list[tupl
     first = next(mails, None)
     if first is None:
         return taken  # no transaction for no mail
-    start = time.monotonic()
+    start, seconds = time.monotonic(), server.config.server.batch_seconds
     with server.store.batch():
         for item, data in itertools.chain([first], mails):
             taken.append((item, take(server, data)))
-            if len(taken) >= BATCH_MAILS or time.monotonic() - start >= BATCH_SECONDS:
+            if len(taken) >= BATCH_MAILS or time.monotonic() - start >= seconds:
                 break
     crash.point("committed")
     return taken
