@@ -6,7 +6,7 @@ only, a mat shows rubles only where the viewer may see them, no run of a deck's 
 seed before the end. Moves are taken from the buttons of the mover's live frame
 (now and then of the page).
 
-SPB_LEAK_GAMES sets how many games the slow test plays: 8 by default (about two minutes on a loaded
+SPB_LEAK_GAMES sets how many games the slow test plays: 11 by default (about two minutes on a loaded
 2-core machine, the server drawing every viewer's board anew after each move); SPB_LEAK_GAMES=200 for the
 whole run of issue 24.
 """
@@ -214,7 +214,7 @@ def play_one(server: Running, ruleset, seats: str, seed: int, language: str, rng
 
 @pytest.mark.slow
 def test_no_page_answer_or_frame_holds_what_its_viewer_may_not_see():
-    games = int(os.environ.get("SPB_LEAK_GAMES", "8"))
+    games = int(os.environ.get("SPB_LEAK_GAMES", "11"))
     rulesets = [load_rules(name) for name in RULESETS]
     rng = random.Random(24)
     checked = 0
