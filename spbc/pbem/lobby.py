@@ -261,19 +261,23 @@ def _leave(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
     return entry.id, "lobby_what_left", lambda words: [words("lobby_left", game=entry.id)]
 
 
-def _start(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+def _creators_entry(lobby: Lobby, sender: str, command: _Command, refusal: str) -> Entry:
+    """The open game the command names, refused with refusal when the sender did not create it."""
     entry = _open_entry(lobby, command.args)
     if sender != entry.creator:
-        raise _Refused("lobby_not_creator", game=entry.id)
+        raise _Refused(refusal, game=entry.id)
+    return entry
+
+
+def _start(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    entry = _creators_entry(lobby, sender, command, "lobby_not_creator")
     if not lobby.joined(entry.id) or not _start_game(desk, lobby, entry):
         raise _Refused("lobby_too_few", game=entry.id)
     return entry.id, "lobby_what_started", lambda words: [words("lobby_started", game=entry.id)]
 
 
 def _cancel(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
-    entry = _open_entry(lobby, command.args)
-    if sender != entry.creator:
-        raise _Refused("lobby_not_creator_cancel", game=entry.id)
+    entry = _creators_entry(lobby, sender, command, "lobby_not_creator_cancel")
     lobby.set_state(entry.id, CANCELLED)
     joined = [seat for seat in lobby.joined(entry.id) if seat.address != sender]
     _tell(desk, entry, joined, "lobby_what_cancelled", "lobby_note_cancelled")
