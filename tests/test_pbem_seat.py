@@ -21,7 +21,7 @@ from spbc.pbem.sitting import Sitting, table_of
 from spbc.pbem.watchers import observer_view, resigned_notes, watch_code
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
-from test_pbem_e2e import Catcher, free_port  # noqa: E402
+from test_pbem_e2e import Catcher, smtp  # noqa: E402,F401  (smtp: the SMTP server on loopback, a fixture)
 
 PEOPLE = ("anna@a.test", "boris@b.test", "clara@c.test")
 OBSERVER = "olga@o.test"
@@ -64,15 +64,6 @@ class Table:
         legal = sitting.legal(sitting.game.current_player)[0][0]
         outcome = self.send(who, [f"move {sitting.moves + 1}", legal])
         assert outcome.applied >= 1, outcome.result
-
-
-@pytest.fixture
-def smtp():
-    catcher = Catcher()
-    controller = aiosmtpd.Controller(catcher, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield catcher, controller.port
-    controller.stop()
 
 
 @pytest.fixture
