@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -73,17 +73,32 @@ def building(rules: str) -> Iterator[None]:
         yield
 
 
+class Bar:
+    """A progress bar's handle: ``bar(done)`` moves it to a count done (of a new total, when given),
+    ``bar.describe(what)`` changes the text before it."""
+
+    def __init__(self, progress: Any = None, task: Any = None) -> None:
+        self.progress, self.task = progress, task
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done, **({} if total is None else {"total": total}))
+
+    def describe(self, what: str) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, description=what)
+
+
 @contextmanager
-def progress_bar(what: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (when it is a terminal) and the function that moves it to a count done."""
+def progress_bar(what: str, total: int) -> Iterator[Bar]:
+    """A progress bar on stderr (when it is a terminal) and its handle, which moves it (:class:`Bar`)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        yield lambda done: None
+        yield Bar()
         return
-    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True) as progress:
-        task = progress.add_task(what, total=total)
-        yield lambda done: progress.update(task, completed=done)
+        yield Bar(progress, progress.add_task(what, total=total))

@@ -12,14 +12,18 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from spbc.frontends.common import fail, load_ruleset, progress_bar
-from spbc.frontends.options import complete_rules, integers
+from spbc.frontends.options import complete_rules, integers, number
 
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
-    from spbc.lab.run import Plan
+    from spbc.frontends.common import Bar
+    from spbc.lab.precision import Sizer, Stop
+    from spbc.lab.run import Outcome, Plan
     from spbc.play.game import Ruleset
 
 #: What the lab extra installs (pyproject.toml): spb balance says so when one is missing.
 LAB_MODULES = ("matplotlib", "dask", "distributed")
+#: The most games a ruleset plays with --precision and no --games.
+PRECISION_CAP = 1_000_000
 
 
 def balance(
@@ -28,7 +32,11 @@ def balance(
         metavar="RULES", autocompletion=complete_rules, help="A second ruleset, played with the same seats and seeds and compared figure by figure.")] = None,
     seats: Annotated[str, typer.Option(
         metavar="LEVELS", help="Comma list of computer seats, rotated from game to game; all random: the C loop.")] = "random,random",
-    games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="Games per ruleset.")] = 1000,
+    games: Annotated[Optional[int], typer.Option(**integers(1), metavar="INTEGER", help=(
+        "Games per ruleset (default 1000); with --precision, the most to play (default 1000000)."))] = None,
+    precision: Annotated[Optional[float], typer.Option(parser=number(0.0), metavar="FLOAT", help=(
+        "Play rounds of games until every headline 95% interval (win share by seat in percentage points, "
+        "final points by seat, with --against the paired differences) has at most this half-width."))] = None,
     seed: Annotated[int, typer.Option(**integers(0, 2**62), metavar="INTEGER",
                                       help="Seed of the first game; game i uses seed + i.")] = 1,
     jobs: Annotated[Optional[int], typer.Option(
@@ -43,8 +51,7 @@ def balance(
     Needs the lab extra: pip install 'spbc[lab]'."""
     _need_lab_extra(html)
     from spbc.lab.report import make_report, write_report
-    from spbc.lab.run import ClusterError, check_seats, run_plans
-    from spbc.lang.sent import SentRulesError
+    from spbc.lab.run import check_seats
 
     levels = tuple(s.strip() for s in seats.split(","))
     if not all(levels):
@@ -53,21 +60,15 @@ def balance(
         check_seats(levels)
     except ValueError as error:
         fail(str(error), code=2)
+    if precision is not None and precision <= 0:
+        fail(f"--precision {precision:g}: give a half-width above 0, e.g. --precision 0.5", code=2)
     rulesets = _rulesets([str(rules)] + ([against] if against is not None else []), len(levels))
-    plans = _plans(rulesets, levels, games, seed)
+    cap = games or (1000 if precision is None else PRECISION_CAP)
+    plans = _plans(rulesets, levels, cap, seed)
     workers = jobs or os.cpu_count() or 1
     where = f"the Dask cluster at {cluster}" if cluster else f"{workers} local process{'es' if workers > 1 else ''}"
-    total = games * len(plans)
-    typer.echo(f"playing {total} games on {where} (Ctrl-C stops and reports what finished)", err=True)
-    try:
-        with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as advance:
-            outcomes = run_plans(plans, workers, cluster, progress=lambda done, _: advance(done))
-    except (ClusterError, SentRulesError) as error:  # a worker refuses texts that do not give their digest
-        fail(str(error))
-    if any(o.tally.games == 0 for o in outcomes):
-        typer.echo("interrupted before a batch of games of each ruleset finished: no report", err=True)
-        raise typer.Exit(130)
-    report = make_report(rulesets, outcomes)
+    outcomes, stopped = _play(rulesets, plans, workers, cluster, precision, where)
+    report = make_report(rulesets, outcomes, stopped)
     typer.echo(report.text(), nl=False)
     typer.echo(report.speed(where))
     try:
@@ -78,6 +79,39 @@ def balance(
     if any(not o.complete for o in outcomes):
         typer.echo("interrupted: the report holds the games that finished", err=True)
         raise typer.Exit(130)
+
+
+def _play(rulesets: list[Ruleset], plans: list[Plan], workers: int, cluster: str | None,
+          precision: float | None, where: str) -> tuple[list[Outcome], Stop | None]:
+    """The plans played (in rounds until the precision, when given), with a progress bar; exit 130 when
+    interrupted before a batch of each finished, 1 when the cluster or a worker fails."""
+    from spbc.lab.run import ClusterError, run_plans
+    from spbc.lang.sent import SentRulesError
+
+    total = sum(plan.games for plan in plans)
+    asked = f"{total} games" if precision is None else \
+        f"up to {total} games, until every headline 95% interval is within {precision:g},"
+    typer.echo(f"playing {asked} on {where} (Ctrl-C stops and reports what finished)", err=True)
+    try:
+        with _terminate_as_interrupt(), progress_bar(f"{total} games", total) as bar:
+            sizer = None if precision is None else _sizer(rulesets, precision, bar)
+            outcomes = run_plans(plans, workers, cluster, progress=lambda done, of: bar(done, of), rounds=sizer)
+    except (ClusterError, SentRulesError) as error:  # a worker refuses texts that do not give their digest
+        fail(str(error))
+    if any(o.tally.games == 0 for o in outcomes):
+        typer.echo("interrupted before a batch of games of each ruleset finished: no report", err=True)
+        raise typer.Exit(130)
+    return outcomes, sizer.stop if sizer is not None and all(o.complete for o in outcomes) else None
+
+
+def _sizer(rulesets: list[Ruleset], precision: float, bar: Bar) -> Sizer:
+    """The rounds of a run sized by precision, the progress bar saying the widest interval after each."""
+    from spbc.lab.precision import Sizer
+
+    def shown(stop: Stop) -> None:
+        bar.describe(f"widest half-width {stop.half:.3f} of {precision:g} at {stop.games} games")
+
+    return Sizer(rulesets, precision, shown)
 
 
 def _need_lab_extra(html: bool) -> None:

@@ -203,14 +203,17 @@ def _changes(names: list[str], differences: list[Difference]) -> list[str]:
     return parts
 
 
-def render(summaries: list[Summary], differences: list[Difference] | None, speed: str) -> str:
-    """The page: what was played, the figures and the tables behind them."""
+def render(summaries: list[Summary], differences: list[Difference] | None, speed: str,
+           notes: Sequence[str] = ()) -> str:
+    """The page: what was played (and ``notes`` on it: why a run sized by precision stopped, what its games
+    could detect), the figures and the tables behind them."""
     names = [s.ruleset for s in summaries]
     title = "Balance of " + " against ".join(names)
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
     parts += [f"<p>{html.escape(header(s))}</p>" for s in summaries]
     parts.append(f"<p class='note'>{html.escape(speed)}</p>")
+    parts += [f"<p>{html.escape(note)}</p>" for note in notes]
     if differences is not None:
         parts += _changes(names, differences)
     parts.append("<h2>Win share by seat position</h2>")

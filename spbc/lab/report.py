@@ -9,7 +9,8 @@ from typing import Any
 
 from spbc.lab import text
 from spbc.lab.run import Outcome
-from spbc.lab.summary import Difference, Summary, compare, pairs_of, summarize
+from spbc.lab.precision import Stop
+from spbc.lab.summary import Difference, Summary, figures
 from spbc.play.game import Ruleset
 from spbc.source.files import write_text_atomic
 
@@ -19,10 +20,15 @@ class Report:
     summaries: list[Summary]
     differences: list[Difference] | None  # with two rulesets
     outcomes: list[Outcome]
+    stop: Stop | None = None  # why a run sized by precision stopped
 
     def text(self) -> str:
         """The statistics as text (the same for a seed however many workers played the games)."""
-        return text.render(self.summaries, self.differences)
+        return text.render(self.summaries, self.differences) + "".join(f"\n{note}\n" for note in self.notes())
+
+    def notes(self) -> list[str]:
+        """What the report says after its figures: why a run sized by precision stopped."""
+        return [] if self.stop is None else [self.stop.text()]
 
     def speed(self, where: str) -> str:
         games = sum(o.tally.games for o in self.outcomes)
@@ -35,24 +41,19 @@ class Report:
         (spb balance --no-html) neither imports nor draws."""
         from spbc.lab import page
 
-        return page.render(self.summaries, self.differences, self.speed(where))
+        return page.render(self.summaries, self.differences, self.speed(where), self.notes())
 
     def data(self) -> dict[str, Any]:
         """The raw counts of each run, from which every figure is computed."""
         return {"runs": [{"ruleset": s.ruleset, "source": o.plan.source, "seats": list(o.plan.seats),
                           "seed": o.plan.seed, "games_planned": o.plan.games, "tally": o.tally.to_json()}
-                         for s, o in zip(self.summaries, self.outcomes)]}
+                         for s, o in zip(self.summaries, self.outcomes)],
+                "precision": None if self.stop is None else self.stop.to_json()}
 
 
-def make_report(rulesets: list[Ruleset], outcomes: list[Outcome]) -> Report:
-    summaries = [summarize(r, o) for r, o in zip(rulesets, outcomes)]
-    differences = None
-    if len(summaries) == 2:
-        first, second = (o.plan for o in outcomes)
-        same_games = (first.seed, first.seats) == (second.seed, second.seats)  # game i dealt alike in both
-        pairs = pairs_of(outcomes[0].tally, outcomes[1].tally) if same_games else None
-        differences = compare(summaries[0], summaries[1], pairs)
-    return Report(summaries, differences, outcomes)
+def make_report(rulesets: list[Ruleset], outcomes: list[Outcome], stop: Stop | None = None) -> Report:
+    summaries, differences = figures(rulesets, outcomes)
+    return Report(summaries, differences, outcomes, stop)
 
 
 def write_report(report: Report, folder: Path, where: str, page: bool = True) -> list[Path]:

@@ -11,12 +11,14 @@ observation).
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import queue
 import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,9 +70,11 @@ class Plan:
         default = AGENT_BATCH if levels is None else EASY_BATCH if any(levels) else FAST_BATCH
         return self.batch_size or default
 
-    def batches(self) -> list[tuple[int, int]]:
-        """The run's batches as (first game number, games)."""
-        return [(first, min(self.batch, self.games - first)) for first in range(0, self.games, self.batch)]
+    def batches(self, start: int = 0, stop: int | None = None) -> list[tuple[int, int]]:
+        """The run's batches as (first game number, games): of its games from ``start`` up to ``stop`` (at
+        most its games, all of them by default)."""
+        end = self.games if stop is None else min(stop, self.games)
+        return [(first, min(self.batch, end - first)) for first in range(start, end, self.batch)]
 
     def levels(self, game: int) -> list[str]:
         """The level at each position in game number ``game``."""
@@ -189,6 +193,10 @@ def check_seats(seats: Iterable[str]) -> None:
 
 #: progress(games done, games in all) after each batch.
 Progress = Callable[[int, int], None]
+#: rounds(the outcomes so far) -> the games each plan is to have played when the next round ends (its plan's
+#: games at most), or None: the run is done. A round's batches all finish before it is called again, so what it
+#: sees (and the games a run plays) depends on the plans and on it alone, not on the number of workers.
+Rounds = Callable[[list[Outcome]], int | None]
 
 
 @dataclass
@@ -196,14 +204,14 @@ class _Run:
     plans: list[Plan]
     outcomes: list[Outcome] = field(default_factory=list)
     began: float = field(default_factory=time.perf_counter)
+    total: int = 0  # the games of every plan that the run is to play, as the progress counts them
 
-    def jobs(self) -> Iterator[tuple[int, int, int]]:
-        """(plan index, first, count) of every batch, the plans' batches interleaved."""
-        lists = [plan.batches() for plan in self.plans]
-        for i in range(max(map(len, lists), default=0)):
-            for k, batches in enumerate(lists):
-                if i < len(batches):
-                    yield (k, *batches[i])
+    def jobs(self, stop: int | None = None) -> list[tuple[int, int, int]]:
+        """(plan index, first, count) of every batch from the games each plan played up to ``stop`` (all of its
+        games by default), the plans' batches interleaved."""
+        lists = [plan.batches(o.tally.games, stop) for plan, o in zip(self.plans, self.outcomes)]
+        return [(k, *batches[i]) for i in range(max(map(len, lists), default=0))
+                for k, batches in enumerate(lists) if i < len(batches)]
 
     def take(self, k: int, tally: Tally, progress: Progress | None) -> None:
         outcome = self.outcomes[k]
@@ -211,42 +219,69 @@ class _Run:
         outcome.batches_done += 1
         outcome.seconds = time.perf_counter() - self.began
         if progress is not None:
-            progress(sum(o.tally.games for o in self.outcomes), sum(p.games for p in self.plans))
+            progress(sum(o.tally.games for o in self.outcomes), self.total)
+
+
+#: play(run, its batches to play, progress): plays them and takes each into the run as it finishes.
+_Player = Callable[[_Run, list[tuple[int, int, int]], Progress | None], None]
 
 
 def run_plans(plans: list[Plan], jobs: int = 1, cluster: str | None = None,
-              progress: Progress | None = None, connect_seconds: float = 20.0) -> list[Outcome]:
+              progress: Progress | None = None, connect_seconds: float = 20.0,
+              rounds: Rounds | None = None) -> list[Outcome]:
     """Play every plan's games (on ``jobs`` local processes, or on the Dask cluster at address ``cluster``,
-    ClusterError when it cannot be reached within connect_seconds) and return their outcomes. A KeyboardInterrupt stops the run: the batches that finished are returned,
-    each outcome saying how many games it holds."""
+    ClusterError when it cannot be reached within connect_seconds) and return their outcomes. With ``rounds``,
+    the games are played round by round, each round's length set by it from what the rounds before gave, up
+    to the plans' games; when it ends the run, each outcome's plan holds the games played. A
+    KeyboardInterrupt stops the run: the batches that finished are returned, each outcome saying how many
+    games it holds."""
     run = _Run(plans)
     run.outcomes = [Outcome(plan, new_tally(_rules(plan), plan)) for plan in plans]
     try:
-        if cluster is not None:
-            _on_cluster(run, cluster, progress, connect_seconds)
-        elif jobs <= 1:
-            for k, first, count in run.jobs():
-                run.take(k, play_batch(plans[k], first, count), progress)
-        else:
-            _on_processes(run, jobs, progress)
+        with _player(jobs, cluster, connect_seconds) as play:
+            stop = rounds(run.outcomes) if rounds is not None else None  # None without rounds: every game
+            batches = run.jobs(stop) if rounds is None or stop is not None else []
+            while batches:
+                run.total = sum(p.games if stop is None else min(p.games, stop) for p in plans)
+                play(run, batches, progress)
+                stop = rounds(run.outcomes) if rounds is not None else None
+                batches = run.jobs(stop) if stop is not None else []
+        for outcome in run.outcomes if rounds is not None else ():
+            outcome.plan = dataclasses.replace(outcome.plan, games=outcome.tally.games)
     except KeyboardInterrupt:
         pass
     return run.outcomes
 
 
-def _on_processes(run: _Run, jobs: int, progress: Progress | None) -> None:
-    """The batches on a pool of local processes, taken as they finish. However the run ends (done, an
+@contextmanager
+def _player(jobs: int, cluster: str | None, connect_seconds: float) -> Iterator[_Player]:
+    """The function that plays batches: on the Dask cluster, on a pool of ``jobs`` processes, or here."""
+    if cluster is not None:
+        with _cluster(cluster, connect_seconds) as play:
+            yield play
+    elif jobs <= 1:
+        def here(run: _Run, batches: list[tuple[int, int, int]], progress: Progress | None) -> None:
+            for k, first, count in batches:
+                run.take(k, play_batch(run.plans[k], first, count), progress)
+        yield here
+    else:
+        with _processes(jobs) as play:
+            yield play
+
+
+@contextmanager
+def _processes(jobs: int) -> Iterator[_Player]:
+    """Batches played on a pool of local processes, taken as they finish. However the run ends (done, an
     interrupt, an error), the pool's processes are terminated: the batches under way or queued are dropped,
     so an interrupted run exits at once."""
-    finished: queue.SimpleQueue[tuple[int, Tally | BaseException]] = queue.SimpleQueue()
     pool = multiprocessing.Pool(jobs, initializer=_worker_signals)
-    try:
-        count = 0
-        for k, first, games in run.jobs():
+
+    def play(run: _Run, batches: list[tuple[int, int, int]], progress: Progress | None) -> None:
+        finished: queue.SimpleQueue[tuple[int, Tally | BaseException]] = queue.SimpleQueue()
+        for k, first, games in batches:
             pool.apply_async(play_batch, (run.plans[k], first, games), callback=_put(finished, k),
                              error_callback=_put(finished, k))
-            count += 1
-        for _ in range(count):
+        for _ in batches:
             while True:
                 try:  # a short wait, so that Ctrl-C reaches this process promptly
                     k, result = finished.get(timeout=0.2)
@@ -256,6 +291,9 @@ def _on_processes(run: _Run, jobs: int, progress: Progress | None) -> None:
             if isinstance(result, BaseException):
                 raise result
             run.take(k, result, progress)
+
+    try:
+        yield play
     finally:
         pool.terminate()
         pool.join()
@@ -275,8 +313,10 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: float) -> None:
-    """The batches on a Dask cluster: submitted at once, taken as they finish (the scheduler spreads them)."""
+@contextmanager
+def _cluster(address: str, seconds: float) -> Iterator[_Player]:
+    """Batches played on a Dask cluster: each round's submitted at once, taken as they finish (the scheduler
+    spreads them)."""
     try:
         import distributed
     except ImportError as error:
@@ -287,16 +327,22 @@ def _on_cluster(run: _Run, address: str, progress: Progress | None, seconds: flo
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from error
     futures: list[Any] = []
-    try:
+    scattered: list[Any] = []
+
+    def play(run: _Run, batches: list[tuple[int, int, int]], progress: Progress | None) -> None:
+        if not scattered:  # each plan (with the texts of its rules) goes to the workers once, not with every batch
+            scattered.extend(client.scatter(plan, broadcast=True, hash=False) for plan in run.plans)
         owner: dict[str, int] = {}
-        # each plan (with the texts of its rules) goes to the workers once, not with every batch
-        plans = [client.scatter(plan, broadcast=True, hash=False) for plan in run.plans]
-        for k, first, count in run.jobs():
-            future = client.submit(play_batch, plans[k], first, count, pure=False)
+        futures.clear()
+        for k, first, count in batches:
+            future = client.submit(play_batch, scattered[k], first, count, pure=False)
             owner[future.key] = k
             futures.append(future)
         for future in dask.as_completed(futures):
             run.take(owner[future.key], future.result(), progress)
+
+    try:
+        yield play
     finally:
         client.cancel(futures)
         client.close()

@@ -172,6 +172,18 @@ def _unpaired_share(what: str, x: Share, y: Share) -> Difference:
                       d + Z95 * spread, d / x.value if x.value else math.nan, share=True)
 
 
+def figures(rulesets: list[Ruleset], outcomes: list[Outcome]) -> tuple[list[Summary], list[Difference] | None]:
+    """The summary of each run and, for two runs, their differences: paired game by game when they played the
+    same games (the same seed and seats)."""
+    summaries = [summarize(r, o) for r, o in zip(rulesets, outcomes)]
+    if len(summaries) != 2:
+        return summaries, None
+    first, second = (o.plan for o in outcomes)
+    same_games = (first.seed, first.seats) == (second.seed, second.seats)  # game i dealt alike in both
+    pairs = pairs_of(outcomes[0].tally, outcomes[1].tally) if same_games else None
+    return summaries, compare(summaries[0], summaries[1], pairs)
+
+
 def compare(a: Summary, b: Summary, pairs: list[Pair] | None = None) -> list[Difference]:
     """Every figure of two runs tested for a difference, in the order of the report; Holm-corrected over all.
     The headline figures are paired game by game when ``pairs`` holds the games both runs played (runs on
