@@ -5,16 +5,19 @@ workers, and the same as a run of that many games asked for."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 from typer.testing import CliRunner
 
 import spbc
 from spbc.frontends.cli import app
+from spbc.lab import paired, power, stats
 from spbc.lab.precision import Sizer, half_widths
 from spbc.lab.report import make_report
 from spbc.lab.run import Plan, run_plans
 from spbc.lab.summary import figures
+from spbc.lab.tally import Tally
 
 SEATS = ("random", "random")
 
@@ -41,7 +44,7 @@ def test_a_run_stops_once_every_headline_interval_is_that_narrow(compiled):
     assert f"Precision: stopped after {games} games, precision reached" in text
     # the same games as a run asked for that many: the same report, but for the line saying why it stopped
     fixed = run_plans([dataclasses.replace(plan, games=games)])
-    assert text == make_report([compiled], fixed).text() + "\n" + stop.text() + "\n"
+    assert text.replace(f"\n{stop.text()}\n", "") == make_report([compiled], fixed).text()
 
 
 def test_a_run_that_cannot_reach_the_precision_stops_at_the_cap(compiled):
@@ -98,3 +101,37 @@ def test_a_run_sized_by_precision_on_a_dask_cluster_is_the_run_on_one_process(co
         there, stop_there, _ = _sized([compiled, pub], plans, 3.0, cluster=cluster.scheduler_address)
     assert stop == stop_there and [o.tally for o in here] == [o.tally for o in there]
     assert make_report([compiled, pub], here, stop).text() == make_report([compiled, pub], there, stop_there).text()
+
+
+def test_the_power_formula_by_hand():
+    """No scipy here: the normal quantile and the power checked with math.erfc, the rest by hand."""
+    def phi(z):
+        return 0.5 * math.erfc(-z / math.sqrt(2))
+
+    assert phi(power.Z80) == pytest.approx(0.8, abs=1e-12) and phi(stats.Z95) == pytest.approx(0.975, abs=1e-12)
+    assert power.detectable(100, 10.0) == pytest.approx(1.959964 + 0.841621, abs=1e-6)  # (z + z') * 10 / sqrt(100)
+    for n, sd in ((30, 1.0), (1000, 23.5)):
+        shift = power.detectable(n, sd) / (sd / math.sqrt(n))  # in standard errors
+        assert phi(shift - stats.Z95) + phi(-shift - stats.Z95) == pytest.approx(0.8, abs=1e-6)
+    assert power.deviation([1, 2, 3, 4]) == (4, pytest.approx(math.sqrt(5 / 3)))
+    assert math.isnan(power.detectable(1, 1.0)) and math.isnan(power.deviation([7])[1])
+
+
+def test_the_power_lines_of_a_run_and_of_two_runs_on_the_same_seeds(compiled):
+    tally = Tally(2, 1)  # four games by hand: seat 1's points less seat 2's 2, -2, 4, 0 (variance 20 / 3)
+    for number, (a, b, winners) in enumerate(((10, 8, 1), (5, 7, 2), (9, 5, 1), (6, 6, 3))):
+        tally.rows[number] = (100, 7, abs(a - b), winners, a, b)
+    points = (stats.Z95 + power.Z80) * math.sqrt((24 - 16 / 4) / 3) / 2
+    wins = (stats.Z95 + power.Z80) * math.sqrt((3 - 1 / 4) / 3) / 2  # wins less: 1, -1, 1, 0
+    assert power.seat_lines(tally) == (f"with 4 games, a seat advantage of {points:.2f} final points, or of "
+                                       f"{100 * wins:.1f} percentage points of win share, over another seat")
+    pub = spbc.load_rules("pub-per-player", "compiled")
+    plans = [Plan(name, "compiled", SEATS, 3000, 2) for name in ("base", "pub-per-player")]
+    report = make_report([compiled, pub], run_plans(plans))
+    text = report.text()
+    assert "Power (normal approximation from the observed standard deviations, 5% level" in text
+    assert "with 3000 pairs of games, a paired difference of " in text
+    # the paired t interval's half-width is t * sd / sqrt(n): the same spread gives the detectable difference
+    moves = {d.what: d for d in report.differences}["moves per game"]
+    t = paired.t_quantile(0.975, 2999)
+    assert f"{(moves.high - moves.low) / 2 / t * (stats.Z95 + power.Z80):.3g} in moves per game" in text

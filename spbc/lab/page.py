@@ -213,7 +213,7 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
     parts += [f"<p>{html.escape(header(s))}</p>" for s in summaries]
     parts.append(f"<p class='note'>{html.escape(speed)}</p>")
-    parts += [f"<p>{html.escape(note)}</p>" for note in notes]
+    parts += ["<p>" + "<br>".join(html.escape(line.strip()) for line in note.splitlines()) + "</p>" for note in notes]
     if differences is not None:
         parts += _changes(names, differences)
     parts.append("<h2>Win share by seat position</h2>")

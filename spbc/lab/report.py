@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spbc.lab import text
+from spbc.lab import power, text
 from spbc.lab.run import Outcome
 from spbc.lab.precision import Stop
 from spbc.lab.summary import Difference, Summary, figures
@@ -27,8 +27,11 @@ class Report:
         return text.render(self.summaries, self.differences) + "".join(f"\n{note}\n" for note in self.notes())
 
     def notes(self) -> list[str]:
-        """What the report says after its figures: why a run sized by precision stopped."""
-        return [] if self.stop is None else [self.stop.text()]
+        """What the report says after its figures: why a run sized by precision stopped, and what its games
+        could detect (spbc.lab.power)."""
+        paired = self.differences is not None and any(d.paired for d in self.differences)
+        found = power.lines([s.ruleset for s in self.summaries], [o.tally for o in self.outcomes], paired)
+        return ([] if self.stop is None else [self.stop.text()]) + found
 
     def speed(self, where: str) -> str:
         games = sum(o.tally.games for o in self.outcomes)
