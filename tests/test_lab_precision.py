@@ -135,3 +135,14 @@ def test_the_power_lines_of_a_run_and_of_two_runs_on_the_same_seeds(compiled):
     moves = {d.what: d for d in report.differences}["moves per game"]
     t = paired.t_quantile(0.975, 2999)
     assert f"{(moves.high - moves.low) / 2 / t * (stats.Z95 + power.Z80):.3g} in moves per game" in text
+
+
+def test_the_page_of_a_comparison_plots_its_differences_instead_of_overlaid_histograms(compiled):
+    pub = spbc.load_rules("pub-per-player", "compiled")
+    plans = [Plan(name, "compiled", SEATS, 300, 2) for name in ("base", "pub-per-player")]
+    outcomes = run_plans(plans)
+    page = make_report([compiled, pub], outcomes).page("here")
+    assert page.count("<img ") == 4 and "alt='differences'" in page and "alt='distributions'" not in page
+    assert "<p>Power (normal approximation" in page
+    alone = make_report([compiled], outcomes[:1]).page("here")
+    assert "alt='distributions'" in alone and "alt='differences'" not in alone

@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from spbc.lab.stats import Share  # noqa: E402
 from spbc.lab.summary import Difference, Summary  # noqa: E402
@@ -107,6 +108,35 @@ def distributions_figure(summaries: list[Summary]) -> str:
     grid[0][0].set_title("Game length")
     grid[1][0].set_title("Final points and the winner's margin")
     _margins(figure, hspace=0.45)
+    return _png(figure)
+
+
+def differences_figure(differences: Sequence[Difference], first: str, second: str) -> str:
+    """The headline differences, one row each: the estimate with its 95% interval on the row's own scale (its
+    unit: points, rounds, moves, percentage points), centred on no difference, so that an interval that
+    crosses the dashed line shows at once; the significant ones (after Holm's correction) drawn in orange."""
+    figure, panels = plt.subplots(len(differences), 1, figsize=(10, 0.5 * len(differences) + 0.9), squeeze=False)
+    for axes, d in zip(panels[:, 0], differences):
+        k = 100 if d.share else 1
+        estimate, low, high = k * d.estimate, k * d.low, k * d.high
+        axes.axvline(0, color="black", linestyle="--", linewidth=1)
+        if not math.isnan(low):
+            axes.errorbar([estimate], [0], xerr=[[estimate - low], [high - estimate]], fmt="o", capsize=4,
+                          color=COLOURS[1] if d.significant else COLOURS[0])
+        reach = max((abs(v) for v in (low, high, estimate) if not math.isnan(v)), default=0.0) * 1.2
+        axes.set_xlim(-(reach or 1.0), reach or 1.0)
+        axes.set_ylim(-1, 1)
+        axes.set_yticks([0], [d.what + (" (pp)" if d.share else "")], fontsize=8)
+        axes.tick_params(axis="x", labelsize=7)
+        axes.xaxis.set_major_locator(MaxNLocator(7, symmetric=True))
+        axes.text(1.02, 0.5, f"{change_text(d)}, Holm p {p_text(d.adjusted)}", transform=axes.transAxes,
+                  fontsize=8, va="center")
+    panels[0][0].set_title(f"{second} minus {first}: each difference with its 95% interval, on its own scale",
+                           fontsize=9)
+    width, height = figure.get_size_inches()
+    left = 0.25 + max(len(d.what) + 5 for d in differences) * 8 * 0.5 / 72
+    figure.subplots_adjust(left=left / width, right=1 - 3.6 / width, top=1 - 0.35 / height, bottom=0.3 / height,
+                           hspace=0.9)
     return _png(figure)
 
 
@@ -226,7 +256,12 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
         rows.append([f"level {level}", *(share_text(s.levels[i][1]) for s in summaries)])
     parts.append(_table(["", *names], rows))
     parts.append("<h2>Game length, final points, the winner's margin</h2>")
-    parts.append(f"<img alt='distributions' src='data:image/png;base64,{distributions_figure(summaries)}'>")
+    if differences is None:
+        parts.append(f"<img alt='distributions' src='data:image/png;base64,{distributions_figure(summaries)}'>")
+    else:  # two near-identical runs' histograms overlaid show nothing: their differences, each on its scale
+        headline = differences[:2 * len(summaries[0].positions) + 4]
+        parts.append(f"<img alt='differences' src='data:image/png;base64,"
+                     f"{differences_figure(headline, names[0], names[1])}'>")
     rows = [["rounds", *(mean_text(s.rounds, 2) for s in summaries)],
             ["moves", *(mean_text(s.moves) for s in summaries)],
             ["final points", *(mean_text(s.score) for s in summaries)],
