@@ -3,7 +3,9 @@
 Game i of a run (0, 1, ...) is dealt from seed + i with the seats rotated by i: position p holds
 ``seats[(p + i) % len(seats)]``, so every level sits in every position equally often. A batch is a range of
 game numbers, fixed by the plan alone; its tally is the same wherever it is played, and tallies add up
-in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. Seats that are
+in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. A run sized by
+precision (spbc.lab.precision) plays in rounds: every batch of a round finishes before the next round is
+sized from the tallies, so the rounds, too, are the same on any number of workers. Seats that are
 all ``random`` or ``easy`` play on the engine's own C loop (spbc.ai.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
 same games, move for move (the C loop's easy seats decide as spbc.ai.agents.EasyAgent does, from the same
 observation).
