@@ -22,6 +22,7 @@ from rich.console import Console
 
 from spbc.lang.model import RulesModel
 from spbc.play.game import Ruleset
+from spbc.reference.language import label
 from spbc.play.scoring import final_scores
 from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, Played, PointsBought, RoundEnded
 from spbc.table.phrases import SESSION_WORDS, catalogue
@@ -164,7 +165,8 @@ def card_face(rules: Any, model: Any, card: Any, words: Words) -> dict[str, Any]
         "colour": next(c.name for c in model.colours if c.id == card.colour),
         "css": colour_css(rules, card.colour), "income": describe_card(model, card, words.language),
         "deck": next(d.name for d in model.decks if d.id == card.deck),
-        "symbol": None if card.symbol is None else model.symbol_name(card.symbol),
+        "symbol": None if card.symbol is None else label(model, "any") if card.symbol == "any" else
+        model.symbol_name(card.symbol),
     }
 
 
