@@ -4,15 +4,19 @@ the page, and the page of one seat never shows another's hand."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
 
+from spbc.frontends.web.links import Viewer
+from spbc.frontends.web.mailgame import mail_games
+from spbc.pbem.config import ConfigError
 from spbc.pbem.server import NewGame, SeatSpec
 
-from pbem_mail import mail, make_server, outbox, secret_of
+from pbem_mail import mail, make_server, outbox, secret_of, three_and_a_computer
 from webserver import after, launched_browser, open_page, request
 
 
@@ -65,3 +69,41 @@ def test_a_mail_game_is_played_on_the_page_and_by_mail_and_each_shows_the_other(
         process.terminate()
         process.wait(30)
         server.close()
+
+
+BASE = "https://spb.example.org/play"
+
+
+def test_each_players_mails_carry_their_own_web_link_and_no_one_elses(tmp_path):
+    server = make_server(tmp_path, f'[web]\nbase_url = "{BASE}/"\n')
+    created = three_and_a_computer(server, admin="host@h.test")
+    people = {"Anna": "anna@a.test", "Boris": "boris@b.test", "Clara": "clara@c.test"}
+    for _ in range(3):  # a few moves by mail, so every person has updates besides the welcome
+        table = server.sitting("g1").table
+        name = table.seats[table.on_turn].name
+        lines = ["game g1", f"secret {created.secrets[name]}", f"move {table.moves + 1}",
+                 table.legal(table.on_turn)[0][0]]
+        assert server.receive(mail(people[name], lines)).applied >= 1
+    links = {name: f"{BASE}/game/g1/{secret}" for name, secret in created.secrets.items()}
+    games = mail_games(server)
+    for seat, name in enumerate(people):  # each link opens its own seat's page
+        assert games("g1").viewer(links[name].rsplit("/", 1)[1]) == Viewer(seat)
+    sent = outbox(tmp_path)
+    assert {m.recipient for m in sent} >= {*people.values(), "host@h.test"}
+    for message in sent:
+        shown = set(re.findall(re.escape(BASE) + r"/\S+", message.body))
+        owner = next((name for name, address in people.items() if address == message.recipient), None)
+        assert shown <= ({links[owner]} if owner else set()), (message.recipient, shown)
+        assert not any(secret in message.body for name, secret in created.secrets.items() if name != owner)
+    for name, address in people.items():
+        welcome = next(m for m in sent if m.recipient == address)
+        assert links[name] in welcome.body
+
+
+def test_without_a_web_base_url_no_mail_holds_a_web_link(tmp_path):
+    server = make_server(tmp_path)
+    three_and_a_computer(server)
+    assert all("/game/g1/" not in m.body and "web browser" not in m.body for m in outbox(tmp_path))
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(ConfigError, match="web.base_url"):  # not a web address: refused when the server starts
+        make_server(tmp_path / "bad", '[web]\nbase_url = "spb.example.org?x=1"\n')

@@ -22,10 +22,11 @@ from rich.console import Console
 
 from spbc.lang.model import RulesModel
 from spbc.play.game import Ruleset
+from spbc.reference.language import label
 from spbc.play.scoring import final_scores
 from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, Played, PointsBought, RoundEnded
 from spbc.table.phrases import SESSION_WORDS, catalogue
-from spbc.table.screen import Screen, build_screen, describe_card
+from spbc.table.screen import Offer, Screen, build_screen, describe_card, priced_offers
 from spbc.table.table import Table, UndoBlock, UndoRefused
 from spbc.frontends.screen import (
     amounts_text,
@@ -110,11 +111,13 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     model = local_model(words.language, table.game.ruleset)
     view = screen.view
     on_turn = table.seats[view.current_player].name
+    buyer = None if viewer.seat in (None, view.current_player) else viewer.seat
     context: dict[str, Any] = {
         "number": table.moves, "over": view.is_over, "on_turn": on_turn,
         "mine": viewer.seat is not None and viewer.seat == table.on_turn,
         "title": title_text(screen, model, words.screen),
-        "offers": _offers(screen, model, words.screen), "phases": _phases(screen, model),
+        "offers": _offers(screen, _priced(table, screen, viewer), model, words.screen),
+        "buyer": on_turn if buyer is None else table.seats[buyer].name, "phases": _phases(screen, model),
         "discard": discard_line(view.discard, model, words.screen) if screen.discard_shown else None,
         "mats": [_mat(screen, player.seat, model, words.screen) for player in view.players],
         "hand": None, "hand_line": "", "prompt": screen.prompt_in(words.language),
@@ -125,9 +128,7 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     }
     if viewer.seat is not None:
         me = screen.me
-        context["hand"] = [{"name": model.card(card).name, "about": describe_card(model, model.card(card),
-                                                                                  words.language)}
-                           for card in me.hand or []]
+        context["hand"] = [card_face(screen.model, model, model.card(card), words.screen) for card in me.hand or []]
         names = ", ".join(card["name"] for card in context["hand"]) or words.screen("empty")
         context["hand_line"] = words.screen("hand", size=me.hand_size, limit=me.hand_limit, hand=names)
     if view.is_over:
@@ -135,21 +136,38 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     return context
 
 
-def _offers(screen: Screen, model: Any, words: Words) -> list[dict[str, Any]]:
-    """The board's rows: each card with its price for the seat on turn."""
-    rows = []
-    for offer in screen.offers:
+def _priced(table: Table, screen: Screen, viewer: Viewer) -> tuple[Offer, ...]:
+    """The board priced for the viewer's seat (a spectator: for the seat on turn, as the screen has it)."""
+    if viewer.seat is None or viewer.seat == screen.view.current_player:
+        return screen.offers
+    return priced_offers(table.game, screen.view, viewer.seat)
+
+
+def _offers(screen: Screen, offers: tuple[Offer, ...], model: Any, words: Words) -> list[dict[str, Any]]:
+    """The board's rows in their order, each with its cards and each card's price."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for offer in offers:
         card = model.card(offer.card)
-        rows.append({
-            "row": words.row(offer.row), "name": card.name, "copies": offer.copies,
-            "colour": next(c.name for c in model.colours if c.id == card.colour),
-            "css": colour_css(screen.model, card.colour), "cost": card.cost,
+        rows.setdefault(words.row(offer.row), []).append({
+            **card_face(screen.model, model, card, words), "copies": offer.copies,
             "price": "-" if offer.price is None else str(offer.price),
-            "income": describe_card(model, card, words.language),
-            "deck": next(d.name for d in model.decks if d.id == card.deck),
             "note": offer_note(model, card, offer, words),
         })
-    return rows
+    return [{"name": name, "cards": cards} for name, cards in rows.items()]
+
+
+def card_face(rules: Any, model: Any, card: Any, words: Words) -> dict[str, Any]:
+    """What a card shows, all of it read from the rules (so a variant's new card needs no new code):
+    its name, printed cost, income and ability, colour, deck and symbol, in the model's language
+    (``rules`` is the ruleset's own model, for the colour's CSS)."""
+    return {
+        "id": card.id, "name": card.name, "cost": card.cost,
+        "colour": next(c.name for c in model.colours if c.id == card.colour),
+        "css": colour_css(rules, card.colour), "income": describe_card(model, card, words.language),
+        "deck": next(d.name for d in model.decks if d.id == card.deck),
+        "symbol": None if card.symbol is None else label(model, "any") if card.symbol == "any" else
+        model.symbol_name(card.symbol),
+    }
 
 
 def colour_css(model: Any, colour_id: str) -> str:

@@ -55,6 +55,10 @@
     hints = false
     hint_level = "easy"
 
+    [web]                           # spb serve --pbem: the games are played in a browser too
+    base_url = "https://spb.example.org"   # optional: each person's welcome gives their own secret
+                                    # link under it (nothing when it is not set)
+
     [admin]
     by_mail = ["pause", "resume", "abort", "status"]   # what a game's administrator may do by mail;
                                     # "address" and "replace" give a seat's mails (its hand) to another
@@ -63,6 +67,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
@@ -148,6 +153,19 @@ class AdminPart(_Part):
     by_mail: tuple[Action, ...] = BY_MAIL
 
 
+class WebPart(_Part):
+    base_url: str | None = None  # where spb serve --pbem is reached from outside; None: no links in mails
+
+    @field_validator("base_url")
+    @classmethod
+    def _a_web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
+            raise ValueError("a web address like https://spb.example.org (no query, no spaces)")
+        return value.rstrip("/")
+
+
 class Config(_Part):
     """A whole configuration; ``base`` is the folder relative paths are taken from."""
 
@@ -157,6 +175,7 @@ class Config(_Part):
     limits: LimitsPart = LimitsPart()
     defaults: DefaultsPart = DefaultsPart()
     admin: AdminPart = AdminPart()
+    web: WebPart = WebPart()
     base: Path = Path(".")
 
     def path(self, value: str) -> Path:

@@ -69,7 +69,8 @@ class Desk:
 
     def queue_welcome(self, sitting: Sitting, seat: SeatRow, secret: str) -> None:
         """Queue a person's welcome: their secret, the game, the rules and how to play, then their update."""
-        body = "\n".join(welcome(sitting, seat, secret)) + "\n" + self.update(sitting, seat, [])
+        lines = welcome(sitting, seat, secret, self.config.web.base_url)
+        body = "\n".join(lines) + "\n" + self.update(sitting, seat, [])
         self.queue(sitting, seat, MailKind.WELCOME, welcome_subject(sitting, seat), body, "")
 
     def mail_others(self, sitting: Sitting, reply_to: str = "", sender: SeatRow | None = None) -> None:

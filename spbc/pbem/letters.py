@@ -8,6 +8,7 @@ public lines of the game's log since the reader's last mail, the legal moves whe
 from __future__ import annotations
 
 import time
+from urllib.parse import quote
 
 from spbc.pbem.orders import keep_verbs
 from spbc.pbem.sitting import Sitting
@@ -73,8 +74,9 @@ def update(sitting: Sitting, seat: SeatRow, lines: list[str], since: list[str]) 
     return "\n".join(body) + "\n"
 
 
-def welcome(sitting: Sitting, seat: SeatRow, secret: str) -> list[str]:
-    """The lines a welcome starts with, before the seat's first update: the secret, the seats, the rules."""
+def welcome(sitting: Sitting, seat: SeatRow, secret: str, web: str | None = None) -> list[str]:
+    """The lines a welcome starts with, before the seat's first update: the secret, the seats, the rules;
+    with ``web`` (the host's base URL), the seat's own secret link to the game's page under it."""
     ruleset, row, words = sitting.game.ruleset, sitting.row, mail_words(seat.lang)
     players = ", ".join(s.name + (words("computer") if s.level else "") for s in sitting.seats)
     deadline = words("deadline_hours", hours=f"{row.deadline:g}", policy=row.policy) if row.deadline else words(
@@ -85,6 +87,7 @@ def welcome(sitting: Sitting, seat: SeatRow, secret: str) -> list[str]:
         "",
         words("secret", secret=secret),
         *words("keep_secret").split("\n"),
+        *([] if web is None else [words("web_link", url=web_link(web, row.id, secret))]),
         "",
         words("rules", rules=ruleset.name, digest=ruleset.model.digest[:16]),
         words("deadline", deadline=deadline),
@@ -92,6 +95,11 @@ def welcome(sitting: Sitting, seat: SeatRow, secret: str) -> list[str]:
         *help_lines(ruleset.model, keep_verbs(ruleset), words),
         "",
     ]
+
+
+def web_link(base: str, game_id: str, secret: str) -> str:
+    """A seat's secret link to a game's page (spb serve --pbem): the base URL, the game, the seat's secret."""
+    return f"{base}/game/{quote(game_id, safe='')}/{quote(secret, safe='')}"
 
 
 def status_line(sitting: Sitting, words: MailWords = ENGLISH) -> str:

@@ -96,9 +96,7 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     With ``public``, a spectator's screen: the public view (no hand, no secret rubles) in its place."""
     view = game.view(None if public else seat)
     model = game.ruleset.model
-    offers = _grouped([_offer(game, view, card, row) for row in ("upper", "lower") for card in getattr(view, row)])
-    if view.drawn is not None:
-        offers.append(_offer(game, view, view.drawn, "drawn"))
+    offers = priced_offers(game, view, view.current_player)
     names = [player.name for player in view.players]
     starters = {phase: names[player.seat] for player in view.players for phase in player.starts}
     decks = {deck.id: deck for deck in model.decks}
@@ -110,7 +108,7 @@ def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...
     closed, endgame = _last_round(view, model)
     prompts = StagePrompts(game.clone(), view)
     shown = any(part.SHOWS_DISCARD for part in hooks.presenters(model))
-    return Screen(view, model, seat, tuple(offers), phases, moves, recent, closed, endgame, prompts, shown)
+    return Screen(view, model, seat, offers, phases, moves, recent, closed, endgame, prompts, shown)
 
 
 class StagePrompts(Mapping[str, str]):
@@ -210,11 +208,20 @@ def _last_round(view: GameView, model: RulesModel) -> tuple[tuple[str, ...], tup
     return closed, endgame
 
 
-def _offer(game: Game, view: GameView, card_id: str, row: str) -> Offer:
-    """The price of a board card for the seat on turn (a trading card: its cheapest displacement)."""
+def priced_offers(game: Game, view: GameView, buyer: int) -> tuple[Offer, ...]:
+    """The board's cards (identical ones of a row as one) and the drawn card, each priced for the seat
+    ``buyer`` as if it were on turn (prices are public: they follow from the cards on the table)."""
+    offers = _grouped([_offer(game, view, card, row, buyer) for row in ("upper", "lower")
+                       for card in getattr(view, row)])
+    if view.drawn is not None:
+        offers.append(_offer(game, view, view.drawn, "drawn", buyer))
+    return tuple(offers)
+
+
+def _offer(game: Game, view: GameView, card_id: str, row: str, on_turn: int) -> Offer:
+    """The price of a board card for a seat (a trading card: its cheapest displacement)."""
     model = game.ruleset.model
     card = model.card(card_id)
-    on_turn = view.current_player
     if not card.trading:
         return Offer(card_id, row, game.cost(Move(MoveKind.BUY, card_id, row), on_turn))
     targets = [model.cards[index].id for index in displace_targets(model, card)]
