@@ -4,8 +4,9 @@ capsule, spbc/contract/engine_api.pxd), and one 64-bit digest of each.
 
 Built by digest.py against the engine_api.pxd of the install it runs in, so the same source measures an
 install of today and one of before. A game is the one spbc.ai.sim.play_game plays between the same seats
-from the same seed: dealt from the seed, seat p drawing from its own generator seeded seed * 1_000_003 + p,
-only when it has more than one legal move; a random seat plays a uniformly random legal move
+from the same seed, but for the agents' seeds: dealt from the seed, seat p drawing from its own generator
+seeded seed * 1_000_003 + p (the sim's seeding before spbc.ai.seeds became one-way, kept here so that the saved
+digests still compare: the engine is what this measures), only when it has more than one legal move; a random seat plays a uniformly random legal move
 (spbc.ai.agents.RandomAgent), an easy seat the engine's easy_choice on its observation (canonical_unseen,
 the others' rubles as the public ledger says, as spbc.ai.fastplay (spbc.lab.fastplay before it moved) keeps it).
 
