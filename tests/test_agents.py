@@ -14,7 +14,7 @@ from spbc.play.observe import observe
 FIXED = {"random": "random", "easy": "easy", "medium": "medium@200it", "hard": "hard@400it"}
 
 
-def _position_with_a_hidden_hand(ruleset, seed: int) -> Game:
+def _position_facing_a_hand(ruleset, seed: int) -> Game:
     """A seeded random game played until the seat to move faces an opponent holding a card in hand."""
     game = ruleset.new_game(3, seed=seed)
     agent = make_agent("random", seed)
@@ -26,43 +26,56 @@ def _position_with_a_hidden_hand(ruleset, seed: int) -> Game:
     raise AssertionError("no position with a hidden hand")
 
 
+def _changed(game: Game, values: list[int]) -> Game:
+    """game on the state values, with its public history (the ledger of rubles)."""
+    engine = game.ruleset.engine.Engine()
+    engine.load(values)
+    changed = Game(game.ruleset, engine, game.players, game.seed)
+    changed._ledger = list(game._ledger)  # the same public history
+    return changed
+
+
 def _hidden_changed(game: Game, seat: int) -> Game:
-    """The same game with what seat cannot see changed: another hand's cards swapped with deck cards
-    of their decks, every deck's order reversed, and the others' rubles raised."""
+    """The same game with what seat cannot see changed: every deck's order reversed and the others' rubles
+    raised (the others' hands were taken in public: seat knows them)."""
+    values = game.state_values()
+    fields = game.ruleset._fields
+    deck_ids = game.ruleset.engine.DECK_IDS
+    deck_max = fields["decks"][1] // len(deck_ids)
+    for other in range(len(game.players)):
+        if other != seat:
+            values[fields["rubles"][0] + other] += 7
+    for deck in range(len(deck_ids)):
+        start, size = fields["decks"][0] + deck * deck_max, values[fields["deck_size"][0] + deck]
+        values[start:start + size] = reversed(values[start:start + size])
+    assert values != game.state_values()
+    return _changed(game, values)
+
+
+def _hand_card_changed(game: Game, seat: int) -> Game:
+    """The same game but for one card another seat took into its hand in public: it is another card of
+    the same deck (the two swapped between the hand and the deck)."""
     ruleset = game.ruleset
     values = game.state_values()
     fields = ruleset._fields
     deck_ids = ruleset.engine.DECK_IDS
     deck_max = fields["decks"][1] // len(deck_ids)
     hand_max = dict(ruleset.engine.LIMITS)["hand_max"]
-    swapped = 0
     for other in range(len(game.players)):
-        if other == seat:
-            continue
-        for i in range(values[fields["hand_size"][0] + other]):
-            place = fields["hand"][0] + other * hand_max + i
+        if other != seat and values[fields["hand_size"][0] + other]:
+            place = fields["hand"][0] + other * hand_max
             deck = deck_ids.index(ruleset.model.card(ruleset.engine.CARD_IDS[values[place]]).deck)
             start = fields["decks"][0] + deck * deck_max
             for j in range(values[fields["deck_size"][0] + deck]):
                 if values[start + j] != values[place]:
                     values[start + j], values[place] = values[place], values[start + j]
-                    swapped += 1
-                    break
-        values[fields["rubles"][0] + other] += 7
-    for deck in range(len(deck_ids)):
-        start, size = fields["decks"][0] + deck * deck_max, values[fields["deck_size"][0] + deck]
-        values[start:start + size] = reversed(values[start:start + size])
-    assert swapped and values != game.state_values()
-    engine = ruleset.engine.Engine()
-    engine.load(values)
-    changed = Game(ruleset, engine, game.players, game.seed)
-    changed._ledger = list(game._ledger)  # the same public history
-    return changed
+                    return _changed(game, values)
+    raise AssertionError("no hand card to change")
 
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_what_the_seat_cannot_see_changes_neither_observation_nor_decision(compiled, seed):
-    game = _position_with_a_hidden_hand(compiled, seed)
+    game = _position_facing_a_hand(compiled, seed)
     seat = game.current_player
     changed = _hidden_changed(game, seat)
     assert changed.view(seat) == game.view(seat)
@@ -73,8 +86,26 @@ def test_what_the_seat_cannot_see_changes_neither_observation_nor_decision(compi
         assert make_agent(spec, 5).choose(observe(changed, seat)) == make_agent(spec, 5).choose(observe(game, seat))
 
 
+@pytest.mark.parametrize("seed", [3, 5])
+def test_a_hand_card_taken_in_public_is_remembered_and_changes_the_searchs_decision(compiled, seed):
+    """Issue 26: the others' hand cards were all taken in public, so they stay theirs in the observation and
+    in every determinization; a game that differs only in one of them is another game to the seat."""
+    game = _position_facing_a_hand(compiled, seed)
+    seat = game.current_player
+    changed = _hand_card_changed(game, seat)
+    assert changed.view(seat) == game.view(seat)  # the view shows hand sizes, the observation remembers
+    assert observe(changed, seat) != observe(game, seat)
+    for other in range(3):
+        if other != seat:
+            assert observe(game, seat).position().hand(other) == game.hand(other)
+            assert game.determinized(seat, 9).hand(other) == game.hand(other)
+    for level in ("medium", "hard"):
+        spec = FIXED[level]
+        assert make_agent(spec, 5).choose(observe(changed, seat)) != make_agent(spec, 5).choose(observe(game, seat))
+
+
 def test_the_observation_shows_the_seat_its_own_view(compiled):
-    game = _position_with_a_hidden_hand(compiled, 3)
+    game = _position_facing_a_hand(compiled, 3)
     seat = game.current_player
     observation = observe(game, seat)
     assert observation.view == game.view(seat)
@@ -155,7 +186,7 @@ def test_unknown_levels_are_refused_with_the_known_ones():
 
 
 def test_a_fixed_budget_search_is_reproducible_and_spends_its_iterations(compiled):
-    game = _position_with_a_hidden_hand(compiled, 3)
+    game = _position_facing_a_hand(compiled, 3)
     observation = observe(game, game.current_player)
     first, second = make_agent("hard@500it", 9), make_agent("ai:hard@500it", 9)
     one, two = first.decide(observation), second.decide(observation)

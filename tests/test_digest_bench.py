@@ -59,6 +59,14 @@ def test_each_game_digest_is_that_of_the_sim_game(compiled, digest, level, playe
 
 
 @pytest.mark.slow  # builds the digest loop with Cython
+@pytest.mark.parametrize("rules", ["base", "banquet", "new_society"])
+def test_every_saved_game_of_the_one_way_agent_seeds_is_played_again(digest, rules, capsys):
+    saved = BENCHMARKS / f"digests-agentseeds-{rules}.json"
+    assert digest.main(["--rules", rules, "--compare", str(saved)]) == 0
+    assert capsys.readouterr().out.count("identical") == 6
+
+
+@pytest.mark.slow  # builds the digest loop with Cython
 def test_compare_finds_a_changed_game(digest, tmp_path, capsys):
     saved = tmp_path / "saved.json"
     args = ["--players", "2", "--games", "30", "--easy-games", "0"]

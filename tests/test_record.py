@@ -235,7 +235,7 @@ def test_no_players_and_no_ruleset(compiled):
 
 
 def test_lenient_lists_every_problem_and_keeps_the_good_moves(compiled):
-    text, _ = random_record(compiled, 12)
+    text, _ = random_record(compiled, 14)  # a game with a take upper well after its 20th move's buy upper
     moves = move_lines(text)
     first = first_line_with(text, ": buy upper ", after=moves[20])
     later = first_line_with(text, ": take upper ", after=first + 60)

@@ -108,7 +108,7 @@ def test_the_record_is_written_when_the_game_stops_without_its_seed(tmp_path, sc
     session = new_session()
     session.record = path
     events = run_session(session, script)
-    assert events[-1] == Stopped(reason, "me, round 1, Worker phase", path)
+    assert events[-1] == Stopped(reason, "me, round 1, Building phase", path)
     text = path.read_text(encoding="utf-8")
     assert '[Seed "?"]' in text and "me: pass" in text
     replay = read_record(text, load_base("compiled"), seed=3)

@@ -774,75 +774,43 @@ cdef int playout(int* s, uint64_t* x, int limit) noexcept nogil:
 
 
 cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil:
-    """Shuffle what observer cannot see: each deck's cards together with the other players' hand cards from that deck.
+    """Shuffle what observer cannot see: the order of each deck.
 
-    Every deck and hand keeps its size, and a card stays with its deck's back, so
-    observer's view of the result is the view of the real game; a search that plays
-    on it cannot learn the real deck order or the others' hands. Secret rubles are
-    left as they are: a search must not read them.
+    Every deck keeps its cards, so observer's view of the result is the view of the real
+    game; a search that plays on it cannot learn the real deck order. The other players'
+    hands are kept: every card in a hand was taken into it in public (from the board, a
+    drawn card shown to all, the discard pile), so they are what the public history says
+    (issue 26). Secret rubles are left as they are: a search must not read them.
     """
-    cdef int d, n, i, j, t, p
-    cdef int pool[POOL_MAX]
+    cdef int d, i, j, t, base
     for d in range(NDECKS):
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            pool[n] = s[O_DECKS + d * DECK_MAX + i]
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
-                        pool[n] = s[O_HAND + p * HAND_MAX + i]
-                        n += 1
-        for i in range(n - 1, 0, -1):
+        base = O_DECKS + d * DECK_MAX
+        for i in range(s[O_DECK_SIZE + d] - 1, 0, -1):
             j = rng_below(x, i + 1)
-            t = pool[i]
-            pool[i] = pool[j]
-            pool[j] = t
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            s[O_DECKS + d * DECK_MAX + i] = pool[n]
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
-                        s[O_HAND + p * HAND_MAX + i] = pool[n]
-                        n += 1
+            t = s[base + i]
+            s[base + i] = s[base + j]
+            s[base + j] = t
 
 
 cdef void canonical_unseen(int* s, int observer, const int* rubles) noexcept nogil:
     """Make canonical what observer cannot see, in place (spbc.play.observe).
 
-    Deck by deck, the unseen cards (the deck's, then the other hands' cards of that
-    deck, in seat order) are laid out over the same places in card order; where each
-    really lay changes nothing. Where the rules keep rubles secret, the others' rubles
-    become rubles[p], what the public history of the game says of them.
+    Each deck's cards are laid out over its places in card order: where each really lay
+    changes nothing. The other players' hands are kept, as every card in a hand was taken
+    into it in public (the board, a drawn card shown to all, the discard pile). Where the
+    rules keep rubles secret, the others' rubles become rubles[p], what the public history
+    of the game says of them.
     """
-    cdef int d, n, i, j, k, p, card
-    cdef int places[POOL_MAX]
-    cdef int cards[POOL_MAX]
-    for d in range(NDECKS):
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            places[n] = O_DECKS + d * DECK_MAX + i
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    k = O_HAND + p * HAND_MAX + i
-                    if CARD_DECK[s[k]] == d:
-                        places[n] = k
-                        n += 1
-        for i in range(n):  # insertion sort: a deck holds a few dozen cards
-            card = s[places[i]]
+    cdef int d, i, j, p, card, base
+    for d in range(NDECKS):  # insertion sort: a deck holds a few dozen cards
+        base = O_DECKS + d * DECK_MAX
+        for i in range(1, s[O_DECK_SIZE + d]):
+            card = s[base + i]
             j = i
-            while j > 0 and cards[j - 1] > card:
-                cards[j] = cards[j - 1]
+            while j > 0 and s[base + j - 1] > card:
+                s[base + j] = s[base + j - 1]
                 j -= 1
-            cards[j] = card
-        for i in range(n):
-            s[places[i]] = cards[i]
+            s[base + j] = card
 
 
 cdef int rounds_left(const int* s) noexcept nogil:
@@ -1219,7 +1187,7 @@ cdef class Engine:
                 other.s[O_POINTS + player] - self.s[O_POINTS + player])
 
     def determinized(self, observer, seed):
-        """A copy in which what observer cannot see (deck order, the others' hands) is dealt anew from seed."""
+        """A copy in which what observer cannot see (the order of every deck) is dealt anew from seed."""
         cdef Engine other
         cdef uint64_t x[1]
         self.seat(observer)
@@ -1241,8 +1209,8 @@ cdef class Engine:
         return made
 
     def observed(self, observer, rubles):
-        """A copy in which what observer cannot see is canonical (canonical_unseen): the unseen cards
-        in card order over their places, and where the rules keep rubles secret the others' rubles
+        """A copy in which what observer cannot see is canonical (canonical_unseen): each deck's cards
+        in card order over its places, and where the rules keep rubles secret the others' rubles
         as rubles says (one count per seat, as the public history of the game gives them)."""
         cdef Engine other
         cdef int p

@@ -43,7 +43,6 @@ MARKER_SHIFT = 1
 NNOBLES = 17
 NBONUS = 11
 SEEN_WORDS = 1
-POOL_MAX = 47
 VALUE_MAX = 1000000000
 ROUND_MAX = 10000
 MASK_BITS = 29
@@ -901,75 +900,43 @@ def playout(s, x, limit):
 
 
 def redeal_unseen(s, observer, x):
-    """Shuffle what observer cannot see: each deck's cards together with the other players' hand cards from that deck.
+    """Shuffle what observer cannot see: the order of each deck.
 
-    Every deck and hand keeps its size, and a card stays with its deck's back, so
-    observer's view of the result is the view of the real game; a search that plays
-    on it cannot learn the real deck order or the others' hands. Secret rubles are
-    left as they are: a search must not read them.
+    Every deck keeps its cards, so observer's view of the result is the view of the real
+    game; a search that plays on it cannot learn the real deck order. The other players'
+    hands are kept: every card in a hand was taken into it in public (from the board, a
+    drawn card shown to all, the discard pile), so they are what the public history says
+    (issue 26). Secret rubles are left as they are: a search must not read them.
     """
-    # int d, n, i, j, t, p
-    pool = [0] * POOL_MAX
+    # int d, i, j, t, base
     for d in range(NDECKS):
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            pool[n] = s[O_DECKS + d * DECK_MAX + i]
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
-                        pool[n] = s[O_HAND + p * HAND_MAX + i]
-                        n += 1
-        for i in range(n - 1, 0, -1):
+        base = O_DECKS + d * DECK_MAX
+        for i in range(s[O_DECK_SIZE + d] - 1, 0, -1):
             j = rng_below(x, i + 1)
-            t = pool[i]
-            pool[i] = pool[j]
-            pool[j] = t
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            s[O_DECKS + d * DECK_MAX + i] = pool[n]
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    if CARD_DECK[s[O_HAND + p * HAND_MAX + i]] == d:
-                        s[O_HAND + p * HAND_MAX + i] = pool[n]
-                        n += 1
+            t = s[base + i]
+            s[base + i] = s[base + j]
+            s[base + j] = t
 
 
 def canonical_unseen(s, observer, rubles):
     """Make canonical what observer cannot see, in place (spbc.play.observe).
 
-    Deck by deck, the unseen cards (the deck's, then the other hands' cards of that
-    deck, in seat order) are laid out over the same places in card order; where each
-    really lay changes nothing. Where the rules keep rubles secret, the others' rubles
-    become rubles[p], what the public history of the game says of them.
+    Each deck's cards are laid out over its places in card order: where each really lay
+    changes nothing. The other players' hands are kept, as every card in a hand was taken
+    into it in public (the board, a drawn card shown to all, the discard pile). Where the
+    rules keep rubles secret, the others' rubles become rubles[p], what the public history
+    of the game says of them.
     """
-    # int d, n, i, j, k, p, card
-    places = [0] * POOL_MAX
-    cards = [0] * POOL_MAX
-    for d in range(NDECKS):
-        n = 0
-        for i in range(s[O_DECK_SIZE + d]):
-            places[n] = O_DECKS + d * DECK_MAX + i
-            n += 1
-        for p in range(s[O_PLAYERS]):
-            if p != observer:
-                for i in range(s[O_HAND_SIZE + p]):
-                    k = O_HAND + p * HAND_MAX + i
-                    if CARD_DECK[s[k]] == d:
-                        places[n] = k
-                        n += 1
-        for i in range(n):  # insertion sort: a deck holds a few dozen cards
-            card = s[places[i]]
+    # int d, i, j, p, card, base
+    for d in range(NDECKS):  # insertion sort: a deck holds a few dozen cards
+        base = O_DECKS + d * DECK_MAX
+        for i in range(1, s[O_DECK_SIZE + d]):
+            card = s[base + i]
             j = i
-            while j > 0 and cards[j - 1] > card:
-                cards[j] = cards[j - 1]
+            while j > 0 and s[base + j - 1] > card:
+                s[base + j] = s[base + j - 1]
                 j -= 1
-            cards[j] = card
-        for i in range(n):
-            s[places[i]] = cards[i]
+            s[base + j] = card
 
 
 def rounds_left(s):
@@ -1345,7 +1312,7 @@ class Engine:
                 other.s[O_POINTS + player] - self.s[O_POINTS + player])
 
     def determinized(self, observer, seed):
-        """A copy in which what observer cannot see (deck order, the others' hands) is dealt anew from seed."""
+        """A copy in which what observer cannot see (the order of every deck) is dealt anew from seed."""
         # Engine other
         x = [0] * 1
         self.seat(observer)
@@ -1367,8 +1334,8 @@ class Engine:
         return made
 
     def observed(self, observer, rubles):
-        """A copy in which what observer cannot see is canonical (canonical_unseen): the unseen cards
-        in card order over their places, and where the rules keep rubles secret the others' rubles
+        """A copy in which what observer cannot see is canonical (canonical_unseen): each deck's cards
+        in card order over its places, and where the rules keep rubles secret the others' rubles
         as rubles says (one count per seat, as the public history of the game gives them)."""
         # Engine other
         # int p

@@ -40,7 +40,6 @@ cdef enum:
     NNOBLES = 17
     NBONUS = 11
     SEEN_WORDS = 1
-    POOL_MAX = 47
     VALUE_MAX = 1000000000
     ROUND_MAX = 10000
     MASK_BITS = 29
@@ -165,7 +164,7 @@ cdef int legal_moves(const int* s, int* out) noexcept nogil
 cdef void apply_move(int* s, int move) noexcept nogil
 # Play uniformly random legal moves drawn from x until the game ends or limit moves were made; return the moves made.
 cdef int playout(int* s, uint64_t* x, int limit) noexcept nogil
-# Determinize for observer: deal the deck order and the other players' hands anew from x.
+# Determinize for observer: deal the order of every deck anew from x (hands were taken in public).
 cdef void redeal_unseen(int* s, int observer, uint64_t* x) noexcept nogil
 # Player p's final points if the game ended now.
 cdef int final_score(const int* s, int p) noexcept nogil

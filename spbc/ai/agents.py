@@ -140,12 +140,20 @@ class Settings:
     fully, UCB's exploration constant, and uniformly random playouts (the engine's own) rather than
     spbc.ai.search's rollout policy. Uniform is the default: at 1000 iterations a decision, the search
     with the policy won 41.7% of 60 games against the same search with uniform playouts, which also
-    run about half as fast again."""
+    run about half as fast again. The margin is squashed smoothly (issue 26: a clamped margin left every move of a
+    decided game worth the same): against CLAMPED, 2 players, seats rotated, 200 games each, it won 47.0% (95%
+    Wilson 40-54%) at 500 iterations and 51.2% (44-58%) at 1000, by a mean margin of +16 and +32 points, and
+    ended with cards in hand in 107 and 93 seat-games to CLAMPED's 138 and 137."""
 
-    margin_weight: float = 0.1
-    margin_scale: float = 30.0
+    margin_weight: float = 0.3
+    margin_scale: float = 40.0
     exploration: float = 0.7
     uniform: bool = True
+    squash: bool = True  # the margin m as m / (|m| + margin_scale); False: m / margin_scale clamped at +-1
+
+
+#: The weighing before issue 26: 0.1 of the margin, clamped at 30 points (flat once a game is decided).
+CLAMPED = Settings(margin_weight=0.1, margin_scale=30.0, squash=False)
 
 
 #: The per-card tables the search is handed: cost, rubles, points.
@@ -199,6 +207,7 @@ class SearchAgent:
         settings = {
             "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
             "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
+            "squash": int(self.settings.squash),
         }
         return (tables.cost, tables.rubles, tables.points), layout, settings
 

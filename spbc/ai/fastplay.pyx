@@ -6,7 +6,8 @@
 The engine comes as the capsule of its C functions (``ruleset.engine.c_api()``, spbc/contract/engine_api.pxd).
 Each game is the game that :func:`spbc.ai.sim.play_game` plays between the same seats from the same seed,
 move for move: dealt from the seed, each seat drawing from its own generator, seeded
-``seed * 1_000_003 + seat``, only when it has more than one legal move (as spbc.ai.agents does).
+spbc.ai.seeds.agent_seed(seed, seat) (:func:`agent_seed`, the same BLAKE2b in C), only when it has more than one
+legal move (as spbc.ai.agents does).
 
 - A ``random`` seat plays a uniformly random legal move (spbc.ai.agents.RandomAgent).
 - An ``easy`` seat decides as spbc.ai.agents.EasyAgent does, by the same function: the engine's easy_choice
@@ -26,13 +27,13 @@ from spbc.contract.engine_api cimport (
 
 #: The counters kept per card, in this order: bought, taken into a hand, played from a hand, displaced.
 EVENTS = ("bought", "taken", "played", "displaced")
-#: The agents' seeds: seat s of the game of seed g draws from g * AGENT_STRIDE + s (spbc.ai.sim.play_game).
-AGENT_STRIDE = 1_000_003
 #: The seat levels the C loop plays, by their codes in ``lab_games``' ``levels``.
 LEVELS = ("random", "easy")
 
 cdef enum:
     MAX_SEATS = 8
+
+include "seeds.pxi"  # _agent_seed, agent_seed: seat s of the game of seed g draws from agent_seed(g, s)
 
 
 cdef struct Lab:
@@ -172,7 +173,7 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
     cdef int p, n, m, made = 0
     api.setup(b.s, b.players, seed)
     for p in range(b.players):
-        b.x[p] = seed * <uint64_t>1000003 + <uint64_t>p
+        b.x[p] = _agent_seed(seed, <uint64_t>p)
         b.seat_kind[p] = b.kinds[(p + number) % b.players]
         b.ledger[p] = b.s[api.o_rubles + p]
         b.decisions[p] = 0

@@ -53,7 +53,9 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
 
 cdef void _rewards(const EngineApi* api, const int* s, const Layout* L, double* reward, double* win) noexcept nogil:
     """Each seat's share of the win (ties on points and tie-break shared) and its reward, that share
-    blended with its score margin over the best other seat."""
+    blended with its score margin m over the best other seat, squashed into -1..1: m / (|m| + scale), smooth and
+    never flat, so a decided game still rewards every point (L.squash), or else m / scale clamped (before).
+    The reward stays within 0..1 either way."""
     cdef int players = s[api.o_players], p, q, best = -(1 << 30), best_tie = -(1 << 30), winners = 0
     cdef int score[MAX_SEATS]
     cdef int tie[MAX_SEATS]
@@ -73,7 +75,11 @@ cdef void _rewards(const EngineApi* api, const int* s, const Layout* L, double* 
         for q in range(players):
             if q != p and score[q] > other:
                 other = score[q]
-        margin = (score[p] - other) / L.margin_scale
+        margin = score[p] - other
+        if L.squash:
+            margin = margin / ((margin if margin >= 0 else -margin) + L.margin_scale)
+        else:
+            margin = margin / L.margin_scale
         if margin > 1:
             margin = 1
         if margin < -1:

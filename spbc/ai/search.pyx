@@ -78,7 +78,8 @@ cdef struct Layout:
     const int* rubles
     const int* points
     double margin_weight    # how much of a reward is the score margin (the rest: the win)
-    double margin_scale     # points of margin that count fully
+    double margin_scale     # points of margin at which it counts half (squash), or fully (clamped)
+    int squash              # 1: the margin squashed smoothly, m / (|m| + margin_scale); 0: clamped at the scale
     double exploration      # UCB's constant
     int uniform             # 1: uniformly random playouts (the engine's own)
 
@@ -329,6 +330,7 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.margin_weight = settings["margin_weight"]
     L.margin_scale = settings["margin_scale"]
     L.exploration = settings["exploration"]
+    L.squash = settings.get("squash", 0)
     L.uniform = settings["uniform"]
 
 

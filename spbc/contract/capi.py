@@ -71,7 +71,7 @@ C_FUNCTIONS: tuple[CFunction, ...] = (
               "Play uniformly random legal moves drawn from x until the game ends or limit moves were made; "
               "return the moves made."),
     CFunction("void", "redeal_unseen", "int* s, int observer, uint64_t* x",
-              "Determinize for observer: deal the deck order and the other players' hands anew from x."),
+              "Determinize for observer: deal the order of every deck anew from x (hands were taken in public)."),
     CFunction("int", "final_score", "const int* s, int p",
               "Player p's final points if the game ended now."),
     CFunction("int", "tie_break", "const int* s, int p",

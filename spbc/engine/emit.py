@@ -226,7 +226,6 @@ def _constants(ir: EngineIR) -> list[Constant]:
         ("LOWER_ROW_DISCOUNT", ir.lower_row_discount), ("MARKER_SHIFT", ir.marker_shift),
         ("NNOBLES", len(ir.noble_cards)), ("NBONUS", len(ir.noble_bonus)),
         ("SEEN_WORDS", (len(ir.cards) + 63) // 64),
-        ("POOL_MAX", ir.deck_max + ir.max_players * ir.hand_max),
         ("VALUE_MAX", VALUE_MAX), ("ROUND_MAX", ROUND_MAX),
         ("MASK_BITS", MASK_BITS), ("MASK_WORDS", ir.mask_words),
         ("MASK_CARDS", sum(card.mask_at >= 0 for card in ir.cards)),  # the cards with a bit in the owned mask

@@ -311,9 +311,9 @@ class Game(GameState):
         return game
 
     def determinized(self, seat: int, seed: int) -> Game:
-        """A copy in which what seat cannot see is dealt anew: the order of every deck and the
-        other players' hands (each card keeps its deck). For search: seat's view of the copy is
-        seat's view of this game, so play on it cannot use hidden information."""
+        """A copy in which what seat cannot see is dealt anew: the order of every deck (the other players'
+        hands were taken in public and are kept). For search: seat's view of the copy is seat's view of
+        this game, so play on it cannot use hidden information."""
         return self._with(self._engine.determinized(seat, seed))
 
     def playout(self, seed: int, limit: int | None = None) -> list[Standing]:

@@ -3,9 +3,10 @@
 An :class:`Observation` holds the seat's view, its legal moves, and a state array of the engine in
 which everything the seat cannot see is replaced by a canonical stand-in:
 
-- the unseen cards (every deck, and the hands of the other players) are pooled deck by deck and
-  laid out in card order: deck places first, then the other hands' places of that deck, in seat
-  order; where each card really lies changes nothing;
+- the unseen cards, those of every deck, are laid out deck by deck in card order: where each card
+  really lies in its deck changes nothing; the other players' hands are kept, as every card in a hand
+  was taken into it in public (from the board, a drawn card shown to all, the discard pile), so the
+  public history says them (the seat's view shows only their sizes; a computer player remembers);
 - the others' rubles, when the rules keep rubles secret, are what the public history of the game
   says of them (:meth:`spbc.play.game.Game.public_rubles`); open rubles are kept.
 
@@ -15,7 +16,7 @@ spbc/engine/templates/kernels.j2), the same function the balance lab's C loop ca
 So two games that look the same to the seat (the same view and the same public history) give the
 same observation, value for value, and an agent that sees only observations cannot tell them
 apart. A search deals its guesses at the hidden cards from the observation's state with its own
-seed (``redeal_unseen`` of the engine shuffles the pooled cards back over the same places).
+seed (``redeal_unseen`` of the engine shuffles each deck; the hands stay whose they are).
 """
 
 from __future__ import annotations
