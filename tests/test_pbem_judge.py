@@ -2,15 +2,19 @@
 aiosmtpd on loopback for what it sends. Four people make a game by mail (one joins in German), an observer
 watches it with the code mailed back, one player goes away and one resigns, the others play a move of each
 mail's list (chosen at random, seeded) until the game ends; the final standings are a replay of the record
-mailed back, and no observer mail holds a hand or a hidden rubles count.
+mailed back and of the operator's export (`spb pbem export` replayed by `spb replay`, each in a process of its
+own), the same as the game's last mail says; and no observer mail holds a hand or a hidden rubles count.
 
 `start` cannot begin a four-person game (four is the most a game seats, and the fourth join starts it), so
 here it is only refused to a joiner who did not create the game."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import subprocess
+import sys
 import time
 
 import pytest
@@ -35,7 +39,7 @@ class Judge:
     """The server polling Dovecot's inbox, mailing through aiosmtpd; a mail in, the mails it made out."""
 
     def __init__(self, folder, imap: Dovecot, catcher: Catcher, port: int) -> None:
-        self.imap, self.catcher, self.seen = imap, catcher, 0
+        self.imap, self.catcher, self.seen, self.folder = imap, catcher, 0, folder
         self.server = make_server(folder, (
             f'[imap]\nhost = "127.0.0.1"\nport = {imap.tls_port}\nsecurity = "tls"\ncafile = "{imap.cafile}"\n'
             f'username = "{USER}"\ninterval = 1\nidle = 30\n'
@@ -131,6 +135,20 @@ def check_observer(judge: Judge, game_id: str, mails: list[Received], rng: rando
     return len(watched)
 
 
+def exported_standings(judge: Judge, game_id: str) -> list[tuple[int, str, int]]:
+    """(rank, name, final points) of the game as the operator exports it (spb pbem export) and spb replay
+    replays that file, each a process of its own: the record a third party would check."""
+    record = judge.folder / f"{game_id}.spbr"
+    for args in (["pbem", "export", game_id, "--config", str(judge.folder / "pbem.toml"), "--output", str(record)],
+                 ["replay", str(record), "--json"]):
+        done = subprocess.run([sys.executable, "-P", "-m", "spbc.frontends.cli", *args], cwd=judge.folder,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (args, done.stderr)
+    replayed = json.loads(done.stdout)
+    assert replayed["over"] and replayed["complete"], replayed
+    return [(standing["rank"], standing["name"], standing["final"]) for standing in replayed["standings"]]
+
+
 def on_turn(mails: list[Received]) -> Received | None:
     """The newest mail that lists its reader's moves (to a person still playing by mail)."""
     listing = [sent for sent in mails if sent.recipient in PEOPLE and sent.moves]
@@ -177,6 +195,12 @@ def test_four_people_make_and_play_a_whole_game_by_mail_through_imap_and_smtp(ju
     record = text[text.index("[Ruleset "):].split(f"\nGame {game_id}, round")[0]
     replay = read_record(record).game
     assert replay.is_over and replay.standings() == judge.server.sitting(game_id).game.standings()
+    exported = exported_standings(judge, game_id)
+    assert exported == [(standing.rank, standing.name, standing.final) for standing in replay.standings()]
+    last = next(sent for sent in reversed(over) if sent.recipient == "anna@a.test")  # the game's last mail to her
+    said = [(int(rank), name, int(final)) for rank, name, final in
+            re.findall(rf"^\s+(\d+)\s+({'|'.join(map(re.escape, PEOPLE.values()))})\s.*\s(-?\d+)$", last.body, re.M)]
+    assert said == exported, last.body
     finals = [next(sent for sent in over if sent.recipient == "anna@a.test"), to(mails, OBSERVER)[-1]]
     for final in finals:  # a player's game-over mail and the observer's last one
         for standing in replay.standings():

@@ -20,6 +20,7 @@ html            reference/page.html.j2                  escaped by :func:`quote.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -105,9 +106,39 @@ def _loader() -> jinja2.BaseLoader:
     return jinja2.PrefixLoader({**folders, "mechanics": MechanicsLoader()})
 
 
-def _environment(finalize: Callable[..., Any] | None = None, autoescape: bool = False) -> jinja2.Environment:
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates in a folder, made when the first is kept; a folder that cannot be made or
+    written, or a file in it that cannot be read, only means that the template is compiled again."""
+
+    @override
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a cut or spoilt file (pickle and marshal say so many ways): compiled anew
+            bucket.reset()
+
+    @override
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            Path(self.directory).mkdir(parents=True, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache(kind: str) -> jinja2.BytecodeCache:
+    """Where an environment keeps its templates compiled, so that a process (a mail server's receive, say)
+    does not compile them again: a folder of spbc's cache for each kind of environment, named by this
+    module's text and Jinja's version (which decide how a template compiles); Jinja knows each template
+    there by its name and the checksum of its source, so a changed template is compiled anew."""
+    key = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:16]
+    return _TemplateCache(str(locate.cache_dir() / "templates" / f"{kind}-{key}"))
+
+
+def _environment(kind: str, finalize: Callable[..., Any] | None = None, autoescape: bool = False) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=_loader(),
+        bytecode_cache=_bytecode_cache(kind),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -123,26 +154,26 @@ def _environment(finalize: Callable[..., Any] | None = None, autoescape: bool = 
 def environment() -> jinja2.Environment:
     """The plain-text environment: the prose templates of the reference, whose sentences
     each skin then quotes for its format."""
-    return _environment()
+    return _environment("text")
 
 
 @functools.cache
 def code_environment() -> jinja2.Environment:
     """The environment of the engine and its twin; see the module's table."""
-    return _environment(_finalize_code)
+    return _environment("code", _finalize_code)
 
 
 @functools.cache
 def markdown_environment() -> jinja2.Environment:
     """The environment of the Markdown reference. Autoescaping is on only so that macros return
     Markup, the mark of quoted text; every value must come through a Markdown filter."""
-    return _environment(_finalize_markdown, autoescape=True)
+    return _environment("markdown", _finalize_markdown, autoescape=True)
 
 
 @functools.cache
 def html_environment() -> jinja2.Environment:
     """The environment of the HTML reference: every value is escaped by quote.html_text."""
-    return _environment(quote.html_text, autoescape=True)
+    return _environment("html", quote.html_text, autoescape=True)
 
 
 def render(template: str, **context: Any) -> str:

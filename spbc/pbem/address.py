@@ -17,6 +17,7 @@ spbc.pbem.address.AddressError: 'xſ@example.org' is not an e-mail address: it h
 from __future__ import annotations
 
 import email.utils
+import functools
 import re
 
 #: RFC 5321 4.5.3.1: at most 64 octets before the @, at most 254 in a path's address.
@@ -46,8 +47,10 @@ def is_address(text: str) -> bool:
     return _problem(text.strip()) is None
 
 
+@functools.lru_cache(maxsize=4096)
 def _problem(address: str) -> str | None:
-    """Why address (stripped) is not one the server takes, or None."""
+    """Why address (stripped) is not one the server takes, or None (each text worked out once: every mail
+    in and out asks it of the same few addresses)."""
     if not address:
         return "it is empty"
     odd = next((c for c in address if not c.isascii()), None)

@@ -46,7 +46,7 @@ log = logging.getLogger("spbc.pbem")
 QUARANTINED = "quarantined: "
 #: A batch of mails is committed after this many mails, or once ``[server] batch_seconds`` have passed
 #: since it began: no reply waits longer than that for the mails handled before it.
-BATCH_MAILS = 100
+BATCH_MAILS = 500
 Item = TypeVar("Item")
 
 

@@ -170,6 +170,7 @@ class GameLoader:
     def __init__(self) -> None:
         self._rules: dict[KeptRules, Ruleset] = {}
         self._games: dict[str, tuple[str, Game]] = {}  # game id -> (its stored state, that state loaded)
+        self._shipped: dict[str, str | None] = {}  # games.rules -> the shipped ruleset it names (_shipped)
 
     def ruleset(self, kept: KeptRules) -> Ruleset:
         """The ruleset of rules as the store keeps them; Unloadable."""
@@ -189,6 +190,13 @@ class GameLoader:
         self.remember(row.id, row.state, game)
         return game
 
+    def shipped(self, rules: str) -> str | None:
+        """The shipped ruleset that a game's rules name, or None (:func:`_shipped`, which looks at the
+        files: asked once a process for each name, not at every mail)."""
+        if rules not in self._shipped:
+            self._shipped[rules] = _shipped(rules)
+        return self._shipped[rules]
+
     def remember(self, game_id: str, state: str, game: Game) -> None:
         self._games[game_id] = (state, game.clone())
 
@@ -203,7 +211,7 @@ class GameLoader:
         if row.unloadable:
             store.note_unloadable(row.id, "")
             row.unloadable = ""
-        if not row.rules_text and _shipped(row.rules) is None:
+        if not row.rules_text and self.shipped(row.rules) is None:
             self._keep_late(store, row, game)
         return game
 

@@ -95,7 +95,8 @@ def _player(screen: Screen, model: RulesModel, player: PlayerView, words: MailWo
     if player.starts:
         head += words("starts", phases=", ".join(names[p] for p in player.starts))
     lines = [head]
-    pays = " | ".join(f"{names[phase]} " + (words("no_more") if phase in screen.closed else _amounts(r, p, words))
+    no_more = words("no_more")
+    pays = " | ".join(f"{names[phase]} " + (no_more if phase in screen.closed else _amounts(r, p, words))
                       for phase, (r, p) in player.forecast.items())
     lines.append(words("pays", pays=pays))
     if screen.endgame:
@@ -103,11 +104,13 @@ def _player(screen: Screen, model: RulesModel, player: PlayerView, words: MailWo
         extra = words("hand_penalty", penalty=end.hand_penalty,
                       cards=words.count(end.hand_cards, "card")) if end.hand_cards else ""
         lines.append(words("at_the_end", bonus=words.count(end.noble_bonus, "point"), nobles=end.nobles, extra=extra))
+    owned: dict[str, list[str]] = {}  # colour id -> the cards of that colour (rules order), with copies
+    for card_id, copies in player.play_area.items():
+        card = model.card(card_id)
+        owned.setdefault(card.colour, []).append(_copies(card.name, copies))
     for colour in model.colours:
-        owned = [(model.card(card).name, n) for card, n in player.play_area.items()
-                 if model.card(card).colour == colour.id]
-        if owned:
-            lines.append(words("owned", colour=colour.name, cards=", ".join(_copies(name, n) for name, n in owned)))
+        if colour.id in owned:
+            lines.append(words("owned", colour=colour.name, cards=", ".join(owned[colour.id])))
     if player.used:
         lines.append(words("used", cards=", ".join(model.card(card).name for card in player.used)))
     return lines

@@ -10,6 +10,7 @@ half-loaded.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,9 +60,16 @@ class SavedGame(BaseModel):
 def rules_file(ruleset: Ruleset) -> str | None:
     """The absolute path of the rules file a ruleset was loaded from, or None for a shipped ruleset."""
     source = ruleset.source
-    if isinstance(source, str) and source == ruleset.name and (rules_dir() / f"{source}.spb").is_file():
+    if isinstance(source, str) and source == ruleset.name and _shipped_file(source):
         return None  # a shipped ruleset (one of lang.load.shipped_names(), without listing the folder at every save)
     return str(resolve_rules(source).absolute())
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped_file(name: str) -> bool:
+    """Whether the shipped rules folder has name's file (looked at once a process: a server saves a game
+    at every mail)."""
+    return (rules_dir() / f"{name}.spb").is_file()
 
 
 def saved_rules(text: str) -> tuple[str, str | None] | None:

@@ -58,30 +58,61 @@ class GameView(BaseModel):
 
 def view_of(game: Game, viewer: int | None) -> GameView:
     """The view of one seat (or of a spectator, viewer None)."""
-    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
-                               or not 0 <= viewer < len(game.players)):
-        raise ValueError(f"there is no seat {viewer!r} in a game of {len(game.players)}")
-    open_rubles = game.ruleset.model.game.open_rubles
-    scoring = [phase.id for phase in game.ruleset.model.phases if phase.scores]
-    markers = game.markers()
-    players = []
-    for seat, name in enumerate(game.players):
-        own = seat == viewer
-        hand = game.hand(seat)
-        players.append(PlayerView(
-            seat=seat, name=name, points=game.points(seat),
-            rubles=game.rubles(seat) if own or open_rubles else None,
-            hand_size=len(hand), hand=hand if own else None, hand_limit=game.hand_limit(seat),
-            play_area=game.play_area(seat), used=game.used(seat),
-            starts=[phase for phase, holder in markers.items() if holder == seat],
-            forecast=game.forecasts(seat, scoring, own or open_rubles),
-            disc=game.disc() == seat,
-            lying=[pair for part in hooks.presenters(game.ruleset.model) for pair in part.lying_on(game, seat)],
-        ))
+    _check_viewer(game, viewer)
+    shared = _Shared(game)
+    players = [_player(game, seat, seat == viewer, shared) for seat in range(len(game.players))]
     return GameView(
         ruleset=game.ruleset.name, viewer=viewer, round=game.round, phase=game.phase,
         stage=game.stage, current_player=game.current_player, last_round=game.last_round,
         is_over=game.is_over, upper=game.row("upper"), lower=game.row("lower"),
         deck_sizes=game.deck_sizes(), drawn=game.drawn_card(), discard_size=game.discard_size(),
         players=players, discard=game.discard(),
+    )
+
+
+def own_view(game: Game, public: GameView, viewer: int) -> GameView:
+    """``view_of(game, viewer)``, made from ``public``, the spectator's view of the game as it stands now
+    (``view_of(game, None)``; the caller vouches that nothing was played since). A spectator sees every
+    player as any other seat does, so only the viewer's own player is read anew: their rubles, their hand
+    and their forecasts as they see them. For a frontend that shows one position to several seats."""
+    _check_viewer(game, viewer)
+    if viewer is None or public.viewer is not None:
+        raise ValueError("a seat's view is made from the spectator's view, for a seat")
+    players = list(public.players)
+    players[viewer] = _player(game, viewer, True, _Shared(game))
+    return public.model_copy(update={"viewer": viewer, "players": players})
+
+
+def _check_viewer(game: Game, viewer: int | None) -> None:
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < len(game.players)):
+        raise ValueError(f"there is no seat {viewer!r} in a game of {len(game.players)}")
+
+
+class _Shared:
+    """What the view of every player of a game reads alike: whether rubles are open, the scoring phases,
+    who starts each phase, the mechanics that present something."""
+
+    def __init__(self, game: Game) -> None:
+        model = game.ruleset.model
+        self.open_rubles = model.game.open_rubles
+        self.scoring = [phase.id for phase in model.phases if phase.scores]
+        self.markers = game.markers()
+        self.presenters = hooks.presenters(model)
+        self.disc = game.disc()
+
+
+def _player(game: Game, seat: int, own: bool, shared: _Shared) -> PlayerView:
+    """One player as a seat sees them: its own player (own) with rubles and hand, another without them
+    unless the rules open rubles."""
+    hand = game.hand(seat)
+    return PlayerView(
+        seat=seat, name=game.players[seat], points=game.points(seat),
+        rubles=game.rubles(seat) if own or shared.open_rubles else None,
+        hand_size=len(hand), hand=hand if own else None, hand_limit=game.hand_limit(seat),
+        play_area=game.play_area(seat), used=game.used(seat),
+        starts=[phase for phase, holder in shared.markers.items() if holder == seat],
+        forecast=game.forecasts(seat, shared.scoring, own or shared.open_rubles),
+        disc=shared.disc == seat,
+        lying=[pair for part in shared.presenters for pair in part.lying_on(game, seat)],
     )

@@ -29,7 +29,7 @@ from spbc.play.game import Game, GameTooLongError
 from spbc.play.moves import PASS, Move, MoveKind
 from spbc.play.notation import format_move, parse_move
 from spbc.play.observe import observe
-from spbc.play.view import GameView
+from spbc.play.view import GameView, own_view
 from spbc.table.events import Event, Mover, Played, table_events
 from spbc.table.screen import Screen, build_screen
 from spbc.table.seats import Seat, SeatError
@@ -137,6 +137,7 @@ class Table:
         self._keeps_undo = undo
         self._undo: list[_Snapshot] = []
         self._barrier: UndoRefused | None = None  # why undo cannot go further back, once it cannot
+        self._public: tuple[Game, tuple[list[int], Move | None], GameView] | None = None  # see _seen_by
 
     # --- reading -------------------------------------------------------------------------
 
@@ -171,7 +172,17 @@ class Table:
         """What seat sees: its view of the game, the board priced for it, its legal moves, and (with
         ``recent``) the others' moves at this table since it last moved."""
         moves = tuple((self.seats[mover].name, text) for mover, text in self.history.since(seat)) if recent else ()
-        return build_screen(self.game, seat, self.legal(seat), moves)
+        return build_screen(self.game, seat, self.legal(seat), moves, view=self._seen_by(seat))
+
+    def _seen_by(self, seat: int) -> GameView:
+        """seat's view of the game, made from the spectator's view, which is read once for each position
+        (the game, its engine's state and its last move) however many seats look at it (a mail server
+        writes to each seat after a move): only the seat's own player is read anew (:func:`own_view`)."""
+        game = self.game
+        key = (game.state_values(), game.last_move())
+        if self._public is None or self._public[0] is not game or self._public[1] != key:
+            self._public = (game, key, game.view(None))
+        return own_view(game, self._public[2], seat)
 
     def public_view(self) -> GameView:
         """What a spectator may see: no hand, no secret rubles, no deck order."""
