@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spbc.lab import wealth
+
 #: The events counted per card and seat position, in this order.
 EVENTS = ("bought", "taken", "played", "displaced")
 
@@ -35,6 +37,8 @@ class Tally:
     squares: list[int] = field(default_factory=list)  # by (event, card): sum over games of a game's count squared
     owners: list[int] = field(default_factory=list)  # by (card, position): games in which the seat owned the card
     owner_wins: list[int] = field(default_factory=list)  # of those, the games that seat won
+    #: the wealth strata's counts: owners of each card and every seat-round by round and rubles (spbc.lab.wealth)
+    wealth: list[int] = field(default_factory=list)
     #: game number -> that game's row (moves, rounds, margin, winners as a bit mask by position, then the final
     #: points by position), for the paired comparison of two runs on the same seeds; not in the JSON, nor
     #: compared (a tally read back from JSON has none)
@@ -47,6 +51,7 @@ class Tally:
         self.squares = self.squares or [0] * (len(EVENTS) * self.cards)
         self.owners = self.owners or [0] * (self.cards * self.players)
         self.owner_wins = self.owner_wins or [0] * (self.cards * self.players)
+        self.wealth = self.wealth or [0] * wealth.size(self.cards)
 
     def add(self, other: Tally) -> None:
         """Add another tally of the same ruleset and seats into this one."""
@@ -54,7 +59,7 @@ class Tally:
             raise ValueError(f"cannot add a tally of {other.players} seats and {other.cards} cards to one of "
                              f"{self.players} seats and {self.cards} cards")
         self.games += other.games
-        for name in ("wins", "events", "squares", "owners", "owner_wins"):
+        for name in ("wins", "events", "squares", "owners", "owner_wins", "wealth"):
             mine, theirs = getattr(self, name), getattr(other, name)
             for i, value in enumerate(theirs):
                 mine[i] += value
@@ -94,7 +99,7 @@ class Tally:
             "level_seats": dict(sorted(self.level_seats.items())), "level_wins": dict(sorted(self.level_wins.items())),
             "rounds": _sorted(self.rounds), "moves": _sorted(self.moves), "margins": _sorted(self.margins),
             "scores": [_sorted(c) for c in self.scores], "events": self.events, "squares": self.squares,
-            "owners": self.owners, "owner_wins": self.owner_wins,
+            "owners": self.owners, "owner_wins": self.owner_wins, "wealth": self.wealth,
         }
 
     @classmethod
@@ -106,7 +111,7 @@ class Tally:
             data["players"], data["cards"], data["games"], list(data["wins"]), Counter(data["level_seats"]),
             Counter(data["level_wins"]), counts(data["rounds"]), counts(data["moves"]), counts(data["margins"]),
             [counts(c) for c in data["scores"]], list(data["events"]), list(data["squares"]),
-            list(data["owners"]), list(data["owner_wins"]),
+            list(data["owners"]), list(data["owner_wins"]), list(data.get("wealth", [])),
         )
 
 
