@@ -99,7 +99,8 @@ class Tally:
             "level_seats": dict(sorted(self.level_seats.items())), "level_wins": dict(sorted(self.level_wins.items())),
             "rounds": _sorted(self.rounds), "moves": _sorted(self.moves), "margins": _sorted(self.margins),
             "scores": [_sorted(c) for c in self.scores], "events": self.events, "squares": self.squares,
-            "owners": self.owners, "owner_wins": self.owner_wins, "wealth": self.wealth,
+            "owners": self.owners, "owner_wins": self.owner_wins,
+            "wealth": wealth.to_text(self.wealth),
         }
 
     @classmethod
@@ -111,7 +112,8 @@ class Tally:
             data["players"], data["cards"], data["games"], list(data["wins"]), Counter(data["level_seats"]),
             Counter(data["level_wins"]), counts(data["rounds"]), counts(data["moves"]), counts(data["margins"]),
             [counts(c) for c in data["scores"]], list(data["events"]), list(data["squares"]),
-            list(data["owners"]), list(data["owner_wins"]), list(data.get("wealth", [])),
+            list(data["owners"]), list(data["owner_wins"]),
+            wealth.from_text(data.get("wealth", [])),
         )
 
 

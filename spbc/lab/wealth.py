@@ -1,26 +1,27 @@
-"""Per-card effects adjusted for the seat's wealth: buyers of a card against seats just as rich in the same round.
+"""Per-card effects adjusted for the seat's wealth: owners of a card against seats as rich in the same round.
 
-Seats that own a card win more often in part because they were rich enough to buy it (with random or easy seats,
-mostly so). The lab therefore stratifies: a cell is a round (0 .. 11, then 12 and later together) and the seat's
-rubles at that round's start (bins of 4: 0-3, 4-7, ..., 60 and more), the shape of spbc.ai.fastplay.WEALTH. A
-seat-game that first owned a card (bought it, or played it from its hand) in some round sits in the cell of
-that round and its rubles when the round began; the seats it is compared with are every round of every
-seat-game that never owned the card, each in the cell of that round. Per cell, the owners' mean (final points,
-or wins) less the others'; over the cells, weighted by the owners in each (the average over the owners:
-what the owners got, against seats as rich in the same round that did not own the card).
+Seats that own a card win more often in part because they were rich enough to buy it (with random or easy
+seats, much of the raw difference for the dear cards). The lab therefore stratifies by cell: the round (0 ..
+11, then 12 and later together) and the seat's rubles when it was to move (bins of 4: 0-3, 4-7, ..., 60 and
+more), the shape of spbc.ai.fastplay.WEALTH. A seat-game that first owned a card (bought it, or played it
+from its hand) sits in the cell of that turn, its rubles before it paid; the seats it is compared with are
+every turn of every seat-game that never owned the card, each in its own cell (at each of its turns the seat
+could have bought it and did not). Per cell, the owners' mean (final points, or wins) less the others'; over
+the cells, weighted by the owners in each: what the owners got, against seats as rich in the same round that
+did not own the card.
 
-This is an association, not a cause: the strata hold the round and the rubles, not the rest (the board, the
-other cards owned, the seat's level or position), and a seat that bought the card may differ from one that
-did not in other ways. Rubles are measured at the round's start, before the purchase (its price does not
-count against the owner). The interval is the normal approximation with the cells taken as independent;
-a seat-game that never owned the card stands in the cell of each of its rounds, so the controls' cells share
-seats and the interval is, if anything, narrow.
+An association, not a cause: the cells hold the round and the rubles, not the rest (the board, the other
+cards owned, the points so far, the seat's level or position), and a seat that owned the card may differ
+from one that did not in other ways; nor is the card's own return separated from what its price bought
+instead. The interval is the normal approximation with the cells taken as independent; a seat-game that
+never owned the card stands in the cell of each of its turns, so the cells share seats and the interval is,
+if anything, too narrow.
 
 Counts (spbc.lab.tally.Tally.wealth), flat: by card ``c``, cell ``k`` and statistic ``s``,
 ``(c * CELLS + k) * STATS + s``: the owners' seat-games, their final points, those points squared, their wins
-(0 .. 3); then the same four summed over every round of those seat-games (4 .. 7); after the cards, every
-seat-round's four by cell (``cards * CELLS * STATS + 4 * k + s``). The non-owners of a card in a cell are every
-seat-round less its owners' rounds.
+(0 .. 3); then the same four summed over every turn of those seat-games (4 .. 7); after the cards, every
+seat-turn's four by cell (``cards * CELLS * STATS + 4 * k + s``). The non-owners of a card in a cell are every
+seat-turn less its owners' turns. A seat's first MAX_TURNS turns of a game count.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def cell(round_number: int, rubles: int) -> int:
     """The cell of a seat to move in that round with these rubles."""
     r = min(max(round_number, 0), ROUNDS - 1)
     return r * BINS + min(max(rubles // STEP, 0), BINS - 1)
+
+
+def to_text(counts: Sequence[int]) -> list[str]:
+    """The counts as JSON holds them (a report's raw data): a line of numbers by card, then the seat-turns'."""
+    step = CELLS * STATS
+    return [" ".join(map(str, counts[at:at + step])) for at in range(0, len(counts), step)]
+
+
+def from_text(lines: Sequence[str]) -> list[int]:
+    return [int(word) for line in lines for word in line.split()]
 
 
 class GameStrata:
