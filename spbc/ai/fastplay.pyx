@@ -75,16 +75,7 @@ cdef struct Lab:
     int turn           # the current move's turn of its seat, or -2 past MAX_TURNS
 
 
-cdef enum:
-    WEALTH_ROUNDS = 13  # rounds told apart in the strata: 0 .. 11, then 12 and later together
-    WEALTH_BINS = 16    # the seat's rubles at its turn by WEALTH_STEP: 0-3, 4-7, ..., 60 and more
-    WEALTH_STEP = 4
-    WEALTH_STATS = 8    # per card and cell: owners' seat-games, their points, points squared, wins; then the same
-                        # over every turn of those seat-games
-    MAX_TURNS = 256     # a seat's turns in a game counted in the strata
-
-#: The wealth strata's shape: (rounds told apart, rubles bins, rubles per bin), spbc.lab.wealth.
-WEALTH = (WEALTH_ROUNDS, WEALTH_BINS, WEALTH_STEP)
+include "wealth.pxi"  # the wealth strata: WEALTH, _snapshot, _tally_wealth
 
 
 cdef inline double _now() noexcept nogil:
@@ -161,20 +152,6 @@ cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
     if (kind == KIND_BUY or kind == KIND_PLAY) and 0 < target <= ncards:
         b.events[(3 * ncards + target - 1) * players + p] += 1
         b.game_events[3 * ncards + target - 1] += 1
-
-
-cdef inline void _snapshot(Lab* b, int p) noexcept nogil:
-    """Seat p is to move: its cell of the wealth strata (the round, its rubles now), spbc.lab.wealth."""
-    cdef const EngineApi* api = b.api
-    cdef int r = b.s[api.o_round], k = b.s[api.o_rubles + p] // WEALTH_STEP
-    if b.turns[p] >= MAX_TURNS:
-        b.turn = -2
-        return
-    r = 0 if r < 0 else WEALTH_ROUNDS - 1 if r >= WEALTH_ROUNDS else r
-    k = 0 if k < 0 else WEALTH_BINS - 1 if k >= WEALTH_BINS else k
-    b.cells[p * MAX_TURNS + b.turns[p]] = r * WEALTH_BINS + k
-    b.turn = b.turns[p]
-    b.turns[p] += 1
 
 
 cdef inline void _apply(Lab* b, int m) noexcept nogil:
@@ -272,34 +249,6 @@ cdef int _score_row(Lab* b, int* row, int made, long long number) noexcept nogil
     row[3 + 2 * players] = won
     row[4 + 2 * players] = seats_won
     return won
-
-
-cdef inline void _add_cell(long long* at, int points, int won) noexcept nogil:
-    at[0] += 1
-    at[1] += points
-    at[2] += <long long>points * points
-    at[3] += won
-
-
-cdef inline void _tally_wealth(Lab* b, int* row, int won) noexcept nogil:
-    """Add the ended game's seats to the wealth strata: each owner of a card in the cell of the turn it first
-    owned it, and every turn of its seat-game; every seat-turn (spbc.lab.wealth)."""
-    cdef int c, p, i, players = b.players, cells = WEALTH_ROUNDS * WEALTH_BINS
-    cdef long long* every = b.wealth + <Py_ssize_t>b.ncards * cells * WEALTH_STATS
-    cdef int* mine
-    for p in range(players):
-        mine = b.cells + p * MAX_TURNS
-        for i in range(b.turns[p]):
-            _add_cell(every + 4 * mine[i], row[2 + p], won >> p & 1)
-    for c in range(b.ncards):
-        for p in range(players):
-            i = b.got[c * players + p]
-            if i < 0:
-                continue
-            mine = b.cells + p * MAX_TURNS
-            _add_cell(b.wealth + (<Py_ssize_t>c * cells + mine[i]) * WEALTH_STATS, row[2 + p], won >> p & 1)
-            for i in range(b.turns[p]):
-                _add_cell(b.wealth + (<Py_ssize_t>c * cells + mine[i]) * WEALTH_STATS + 4, row[2 + p], won >> p & 1)
 
 
 cdef inline void _tally_game(Lab* b, int won) noexcept nogil:

@@ -90,10 +90,10 @@ class GameStrata:
             for p, i in enumerate(seats):
                 if i < 0:
                     continue
-                points, won = finals[p], int(winners[p])
-                _add(counts, (c * CELLS + self.cells[p][i]) * STATS, points, won)
+                points, win = finals[p], int(winners[p])
+                _add(counts, (c * CELLS + self.cells[p][i]) * STATS, points, win)
                 for k in self.cells[p]:
-                    _add(counts, (c * CELLS + k) * STATS + 4, points, won)
+                    _add(counts, (c * CELLS + k) * STATS + 4, points, win)
 
 
 def _add(counts: list[int], at: int, points: int, won: int) -> None:
