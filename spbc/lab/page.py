@@ -257,7 +257,9 @@ EFFECTS_NOTE = (
     "difference in final points and in win share, averaged over the owners, with its 95% interval (grey ring: the "
     "raw difference, owners less every non-owner). This is an association, not a cause: the seats are matched on "
     "the round and their rubles alone, not on their points, the board or their other cards; a card the owners "
-    "did well with is not shown to make them win. 'matched': owners with seats to compare in their cell.</p>")
+    "did well with is not shown to make them win. Orange: the interval leaves out zero; it takes the cells as "
+    "independent though a non-owner counts at each of its turns, so it is, if anything, too narrow. 'matched': "
+    "owners with seats to compare in their cell.</p>")
 
 
 def render(summaries: list[Summary], differences: list[Difference] | None, speed: str,
