@@ -28,29 +28,42 @@ cdef inline void _snapshot(Lab* b, int p) noexcept nogil:
     b.turns[p] += 1
 
 
-cdef inline void _add_cell(long long* at, int points, int won) noexcept nogil:
-    at[0] += 1
-    at[1] += points
-    at[2] += <long long>points * points
-    at[3] += won
+cdef inline void _add_cell(long long* at, int times, int points, int won) noexcept nogil:
+    at[0] += times
+    at[1] += <long long>times * points
+    at[2] += <long long>times * points * points
+    at[3] += times * won
 
 
 cdef inline void _tally_wealth(Lab* b, int* row, int won) noexcept nogil:
     """Add the ended game's seats to the wealth strata: each owner of a card in the cell of the turn it first
-    owned it, and every turn of its seat-game; every seat-turn (spbc.lab.wealth)."""
-    cdef int c, p, i, players = b.players, cells = WEALTH_ROUNDS * WEALTH_BINS
+    owned it, and every turn of its seat-game; every seat-turn (spbc.lab.wealth). A seat's turns are added cell
+    by cell, each with its number of turns: a seat's game spans a few cells, and an owner's turns are added
+    once per card it owned."""
+    cdef int c, p, i, j, distinct, points, w, players = b.players, cells = WEALTH_ROUNDS * WEALTH_BINS
     cdef long long* every = b.wealth + <Py_ssize_t>b.ncards * cells * WEALTH_STATS
+    cdef long long* card
     cdef int* mine
+    cdef int kept[MAX_TURNS]
+    cdef int times[MAX_TURNS]
     for p in range(players):
-        mine = b.cells + p * MAX_TURNS
+        mine, points, w = b.cells + p * MAX_TURNS, row[2 + p], won >> p & 1
+        distinct = 0
         for i in range(b.turns[p]):
-            _add_cell(every + 4 * mine[i], row[2 + p], won >> p & 1)
-    for c in range(b.ncards):
-        for p in range(players):
+            j = 0
+            while j < distinct and kept[j] != mine[i]:
+                j += 1
+            if j == distinct:
+                kept[j], times[j] = mine[i], 0
+                distinct += 1
+            times[j] += 1
+        for j in range(distinct):
+            _add_cell(every + 4 * kept[j], times[j], points, w)
+        for c in range(b.ncards):
             i = b.got[c * players + p]
             if i < 0:
                 continue
-            mine = b.cells + p * MAX_TURNS
-            _add_cell(b.wealth + (<Py_ssize_t>c * cells + mine[i]) * WEALTH_STATS, row[2 + p], won >> p & 1)
-            for i in range(b.turns[p]):
-                _add_cell(b.wealth + (<Py_ssize_t>c * cells + mine[i]) * WEALTH_STATS + 4, row[2 + p], won >> p & 1)
+            card = b.wealth + <Py_ssize_t>c * cells * WEALTH_STATS
+            _add_cell(card + mine[i] * WEALTH_STATS, 1, points, w)
+            for j in range(distinct):
+                _add_cell(card + kept[j] * WEALTH_STATS + 4, times[j], points, w)

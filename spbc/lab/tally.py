@@ -7,6 +7,7 @@ the sum does not depend on how many workers played, nor in which order the batch
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,8 +62,7 @@ class Tally:
         self.games += other.games
         for name in ("wins", "events", "squares", "owners", "owner_wins", "wealth"):
             mine, theirs = getattr(self, name), getattr(other, name)
-            for i, value in enumerate(theirs):
-                mine[i] += value
+            mine[:] = map(operator.add, mine, theirs)  # in place, at C speed (the strata are long)
         for name in ("level_seats", "level_wins", "rounds", "moves", "margins"):
             getattr(self, name).update(getattr(other, name))
         for mine_scores, their_scores in zip(self.scores, other.scores):
