@@ -210,7 +210,8 @@ def test_spb_balance_against_a_variant_writes_the_report_and_names_the_differenc
     assert "games per second" in out and "6000 games in" in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["report.html", "report.json", "report.txt"]
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
-    assert page.count("<img ") == 4 and "What changed:" in page
+    assert page.count("<img ") == 5 and "What changed:" in page  # a chart of adjusted card effects per ruleset
+    assert "cards owned most often: owners less non-owners, raw and adjusted for wealth" in out
     # forty rubles at the start: more buys in the first round, so a shorter game
     assert "rounds per game" in out.split("Significant differences")[1]
 

@@ -142,7 +142,10 @@ def test_the_page_of_a_comparison_plots_its_differences_instead_of_overlaid_hist
     plans = [Plan(name, "compiled", SEATS, 300, 2) for name in ("base", "pub-per-player")]
     outcomes = run_plans(plans)
     page = make_report([compiled, pub], outcomes).page("here")
-    assert page.count("<img ") == 4 and "alt='differences'" in page and "alt='distributions'" not in page
+    # seat positions, differences, card events, and each ruleset's per-card effects adjusted for wealth
+    assert page.count("<img ") == 5 and "alt='differences'" in page and "alt='distributions'" not in page
+    assert page.count("alt='per-card effects adjusted for wealth'") == 2 and "an association, not a cause" in page
+    assert "must-buy" not in page
     assert "<p>Power (normal approximation" in page
     alone = make_report([compiled], outcomes[:1]).page("here")
     assert "alt='distributions'" in alone and "alt='differences'" not in alone

@@ -2,8 +2,9 @@
 
 EVENTS: tuple[str, ...]
 LEVELS: tuple[str, ...]
+WEALTH: tuple[int, int, int]
 
-_Figures = tuple[list[int], list[int], list[int], list[int], list[int]]
+_Figures = tuple[list[int], list[int], list[int], list[int], list[int], list[int]]
 
 def lab_games(capsule: object, levels: list[int], first_game: int, first_seed: int, count: int,
               noise: float = ...) -> _Figures: ...

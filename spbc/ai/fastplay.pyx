@@ -65,6 +65,17 @@ cdef struct Lab:
     int decisions[MAX_SEATS]   # the current game's decisions by position (a forced move is none)
     double seconds[MAX_SEATS]  # their seconds together, and the longest, when timed
     double slowest[MAX_SEATS]
+    # the wealth strata (lab_games, spbc.lab.wealth): the run's counts by card, cell and statistic, then every
+    # seat-turn's by cell; the current game's cell of each seat at each of its turns (by seat, then turn); the
+    # turn at which each seat first owned each card (-1: it never did, -2: past MAX_TURNS)
+    long long* wealth
+    int* cells
+    int* got
+    int turns[MAX_SEATS]
+    int turn           # the current move's turn of its seat, or -2 past MAX_TURNS
+
+
+include "wealth.pxi"  # the wealth strata: WEALTH, _snapshot, _tally_wealth
 
 
 cdef inline double _now() noexcept nogil:
@@ -90,9 +101,12 @@ cdef int _lab_make(Lab* b, int count) noexcept nogil:
     b.owner_wins = <long long*>calloc(ncards * players, sizeof(long long))
     b.game_events = <int*>malloc(4 * ncards * sizeof(int))
     b.owned = <char*>malloc(ncards * players)
+    b.wealth = <long long*>calloc((ncards * WEALTH_STATS + 4) * WEALTH_ROUNDS * WEALTH_BINS, sizeof(long long))
+    b.cells = <int*>malloc(MAX_TURNS * players * sizeof(int))
+    b.got = <int*>malloc(ncards * players * sizeof(int))
     if (b.s == NULL or b.observed == NULL or b.moves == NULL or b.rows == NULL or b.times == NULL or b.events == NULL
             or b.squares == NULL or b.owners == NULL or b.owner_wins == NULL or b.game_events == NULL
-            or b.owned == NULL):
+            or b.owned == NULL or b.wealth == NULL or b.cells == NULL or b.got == NULL):
         _lab_free(b)
         return -1
     return 0
@@ -101,6 +115,7 @@ cdef int _lab_make(Lab* b, int count) noexcept nogil:
 cdef void _lab_free(Lab* b) noexcept nogil:
     free(b.s); free(b.observed); free(b.moves); free(b.rows); free(b.times)
     free(b.events); free(b.squares); free(b.owners); free(b.owner_wins); free(b.game_events); free(b.owned)
+    free(b.wealth); free(b.cells); free(b.got)
 
 
 cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
@@ -123,6 +138,8 @@ cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
             b.events[(0 * ncards + card) * players + p] += 1
             b.game_events[0 * ncards + card] += 1
             b.owned[card * players + p] = 1
+            if b.got[card * players + p] == -1:
+                b.got[card * players + p] = b.turn
         elif kind == KIND_TAKE:
             b.events[(1 * ncards + card) * players + p] += 1
             b.game_events[1 * ncards + card] += 1
@@ -130,6 +147,8 @@ cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
             b.events[(2 * ncards + card) * players + p] += 1
             b.game_events[2 * ncards + card] += 1
             b.owned[card * players + p] = 1
+            if b.got[card * players + p] == -1:
+                b.got[card * players + p] = b.turn
     if (kind == KIND_BUY or kind == KIND_PLAY) and 0 < target <= ncards:
         b.events[(3 * ncards + target - 1) * players + p] += 1
         b.game_events[3 * ncards + target - 1] += 1
@@ -182,6 +201,8 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
     if b.counting:
         memset(b.game_events, 0, 4 * b.ncards * sizeof(int))
         memset(b.owned, 0, b.ncards * b.players)
+        memset(b.got, 0xff, b.ncards * b.players * sizeof(int))  # -1 each
+        memset(b.turns, 0, MAX_SEATS * sizeof(int))
     while b.s[api.o_stage] != api.stage_over:
         if made >= api.max_game_moves:
             return -1
@@ -189,6 +210,8 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
         if n == 0:
             return -1
         p = b.s[api.o_current]
+        if b.counting:
+            _snapshot(b, p)
         m = b.moves[0] if n == 1 else _decide(b, n, p)
         if b.counting:
             _count_move(b, m, p)
@@ -254,6 +277,7 @@ cdef int _play_games(Lab* b, long long first_game, long long first_seed, int cou
         won = _score_row(b, row, made, first_game + g)
         if b.counting:
             _tally_game(b, won)
+            _tally_wealth(b, row, won)
         if b.timed:
             for p in range(players):
                 row[5 + 2 * players + p] = b.decisions[p]
@@ -289,7 +313,7 @@ def lab_games(object capsule, list levels, long long first_game, long long first
     (position p of game i holds ``levels[(p + i) % len(levels)]``, spbc.lab.run.Plan.levels); ``noise`` is
     the easy seats' (spbc.ai.agents.EASY_NOISE).
 
-    Returns ``(games, events, squares, owners, owner_wins)``:
+    Returns ``(games, events, squares, owners, owner_wins, wealth)``:
 
     - games: per game ``[moves, rounds, final score by seat..., tie-break value by seat..., the winner's margin
       (final points less the runner-up's), the winning positions (bit p: position p won; ties: each winner),
@@ -298,7 +322,13 @@ def lab_games(object capsule, list levels, long long first_game, long long first
     - events: counts by event (EVENTS), card and seat, flat in that order (``(e * ncards + c) * players + p``);
     - squares: by event and card, the sum over games of the square of that game's count (all seats);
     - owners: by card and seat, in how many games the seat owned the card at some time (bought or played it);
-    - owner_wins: by card and seat, how many of those games the seat won (ties: each winner counts).
+    - owner_wins: by card and seat, how many of those games the seat won (ties: each winner counts);
+    - wealth: the wealth strata's counts (spbc.lab.wealth): by card, cell (the round, at most WEALTH_ROUNDS - 1,
+      then the seat's rubles when it was to move, by WEALTH_STEP, at most WEALTH_BINS - 1) and WEALTH_STATS
+      statistics, ``(c * cells + k) * WEALTH_STATS + s``: the seat-games that first owned the card (bought or
+      played it) at a turn of that cell, their final points, its square, their wins; then the same added over
+      every turn of those seat-games; after the cards, every seat-turn's four (``ncards * cells * WEALTH_STATS
+      + 4 * k + s``). A seat's first MAX_TURNS turns of a game alone count.
 
     RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug).
     """
@@ -314,7 +344,8 @@ def lab_games(object capsule, list levels, long long first_game, long long first
                                f"{b.api.max_game_moves} moves, more than the rules allow any game: an engine bug")
         return ([b.rows[i] for i in range(<Py_ssize_t>count * b.width)],
                 [b.events[i] for i in range(4 * ncards * players)], [b.squares[i] for i in range(4 * ncards)],
-                [b.owners[i] for i in range(ncards * players)], [b.owner_wins[i] for i in range(ncards * players)])
+                [b.owners[i] for i in range(ncards * players)], [b.owner_wins[i] for i in range(ncards * players)],
+                [b.wealth[i] for i in range((ncards * WEALTH_STATS + 4) * WEALTH_ROUNDS * WEALTH_BINS)])
     finally:
         _lab_free(&b)
 

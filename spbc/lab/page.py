@@ -26,7 +26,8 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from spbc.lab.stats import Share  # noqa: E402
 from spbc.lab.summary import Difference, Summary  # noqa: E402
 from spbc.lab.tally import EVENTS  # noqa: E402
-from spbc.lab.text import change_text, header, mean_text, p_text, share_text, test_name  # noqa: E402
+from spbc.lab.text import change_text, effect_text, header, mean_text, p_text, share_text, test_name, \
+    top_cards  # noqa: E402
 
 COLOURS = ("#1f5fa8", "#d0702a")
 
@@ -170,28 +171,44 @@ def card_rates_figure(summaries: list[Summary]) -> str:
     return _png(figure)
 
 
-def card_wins_figure(summaries: list[Summary]) -> str:
-    cards = summaries[0].cards
-    figure, panels = plt.subplots(1, len(summaries), figsize=(5.5 * len(summaries), 0.2 * len(cards) + 1.4),
-                                  sharey=True, squeeze=False)
-    for k, (s, axes) in enumerate(zip(summaries, panels[0])):
-        theirs = {card.id: card for card in s.cards}
-        found = [theirs[c.id] for c in cards if c.id in theirs]
-        ys = [i for i, c in enumerate(cards) if c.id in theirs]
-        for offset, label, colour, shares in ((-0.18, "owners", COLOURS[k], [c.owners for c in found]),
-                                              (0.18, "non-owners", "#888888", [c.others for c in found])):
-            kept = [(y, share) for y, share in zip(ys, shares) if share.n]
-            values, errors = _errors([share for _, share in kept])
-            axes.errorbar(values, [y + offset for y, _ in kept], xerr=errors, fmt="o", markersize=3,
-                          color=colour, label=label, elinewidth=1)
-        axes.axvline(100 / len(s.positions), color="black", linestyle="--", linewidth=1)
-        axes.set_title(f"{s.ruleset}: win share of owners and non-owners", fontsize=9)
-        axes.set_xlabel("games won (%), 95% intervals")
-        axes.legend(fontsize=8, loc="lower right")
-    panels[0][0].set_yticks(range(len(cards)), [c.name for c in cards], fontsize=7)
-    panels[0][0].invert_yaxis()
-    _margins(figure, 0.2, [c.name for c in cards], wspace=0.08)
+def card_effects_figure(summary: Summary) -> str:
+    """For the cards owned most often, owners less non-owners as rich in the same round (spbc.lab.wealth): the
+    adjusted difference with its 95% interval (orange when it excludes 0), the raw one as a grey ring; win
+    share in percentage points, final points."""
+    cards = top_cards(summary)
+    figure, panels = plt.subplots(1, 2, figsize=(10, 0.24 * len(cards) + 1.3), sharey=True)
+    ys = list(range(len(cards)))
+    for axes, wins, label in ((panels[0], True, "win share (pp)"), (panels[1], False, "final points")):
+        k = 100 if wins else 1
+        effects = [c.effect.wins if wins else c.effect.points for c in cards]
+        for y, e in zip(ys, effects):
+            axes.errorbar([k * e.estimate], [y], xerr=[[k * (e.estimate - e.low)], [k * (e.high - e.estimate)]],
+                          fmt="o", markersize=4, capsize=3, elinewidth=1,
+                          color=COLOURS[1] if e.significant else COLOURS[0])
+        axes.scatter([k * e.raw for e in effects], ys, s=22, facecolors="none", edgecolors="#888888",
+                     label="raw (owners less all non-owners)", zorder=3)
+        axes.axvline(0, color="black", linestyle="--", linewidth=1)
+        axes.set_xlabel(f"owners less non-owners as rich, {label}, 95% intervals", fontsize=8)
+        axes.tick_params(axis="x", labelsize=7)
+        axes.grid(axis="y", color="#eeeeee")
+    panels[0].set_yticks(ys, [c.name for c in cards], fontsize=7)
+    panels[0].set_ylim(len(cards) - 0.5, -0.5)
+    panels[0].legend(fontsize=7, loc="lower left")
+    panels[0].set_title(f"{summary.ruleset}: {len(cards)} cards owned most often, adjusted for wealth "
+                        "(an association, not a cause)", fontsize=9, loc="left")
+    _margins(figure, 0.2, [c.name for c in cards], top=0.35, bottom=0.5, wspace=0.06)
     return _png(figure)
+
+
+def _effects_part(s: Summary) -> list[str]:
+    cards = top_cards(s)
+    rows = [[c.name, str(c.effect.owners), str(c.effect.matched), f"{100 * c.effect.wins.raw:+.1f}",
+             effect_text(c.effect.wins, True), f"{c.effect.points.raw:+.1f}", effect_text(c.effect.points, False)]
+            for c in cards]
+    return [f"<img alt='per-card effects adjusted for wealth' "
+            f"src='data:image/png;base64,{card_effects_figure(s)}'>",
+            _table(["card", "owners", "matched", "win share, raw (pp)", "adjusted [95%]", "points, raw",
+                    "adjusted [95%]"], rows)]
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -233,6 +250,18 @@ def _changes(names: list[str], differences: list[Difference]) -> list[str]:
     return parts
 
 
+EFFECTS_NOTE = (
+    "<p class='note'>A seat owns a card when it bought it or played it from its hand. Seats that own a dear card "
+    "win more often partly because they were rich enough to buy it, so each owner is compared with seats that, in "
+    "the same round and with as many rubles (bins of 4) when they were to move, did not own the card: the "
+    "difference in final points and in win share, averaged over the owners, with its 95% interval (grey ring: the "
+    "raw difference, owners less every non-owner). This is an association, not a cause: the seats are matched on "
+    "the round and their rubles alone, not on their points, the board or their other cards; a card the owners "
+    "did well with is not shown to make them win. Orange: the interval leaves out zero; it takes the cells as "
+    "independent though a non-owner counts at each of its turns, so it is, if anything, too narrow. 'matched': "
+    "owners with seats to compare in their cell.</p>")
+
+
 def render(summaries: list[Summary], differences: list[Difference] | None, speed: str,
            notes: Sequence[str] = ()) -> str:
     """The page: what was played (and ``notes`` on it: why a run sized by precision stopped, what its games
@@ -269,16 +298,18 @@ def render(summaries: list[Summary], differences: list[Difference] | None, speed
     parts.append(_table(["mean, 95% interval", *names], rows))
     parts.append("<h2>Cards: how often each is bought, taken, played and displaced</h2>")
     parts.append(f"<img alt='card events' src='data:image/png;base64,{card_rates_figure(summaries)}'>")
-    parts.append("<h2>Cards: do their owners win more often? (the must-buy signal)</h2>"
-                 "<p class='note'>A seat owns a card when it bought it or played it from its hand at some time in "
-                 "the game. The dashed line is an even share.</p>")
-    parts.append(f"<img alt='win share of owners' src='data:image/png;base64,{card_wins_figure(summaries)}'>")
+    parts.append("<h2>Cards: owners against non-owners as rich in the same round (an association, not a "
+                 "cause)</h2>" + EFFECTS_NOTE)
+    for s in summaries:
+        parts += _effects_part(s)
     for s in summaries:
         parts.append(f"<h2>Per card figures: {html.escape(s.ruleset)}</h2>")
         parts.append(_table(
-            ["card", *(f"{e} / game" for e in EVENTS), "owned by", "owners win", "non-owners win"],
+            ["card", *(f"{e} / game" for e in EVENTS), "owned by", "owners win", "non-owners win",
+             "win share adjusted for wealth (pp)", "points adjusted for wealth"],
             [[c.name, *(f"{r.mean:.3f}" for r in c.rates), f"{100 * c.owned.value:.1f}%", share_text(c.owners),
-              share_text(c.others)] for c in s.cards]))
+              share_text(c.others), effect_text(c.effect.wins, True), effect_text(c.effect.points, False)]
+             for c in s.cards]))
     if differences is not None:
         parts.append("<h2>Every figure compared</h2>")
         parts.append(_table(["figure", names[0], names[1], "difference [95% interval] (relative)", "test", "p",

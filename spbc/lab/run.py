@@ -29,6 +29,7 @@ from spbc.ai.agents import EASY_NOISE
 from spbc.ai.budget import Level
 from spbc.ai.sim import c_levels, play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
+from spbc.lab import wealth
 from spbc.lab.tally import EVENTS, Tally
 from spbc.lang.sent import SentRules, send_rules, sent_model
 from spbc.play.game import Game, Ruleset, load_rules
@@ -132,7 +133,7 @@ def play_batch(plan: Plan, first: int, count: int) -> Tally:
 
 def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int], first: int, count: int) -> Tally:
     tally = new_tally(ruleset, plan)
-    rows, events, squares, owners, owner_wins = fastplay.lab_games(
+    rows, events, squares, owners, owner_wins, strata = fastplay.lab_games(
         capsule, levels, first, plan.seed + first, count, EASY_NOISE)
     n, levels_won = len(levels), Counter[int]()
     width = 5 + 2 * n  # spbc.ai.fastplay.lab_games: the rows' fields, counted column by column
@@ -150,6 +151,7 @@ def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int]
         if won:
             tally.level_wins[level] += won
     tally.events, tally.squares, tally.owners, tally.owner_wins = events, squares, owners, owner_wins
+    tally.wealth = strata
     for g in range(count):  # the rows as Tally.rows keeps them
         row = rows[g * width:(g + 1) * width]
         tally.rows[first + g] = (row[0], row[1], row[2 + 2 * n], row[3 + 2 * n], *row[2:2 + n])
@@ -162,13 +164,16 @@ def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) ->
     players, cards = len(levels), tally.cards
     counts = [0] * (len(EVENTS) * cards)
     owned = [False] * (cards * players)
+    strata = wealth.GameStrata(cards, players)
 
     def note(game: Game, code: int) -> None:
         seat, kind = game.current_player, code & KIND_MASK
         card, target = (code >> CARD_SHIFT) & CARD_MASK, (code >> TARGET_SHIFT) & CARD_MASK
         found = [_BOUGHT] if kind == _BUY else [_TAKEN] if kind == _TAKE else [_PLAYED] if kind == _PLAY else []
+        strata.to_move(seat, game.round, game.rubles(seat))
         if kind in (_BUY, _PLAY):
             owned[card * players + seat] = True
+            strata.owns(card, seat)
         for event in found:
             counts[event * cards + card] += 1
             tally.events[(event * cards + card) * players + seat] += 1
@@ -179,6 +184,7 @@ def _agent_game(ruleset: Ruleset, plan: Plan, game_number: int, tally: Tally) ->
     _, result = play_game(ruleset, levels, plan.seed + game_number, on_move=note)
     winners = [rank == 1 for rank in result.ranks]
     tally.add_game(levels, result.moves, result.rounds, result.scores, winners, game_number)
+    strata.add_to(tally.wealth, result.scores, winners)
     for i, count in enumerate(counts):
         tally.squares[i] += count * count
     for i, was in enumerate(owned):

@@ -14,6 +14,7 @@ from spbc.lab.paired import Paired
 from spbc.lab.stats import ALPHA, Z95, Mean, Share, even_share_test, holm, mean_difference, mean_of, mean_of_sums, \
     share_difference
 from spbc.lab.tally import EVENTS, Tally
+from spbc.lab.wealth import CardEffect, Group, card_effect
 from spbc.play.game import Ruleset
 
 
@@ -25,6 +26,7 @@ class CardFigures:
     owned: Share  # seat-games in which the seat owned the card, of all seat-games
     owners: Share  # games won by seats that owned it, of the seat-games in which it was owned
     others: Share  # the same for the seats that did not own it
+    effect: CardEffect  # owners against non-owners as rich in the same round (spbc.lab.wealth)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,11 @@ def summarize(ruleset: Ruleset, outcome: Outcome) -> Summary:
     n, players = tally.games, tally.players
     names = {card.id: card.name for card in ruleset.cards}
     total_wins = sum(tally.wins)
+    all_scores: Counter[int] = Counter()
+    for counts in tally.scores:
+        all_scores.update(counts)
+    everyone = Group(n * players, sum(v * k for v, k in all_scores.items()),
+                     sum(v * v * k for v, k in all_scores.items()), total_wins)
     cards = []
     for c, card_id in enumerate(ruleset.engine.CARD_IDS):
         rates = tuple(
@@ -65,13 +72,11 @@ def summarize(ruleset: Ruleset, outcome: Outcome) -> Summary:
         owners = sum(tally.owners[c * players:(c + 1) * players])
         owner_wins = sum(tally.owner_wins[c * players:(c + 1) * players])
         cards.append(CardFigures(card_id, names[card_id], rates, Share(owners, n * players),
-                                 Share(owner_wins, owners), Share(total_wins - owner_wins, n * players - owners)))
+                                 Share(owner_wins, owners), Share(total_wins - owner_wins, n * players - owners),
+                                 card_effect(tally.wealth, c, everyone)))
     chi2, p = even_share_test(tally.wins)
     levels = tuple((level, Share(tally.level_wins[level], tally.level_seats[level]))
                    for level in dict.fromkeys(plan.seats)) if len(set(plan.seats)) > 1 else ()
-    all_scores: Counter[int] = Counter()
-    for counts in tally.scores:
-        all_scores.update(counts)
     return Summary(
         ruleset.name, plan.seats, n, plan.games, "C loop" if plan.c_levels is not None and ruleset.engine.c_api() else "Game API",
         tuple(Share(w, n) for w in tally.wins), chi2, p, levels,

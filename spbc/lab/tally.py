@@ -7,10 +7,13 @@ the sum does not depend on how many workers played, nor in which order the batch
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from spbc.lab import wealth
 
 #: The events counted per card and seat position, in this order.
 EVENTS = ("bought", "taken", "played", "displaced")
@@ -35,6 +38,8 @@ class Tally:
     squares: list[int] = field(default_factory=list)  # by (event, card): sum over games of a game's count squared
     owners: list[int] = field(default_factory=list)  # by (card, position): games in which the seat owned the card
     owner_wins: list[int] = field(default_factory=list)  # of those, the games that seat won
+    #: the wealth strata's counts: owners of each card and every seat-round by round and rubles (spbc.lab.wealth)
+    wealth: list[int] = field(default_factory=list)
     #: game number -> that game's row (moves, rounds, margin, winners as a bit mask by position, then the final
     #: points by position), for the paired comparison of two runs on the same seeds; not in the JSON, nor
     #: compared (a tally read back from JSON has none)
@@ -47,6 +52,7 @@ class Tally:
         self.squares = self.squares or [0] * (len(EVENTS) * self.cards)
         self.owners = self.owners or [0] * (self.cards * self.players)
         self.owner_wins = self.owner_wins or [0] * (self.cards * self.players)
+        self.wealth = self.wealth or [0] * wealth.size(self.cards)
 
     def add(self, other: Tally) -> None:
         """Add another tally of the same ruleset and seats into this one."""
@@ -54,10 +60,9 @@ class Tally:
             raise ValueError(f"cannot add a tally of {other.players} seats and {other.cards} cards to one of "
                              f"{self.players} seats and {self.cards} cards")
         self.games += other.games
-        for name in ("wins", "events", "squares", "owners", "owner_wins"):
+        for name in ("wins", "events", "squares", "owners", "owner_wins", "wealth"):
             mine, theirs = getattr(self, name), getattr(other, name)
-            for i, value in enumerate(theirs):
-                mine[i] += value
+            mine[:] = map(operator.add, mine, theirs)  # in place, at C speed (the strata are long)
         for name in ("level_seats", "level_wins", "rounds", "moves", "margins"):
             getattr(self, name).update(getattr(other, name))
         for mine_scores, their_scores in zip(self.scores, other.scores):
@@ -95,6 +100,7 @@ class Tally:
             "rounds": _sorted(self.rounds), "moves": _sorted(self.moves), "margins": _sorted(self.margins),
             "scores": [_sorted(c) for c in self.scores], "events": self.events, "squares": self.squares,
             "owners": self.owners, "owner_wins": self.owner_wins,
+            "wealth": wealth.to_text(self.wealth),
         }
 
     @classmethod
@@ -107,6 +113,7 @@ class Tally:
             Counter(data["level_wins"]), counts(data["rounds"]), counts(data["moves"]), counts(data["margins"]),
             [counts(c) for c in data["scores"]], list(data["events"]), list(data["squares"]),
             list(data["owners"]), list(data["owner_wins"]),
+            wealth.from_text(data.get("wealth", [])),
         )
 
 

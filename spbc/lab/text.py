@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 from spbc.lab.stats import Mean, Share
-from spbc.lab.summary import Difference, Summary
+from spbc.lab.summary import CardFigures, Difference, Summary
 from spbc.lab.tally import EVENTS
+from spbc.lab.wealth import Effect
 
 
 def share_text(s: Share) -> str:
@@ -70,7 +71,7 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
 
     lines.append("")
     lines.append("Per card: times per game bought, taken into hand, played from hand, displaced; share of seats "
-                 "that owned it; win share of owners against non-owners (95% intervals)")
+                 "that owned it; win share of owners against non-owners (95% intervals; raw, not adjusted for wealth)")
     for k, s in enumerate(summaries):
         if len(summaries) > 1:
             lines.append(f"  {s.ruleset}")
@@ -81,10 +82,49 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
             lines.append(f"  {card.name[:31]:<32}{rates}{100 * card.owned.value:6.1f}%   "
                          f"{share_text(card.owners):<25}{share_text(card.others):<25}".rstrip())
     assert len(EVENTS) == 4  # the columns above
+    lines += effect_lines(summaries)
 
     if differences is not None:
         lines += difference_lines(summaries, differences)
     return "\n".join(lines) + "\n"
+
+
+#: Cards shown in the chart of adjusted effects: those owned in the most seat-games.
+TOP_CARDS = 20
+
+
+def top_cards(summary: Summary, count: int = TOP_CARDS) -> list[CardFigures]:
+    """The cards owned in the most seat-games (with an adjusted effect), sorted by the adjusted difference in win
+    share, largest first."""
+    found = [c for c in summary.cards if not math.isnan(c.effect.wins.estimate)]
+    found = sorted(found, key=lambda c: (-c.effect.owners, c.id))[:count]
+    return sorted(found, key=lambda c: (-c.effect.wins.estimate, c.id))
+
+
+def effect_text(e: Effect, share: bool) -> str:
+    """An adjusted difference, "+9.4 [+5.1, +13.7]", a share's in percentage points."""
+    if math.isnan(e.estimate):
+        return "-"
+    k = 100 if share else 1
+    return f"{k * e.estimate:+.1f} [{k * e.low:+.1f}, {k * e.high:+.1f}]"
+
+
+def effect_lines(summaries: list[Summary]) -> list[str]:
+    """The cards owned most often, owners against non-owners as rich in the same round (spbc.lab.wealth)."""
+    lines = ["", f"Per card, the {TOP_CARDS} cards owned most often: owners less non-owners, raw and adjusted for "
+             "wealth (matched on the round and the seat's rubles when it was to move), 95% intervals; an "
+             "association, not a cause"]
+    for s in summaries:
+        if len(summaries) > 1:
+            lines.append(f"  {s.ruleset}")
+        lines.append(f"  {'card':<32}{'owners':>8}{'matched':>8}   {'win share (pp): raw, adjusted':<36}"
+                     "final points: raw, adjusted")
+        for c in top_cards(s):
+            e = c.effect
+            lines.append(f"  {c.name[:31]:<32}{e.owners:>8}{e.matched:>8}   "
+                         f"{100 * e.wins.raw:+6.1f}  {effect_text(e.wins, True):<28}"
+                         f"{e.points.raw:+6.1f}  {effect_text(e.points, False)}".rstrip())
+    return lines
 
 
 def change_text(d: Difference) -> str:
