@@ -11,6 +11,8 @@ from spbc.ai.agents import search_inputs
 from spbc.ai.sim import c_budgets, c_levels, c_loop, play_game, play_games, rotated
 from spbc.lab.report import make_report
 from spbc.lab.run import Plan, play_batch, run_plans
+from spbc.lang.load import shipped_names
+from spbc.play.game import load_rules
 
 #: Seat lists with search seats, small budgets: the default medium, hard at a fixed budget, with easy and random.
 SEATS = [["medium", "medium"], ["hard@40it", "easy"], ["medium@25it", "random", "hard@30it"]]
@@ -70,3 +72,17 @@ def test_a_report_with_medium_seats_is_the_same_on_one_process_and_two(compiled)
         texts.append(make_report([compiled], outcomes).text())
     assert texts[0] == texts[1]
     assert "base: 8 games, seats medium,medium rotated" in texts[0] and "C loop" in texts[0]
+
+
+@pytest.mark.slow  # every shipped ruleset, through the Game API too
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_shipped_ruleset_plays_the_search_agents_games_on_the_c_loop(name):
+    ruleset = load_rules(name, "compiled")
+    if ruleset.backend != "compiled":
+        pytest.skip("the compiled engine is not in use here")
+    game = ruleset.model.game
+    for players in sorted({max(2, game.min_players), min(4, game.max_players)}):
+        seats = ["medium@20it", "hard@15it", "easy", "random"][:players]
+        assert c_loop(ruleset, seats)
+        looped = list(play_games(ruleset, seats, 2, 300))
+        assert looped == [play_game(ruleset, rotated(seats, n), 300 + n)[1] for n in range(2)]
