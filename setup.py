@@ -49,8 +49,8 @@ def _engine_extensions() -> list[Extension]:
     extensions.append(Extension("spbc.ai.playouts", ["spbc/ai/playouts.pyx"], extra_compile_args=["-O2"]))
     # the hard level's information-set search, compiled once in the same way
     extensions.append(Extension("spbc.ai.search", ["spbc/ai/search.pyx"], extra_compile_args=["-O2"]))
-    # whole games of random and easy seats, spb sim's and the balance lab's (with its counters per card), in C
-    # through the same capsule
+    # whole games of random, easy and search seats (medium, hard@Nit: it cimports spbc/ai/search.pxd), spb sim's
+    # and the balance lab's (with its counters per card), in C through the same capsule
     extensions.append(Extension("spbc.ai.fastplay", ["spbc/ai/fastplay.pyx"], extra_compile_args=["-O2"]))
     from Cython.Build import cythonize
 

@@ -334,7 +334,7 @@ def test_an_interrupted_run_on_two_processes_stops_its_workers_and_exits(tmp_pat
 
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-P", "-m", "spbc.frontends.cli", "balance", "base", "--seats",
-                              "ai:medium@30it,ai:easy", "--games", "4000", "--jobs", "2", "--out", str(out)],
+                              "ai:hard@10ms,ai:easy", "--games", "4000", "--jobs", "2", "--out", str(out)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     assert child.stderr.readline().startswith("playing 4000 games on 2 local processes")

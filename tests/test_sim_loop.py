@@ -61,9 +61,9 @@ def test_every_shipped_ruleset_plays_the_same_games_on_both_paths(name):
             _same_on_both_paths(ruleset, seats, 200, 77 * players)
 
 
-def test_records_the_twin_and_search_levels_go_through_the_game_api(compiled, twin, tmp_path):
+def test_records_the_twin_and_timed_search_levels_go_through_the_game_api(compiled, twin, tmp_path):
     assert c_loop(compiled, ["easy", "random"]) and not c_loop(compiled, ["easy", "random"], tmp_path)
-    assert not c_loop(twin, ["easy", "random"]) and not c_loop(compiled, ["medium@5it", "random"])
+    assert not c_loop(twin, ["easy", "random"]) and not c_loop(compiled, ["hard@5ms", "random"])
     recorded = list(play_games(compiled, ["easy", "random"], 6, 40, records=tmp_path))
     assert recorded == list(play_games(compiled, ["easy", "random"], 6, 40))
     assert len(list(tmp_path.iterdir())) == 6
@@ -89,8 +89,10 @@ def test_spb_sim_says_which_path_runs():
     assert "(compiled engine) on the C loop," in runner.invoke(app, args).stdout.splitlines()[0]
     twin = runner.invoke(app, [*args, "--backend", "python"]).stdout.splitlines()[0]
     assert "(python engine) on the Game API," in twin
+    shown = json.loads(runner.invoke(app, [*args, "--seats", "hard@5ms,random", "--json"]).stdout)
+    assert shown["loop"] == "Game API"  # a search for a time: only iterations play on the C loop
     shown = json.loads(runner.invoke(app, [*args, "--seats", "medium@3it,random", "--json"]).stdout)
-    assert shown["loop"] == "Game API"
+    assert shown["loop"] == "C loop"
 
 
 @pytest.mark.slow  # a pool of processes

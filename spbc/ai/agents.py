@@ -160,6 +160,19 @@ CLAMPED = Settings(margin_weight=0.1, margin_scale=30.0, squash=False)
 _Tables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
+def search_inputs(ruleset: Ruleset, settings: Settings = Settings()
+                  ) -> tuple[_Tables, dict[str, int], dict[str, float]]:
+    """What the search is handed for these rules: the card tables, the state layout, the settings (a
+    SearchAgent's, and the C loop's search seats', spbc.ai.fastplay)."""
+    tables = card_tables(ruleset)
+    layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
+    weighing = {
+        "margin_weight": settings.margin_weight, "margin_scale": settings.margin_scale,
+        "exploration": settings.exploration, "uniform": int(settings.uniform), "squash": int(settings.squash),
+    }
+    return (tables.cost, tables.rubles, tables.points), layout, weighing
+
+
 class SearchAgent:
     """Information-set Monte Carlo tree search on the compiled engine (spbc.ai.search), from the
     observation's state: every iteration deals the unseen cards anew from the agent's own generator.
@@ -201,15 +214,7 @@ class SearchAgent:
         return self.last
 
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
-        """What the search is handed for these rules: the card tables, the state layout, the settings."""
-        tables = card_tables(ruleset)
-        layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
-        settings = {
-            "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
-            "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
-            "squash": int(self.settings.squash),
-        }
-        return (tables.cost, tables.rubles, tables.points), layout, settings
+        return search_inputs(ruleset, self.settings)
 
     def __deepcopy__(self, memo: dict[int, object]) -> SearchAgent:
         """A copy that draws on from the same generator state (the terminal game's undo keeps one per

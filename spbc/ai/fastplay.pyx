@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Whole games of ``random`` and ``easy`` seats on any ruleset's compiled engine, in C: the one loop under
+"""Whole games of ``random``, ``easy`` and search seats on any ruleset's compiled engine, in C: the one loop under
 ``spb sim`` (:func:`sim_games`, each seat's decisions counted and timed) and the balance lab
 (:func:`lab_games`, with the lab's counters kept as they go).
 
@@ -14,6 +14,11 @@ legal move (as spbc.ai.agents does).
   (spbc/engine/templates/kernels.j2, through its EngineApi), on the seat's observation made by the engine's
   canonical_unseen as spbc.play.observe makes it (the others' rubles those of the public ledger, kept here
   as spbc.play.game.Game.public_rubles keeps it); never on the real state.
+- A search seat (``medium``, or ``hard`` at a fixed number of iterations: ``hard@200it``) decides as
+  spbc.ai.agents.SearchAgent does: on the same observation, the search of spbc.ai.search through its C entry
+  points (search.pxd) for its iterations, from the seed its generator draws next, the most visited move
+  played. Its tree is made once a call and emptied for each decision; no Python object is made per move.
+  Budgets are iterations only, never time, so that a game is the same on any machine and any number of jobs.
 """
 
 from libc.stdint cimport uint64_t
@@ -21,14 +26,15 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from spbc.ai.search cimport Layout, Tree, _add, _best_move, _fill_layout, _run, _thread_cpu, _tree_free, _tree_make
 from spbc.contract.engine_api cimport (
-    KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind, move_target, rng_below,
+    KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind, move_target, rng_below, rng_next,
 )
 
 #: The counters kept per card, in this order: bought, taken into a hand, played from a hand, displaced.
 EVENTS = ("bought", "taken", "played", "displaced")
 #: The seat levels the C loop plays, by their codes in ``lab_games``' ``levels``.
-LEVELS = ("random", "easy")
+LEVELS = ("random", "easy", "search")
 
 cdef enum:
     MAX_SEATS = 8
@@ -43,7 +49,8 @@ cdef struct Lab:
     int players
     int ncards
     int width             # a game's row: 5 + 2 * players values
-    int has_easy          # some seat is easy: keep the public ledger of rubles
+    int observes          # some seat is easy or searches: keep the public ledger of rubles
+    int failed            # a search ran out of memory
     int counting          # keep the lab's counters by card (lab_games)
     int timed             # time each decision (sim_games)
     double noise
@@ -59,6 +66,11 @@ cdef struct Lab:
     int* game_events      # this game's counts by event and card (all seats)
     char* owned           # this game's owners by card and seat
     int kinds[MAX_SEATS]  # the run's seat levels, not rotated
+    long budgets[MAX_SEATS]  # their search iterations (search seats; 0 for the others), not rotated
+    long seat_budget[MAX_SEATS]
+    Layout L              # the search seats' rules and settings (spbc.ai.search), and their tree
+    int* per_card
+    Tree tree
     uint64_t x[MAX_SEATS]
     int seat_kind[MAX_SEATS]
     int ledger[MAX_SEATS]
@@ -78,6 +90,9 @@ cdef struct Lab:
 include "wealth.pxi"  # the wealth strata: WEALTH, _snapshot, _tally_wealth
 
 
+include "searchseat.pxi"  # _search_move, _search_start: the search seats' decisions and their tree
+
+
 cdef inline double _now() noexcept nogil:
     """The monotonic clock in seconds (the clock of Python's time.perf_counter, which the Game API's path
     times its decisions by)."""
@@ -86,36 +101,7 @@ cdef inline double _now() noexcept nogil:
     return t.tv_sec + t.tv_nsec * 1e-9
 
 
-cdef int _lab_make(Lab* b, int count) noexcept nogil:
-    """Allocate b's buffers, the counters zeroed (0), or free what was allocated (-1: no memory)."""
-    cdef const EngineApi* api = b.api
-    cdef int ncards = b.ncards, players = b.players
-    b.s = <int*>malloc(api.state_size * sizeof(int))
-    b.observed = <int*>malloc(api.state_size * sizeof(int))
-    b.moves = <int*>malloc(api.max_moves * sizeof(int))
-    b.rows = <int*>malloc(<Py_ssize_t>(count if count > 1 else 1) * b.width * sizeof(int))
-    b.times = <double*>malloc(<Py_ssize_t>(count if count > 1 else 1) * 2 * players * sizeof(double))
-    b.events = <long long*>calloc(4 * ncards * players, sizeof(long long))
-    b.squares = <long long*>calloc(4 * ncards, sizeof(long long))
-    b.owners = <long long*>calloc(ncards * players, sizeof(long long))
-    b.owner_wins = <long long*>calloc(ncards * players, sizeof(long long))
-    b.game_events = <int*>malloc(4 * ncards * sizeof(int))
-    b.owned = <char*>malloc(ncards * players)
-    b.wealth = <long long*>calloc((ncards * WEALTH_STATS + 4) * WEALTH_ROUNDS * WEALTH_BINS, sizeof(long long))
-    b.cells = <int*>malloc(MAX_TURNS * players * sizeof(int))
-    b.got = <int*>malloc(ncards * players * sizeof(int))
-    if (b.s == NULL or b.observed == NULL or b.moves == NULL or b.rows == NULL or b.times == NULL or b.events == NULL
-            or b.squares == NULL or b.owners == NULL or b.owner_wins == NULL or b.game_events == NULL
-            or b.owned == NULL or b.wealth == NULL or b.cells == NULL or b.got == NULL):
-        _lab_free(b)
-        return -1
-    return 0
-
-
-cdef void _lab_free(Lab* b) noexcept nogil:
-    free(b.s); free(b.observed); free(b.moves); free(b.rows); free(b.times)
-    free(b.events); free(b.squares); free(b.owners); free(b.owner_wins); free(b.game_events); free(b.owned)
-    free(b.wealth); free(b.cells); free(b.got)
+include "labmemory.pxi"  # _lab_make, _lab_free: the buffers of a call
 
 
 cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
@@ -126,7 +112,9 @@ cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
         return b.moves[rng_below(&b.x[p], n)]
     memcpy(b.observed, b.s, api.state_size * sizeof(int))
     api.canonical_unseen(b.observed, p, b.ledger)
-    return api.easy_choice(b.observed, b.moves, n, p, &b.x[p], b.noise)
+    if b.seat_kind[p] == 1:
+        return api.easy_choice(b.observed, b.moves, n, p, &b.x[p], b.noise)
+    return _search_move(b, p)
 
 
 cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
@@ -155,15 +143,15 @@ cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
 
 
 cdef inline void _apply(Lab* b, int m) noexcept nogil:
-    """Play m, and with easy seats keep the public ledger of rubles (spbc.play.game.Game.public_rubles)."""
+    """Play m, and with easy or search seats keep the public ledger of rubles (spbc.play.game.Game.public_rubles)."""
     cdef const EngineApi* api = b.api
     cdef int before[MAX_SEATS]
     cdef int c
-    if b.has_easy:
+    if b.observes:
         for c in range(b.players):
             before[c] = b.s[api.o_rubles + c]
     api.apply_move(b.s, m)
-    if b.has_easy:
+    if b.observes:
         for c in range(b.players):
             b.ledger[c] += b.s[api.o_rubles + c] - before[c]
 
@@ -194,6 +182,7 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
     for p in range(b.players):
         b.x[p] = _agent_seed(seed, <uint64_t>p)
         b.seat_kind[p] = b.kinds[(p + number) % b.players]
+        b.seat_budget[p] = b.budgets[(p + number) % b.players]
         b.ledger[p] = b.s[api.o_rubles + p]
         b.decisions[p] = 0
         b.seconds[p] = 0.0
@@ -213,6 +202,8 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
         if b.counting:
             _snapshot(b, p)
         m = b.moves[0] if n == 1 else _decide(b, n, p)
+        if b.failed:
+            return -1
         if b.counting:
             _count_move(b, m, p)
         _apply(b, m)
@@ -286,32 +277,44 @@ cdef int _play_games(Lab* b, long long first_game, long long first_seed, int cou
     return -1
 
 
-cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise, bint timed) except -1:
-    """Set b up for count games of the seats ``levels`` (codes of LEVELS): the sim's (timed, each row with
-    the decisions by seat) or the lab's (counting); ValueError for seats the engine or the loop cannot play."""
+cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise, bint timed, list budgets,
+                    object search) except -1:
+    """Set b up for count games of the seats ``levels`` (codes of LEVELS; ``budgets`` the search seats'
+    iterations, ``search`` their (tables, layout, settings) as spbc.ai.search.search takes them): the sim's
+    (timed, each row with the decisions by seat) or the lab's (counting); ValueError for seats the engine or
+    the loop cannot play."""
     b.api = engine_api(capsule)
+    b.per_card, b.failed = NULL, 0
+    memset(&b.tree, 0, sizeof(Tree))
     cdef int players = len(levels), p
     if players < 1 or players > b.api.max_players or players > MAX_SEATS:
         raise ValueError(f"{players} seats; this engine plays at most {min(b.api.max_players, MAX_SEATS)}")
     for p in range(players):
         b.kinds[p] = levels[p]
-        if b.kinds[p] not in (0, 1):
+        b.budgets[p] = budgets[p] if budgets is not None and levels[p] == 2 else 0
+        if b.kinds[p] not in (0, 1, 2):
             raise ValueError(f"seat level code {levels[p]!r} is none of {LEVELS}")
+        if b.kinds[p] == 2 and (b.budgets[p] <= 0 or search is None):
+            raise ValueError("a search seat takes its iterations (budgets) and the search's inputs (search)")
     b.players, b.ncards, b.noise = players, b.api.ncards, noise
     b.timed, b.counting = timed, not timed
     b.width = 5 + (3 if timed else 2) * players
-    b.has_easy = any(b.kinds[p] == 1 for p in range(players))
+    b.observes = any(b.kinds[p] != 0 for p in range(players))
     if _lab_make(b, count) < 0:
         raise MemoryError()
+    if any(b.kinds[p] == 2 for p in range(players)):
+        _search_start(b, search)
     return 0
 
 
 def lab_games(object capsule, list levels, long long first_game, long long first_seed, int count,
-              double noise=0.0):
+              double noise=0.0, list budgets=None, object search=None):
     """Play ``count`` games, game numbers first_game, first_game + 1, ... from the seeds first_seed,
     first_seed + 1, ...; ``levels`` are the run's seats as codes of LEVELS, rotated by the game number
     (position p of game i holds ``levels[(p + i) % len(levels)]``, spbc.lab.run.Plan.levels); ``noise`` is
-    the easy seats' (spbc.ai.agents.EASY_NOISE).
+    the easy seats' (spbc.ai.agents.EASY_NOISE); ``budgets`` the search seats' iterations by seat of
+    ``levels`` (0 for the others) and ``search`` their inputs, (tables, layout, settings) as
+    spbc.ai.search.search takes them (spbc.ai.agents.search_inputs).
 
     Returns ``(games, events, squares, owners, owner_wins, wealth)``:
 
@@ -330,15 +333,18 @@ def lab_games(object capsule, list levels, long long first_game, long long first
       every turn of those seat-games; after the cards, every seat-turn's four (``ncards * cells * WEALTH_STATS
       + 4 * k + s``). A seat's first MAX_TURNS turns of a game alone count.
 
-    RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug).
+    RuntimeError when a game does not end within the engine's bound on a game's moves (an engine bug);
+    MemoryError when a search runs out of memory.
     """
     cdef Lab b
     cdef int stuck
-    _lab_start(&b, capsule, levels, count, noise, False)
+    _lab_start(&b, capsule, levels, count, noise, False, budgets, search)
     cdef int players = b.players, ncards = b.ncards
     try:
         with nogil:
             stuck = _play_games(&b, first_game, first_seed, count)
+        if b.failed:
+            raise MemoryError()
         if stuck >= 0:
             raise RuntimeError(f"the game of seed {first_seed + stuck} did not end within "
                                f"{b.api.max_game_moves} moves, more than the rules allow any game: an engine bug")
@@ -351,24 +357,26 @@ def lab_games(object capsule, list levels, long long first_game, long long first
 
 
 def sim_games(object capsule, list levels, long long first_game, long long first_seed, int count,
-              double noise=0.0):
+              double noise=0.0, list budgets=None, object search=None):
     """The games of :func:`lab_games` (the same arguments), as ``spb sim`` reports them (spbc.ai.sim):
     ``(games, times, stuck)``.
 
     - games: per game, flat, ``lab_games``' row and then each position's decisions (moves it chose among
       more than one);
     - times: per game, flat, each position's seconds over its decisions and then its longest decision, by the
-      monotonic clock around each choice in C (the easy seats' observation included);
+      monotonic clock around each choice in C (the easy and search seats' observation included);
     - stuck: the index among the games of the first that did not end within the engine's bound on a game's
       moves (an engine bug; the games from it on are not played), or -1.
     """
     cdef Lab b
     cdef int stuck
-    _lab_start(&b, capsule, levels, count, noise, True)
+    _lab_start(&b, capsule, levels, count, noise, True, budgets, search)
     cdef int players = b.players
     try:
         with nogil:
             stuck = _play_games(&b, first_game, first_seed, count)
+        if b.failed:
+            raise MemoryError()
         played = count if stuck < 0 else stuck
         return ([b.rows[i] for i in range(<Py_ssize_t>played * b.width)],
                 [b.times[i] for i in range(<Py_ssize_t>played * 2 * players)], stuck)

@@ -52,9 +52,6 @@ cdef enum:
 #: The iterations between two readings of the clock (a budget in seconds).
 CLOCK_STRIDE = STRIDE
 
-#: A clock: seconds from some start, given its context.
-ctypedef double (*Clock)(void* context) noexcept nogil
-
 
 cdef double _thread_cpu(void* context) noexcept nogil:
     """The calling thread's CPU time in seconds: the search's own."""
@@ -69,35 +66,10 @@ cdef double _called(void* context) noexcept nogil:
         return (<object>context)()
 
 
-cdef struct Layout:
-    # what the policy knows of the rules and the cards (the state's offsets are the engine's: EngineApi)
-    int hand_limit
-    int o_hand_size
-    int ncards
-    const int* cost
-    const int* rubles
-    const int* points
-    double margin_weight    # how much of a reward is the score margin (the rest: the win)
-    double margin_scale     # points of margin at which it counts half (squash), or fully (clamped)
-    int squash              # 1: the margin squashed smoothly, m / (|m| + margin_scale); 0: clamped at the scale
-    double exploration      # UCB's constant
-    int uniform             # 1: uniformly random playouts (the engine's own)
+# Layout, Tree and Clock are defined in search.pxd, with the functions the C loop of spbc.ai.fastplay calls.
 
 
 include "playout.pxi"  # _weight, _policy_playout, _rewards
-
-
-cdef struct Tree:
-    int* move
-    int* child       # first child, -1: none
-    int* sibling     # next sibling, -1: none
-    int* player      # the seat that made the node's move
-    int* visits
-    int* avail
-    double* reward   # summed rewards of player
-    double* win      # summed win shares of player
-    int size
-    int capacity
 
 
 cdef int _add(Tree* t, int parent, int move, int player) noexcept nogil:
@@ -332,6 +304,20 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.exploration = settings["exploration"]
     L.squash = settings.get("squash", 0)
     L.uniform = settings["uniform"]
+
+
+cdef int _best_move(const Tree* t) noexcept nogil:
+    """The code of the root's child that _root_children puts first: the most visited, then the highest mean
+    reward, then the lowest code (the move a search agent plays)."""
+    cdef int c = t.child[0], best = -1
+    cdef double mean, best_mean = 0.0
+    while c >= 0:
+        mean = t.reward[c] / t.visits[c] if t.visits[c] else 0.0
+        if best < 0 or t.visits[c] > t.visits[best] or (t.visits[c] == t.visits[best] and (
+                mean > best_mean or (mean == best_mean and t.move[c] < t.move[best]))):
+            best, best_mean = c, mean
+        c = t.sibling[c]
+    return t.move[best] if best >= 0 else -1
 
 
 cdef list _root_children(const Tree* t):

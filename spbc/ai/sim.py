@@ -6,9 +6,9 @@ seeded from the game's seed and the seat, so the results, in game order, are the
 or several (for the search levels in fixed-iterations mode, ``hard@5000it``; a time budget depends on
 the machine's speed).
 
-Seats that are all ``random`` or ``easy`` play on the compiled engine's C loop (spbc.ai.fastplay, the balance
-lab's loop too) unless records are written: the same games as :func:`play_game`'s, move for move, about a
-hundred times faster. Records, the Python twin and every other seat list go through the Game API
+Seats that are all ``random``, ``easy`` or search levels with a budget in iterations (``medium``,
+``hard@200it``) play on the compiled engine's C loop (spbc.ai.fastplay, the balance lab's loop too) unless
+records are written: the same games as :func:`play_game`'s, move for move, many times faster. Records, the Python twin and every other seat list go through the Game API
 (:func:`play_game`). On either path a seat's time per decision is the monotonic clock's around its choice,
 its observation included: through the Game API ``observe`` and the agent's ``choose``, on the C loop the
 choice in C.
@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from spbc.ai import fastplay
-from spbc.ai.agents import EASY_NOISE, make_agent
+from spbc.ai.agents import EASY_NOISE, make_agent, search_inputs
+from spbc.ai.budget import Level
 from spbc.ai.seeds import agent_seed
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
 from spbc.play.observe import observe
@@ -93,17 +95,37 @@ def play_game(ruleset: Ruleset, seats: list[str], seed: int,
                             list(seats), decisions, searched, iterations, seconds, slowest)
 
 
-#: The levels the C loop plays (spbc.ai.fastplay.LEVELS), by the codes it takes.
+_T = TypeVar("_T")
+
+#: The levels the C loop plays (spbc.ai.fastplay.LEVELS), by the codes it takes: a search level with a budget in
+#: iterations is a ``search`` seat.
 C_LEVELS = {level: code for code, level in enumerate(fastplay.LEVELS)}
 #: The seeds the C loop takes (a C long long); a run beyond them plays through the Game API.
 _C_SEEDS = range(-(1 << 63), 1 << 63)
 
 
+def _c_seat(level: str) -> tuple[int, int]:
+    """A seat as the C loop's (level code, iterations), or (-1, 0) for one it does not play: a search with a
+    time budget, or no level."""
+    try:
+        parsed = Level.parse(level)
+    except ValueError:
+        return -1, 0
+    if parsed.budget is None:
+        return C_LEVELS[parsed.name], 0
+    return (C_LEVELS["search"], parsed.budget.iterations) if parsed.budget.iterations > 0 else (-1, 0)
+
+
 def c_levels(seats: Sequence[str]) -> list[int] | None:
     """The seats (level names, ``ai:`` allowed) as the C loop's level codes, or None when one of them is a level
-    the C loop does not play."""
-    levels = [C_LEVELS.get(level.removeprefix("ai:"), -1) for level in seats]
+    the C loop does not play (a search level with a time budget: only iterations are reproducible)."""
+    levels = [_c_seat(level)[0] for level in seats]
     return None if -1 in levels else levels
+
+
+def c_budgets(seats: Sequence[str]) -> list[int]:
+    """The seats' search iterations a decision, as the C loop takes them (0 for a seat that does not search)."""
+    return [_c_seat(level)[1] for level in seats]
 
 
 def ranks(finals: Sequence[int], ties: Sequence[int]) -> list[int]:
@@ -116,22 +138,27 @@ def ranks(finals: Sequence[int], ties: Sequence[int]) -> list[int]:
 def _c_games(ruleset: Ruleset, seats: list[str], levels: list[int], seeds: range, first: int) -> list[GameResult]:
     """The games of seeds on the C loop (the first is game number first of the run), as play_game gives them.
     GameTooLongError as play_game raises it."""
-    rows, times, stuck = fastplay.sim_games(ruleset.engine.c_api(), levels, first, seeds.start, len(seeds), EASY_NOISE)
+    budgets = c_budgets(seats)
+    search = search_inputs(ruleset) if any(budgets) else None
+    rows, times, stuck = fastplay.sim_games(ruleset.engine.c_api(), levels, first, seeds.start, len(seeds), EASY_NOISE,
+                                            budgets, search)
     n = len(seats)
     width, clocks = 5 + 3 * n, 2 * n  # spbc.ai.fastplay.sim_games: each game's row and its times
     results = []
     for g in range(len(rows) // width):
         row, clock = rows[g * width:(g + 1) * width], times[g * clocks:(g + 1) * clocks]
-        finals, ties = row[2:2 + n], row[2 + n:2 + 2 * n]
+        finals, ties, decisions = row[2:2 + n], row[2 + n:2 + 2 * n], row[5 + 2 * n:]
+        iterations = rotated(budgets, first + g)  # each search decision runs its budget's iterations exactly
         results.append(GameResult(seeds[g], row[0], finals, ranks(finals, ties), row[1], rotated(seats, first + g),
-                                  row[5 + 2 * n:], [0] * n, [0] * n, clock[:n], clock[n:]))
+                                  decisions, [d if i else 0 for d, i in zip(decisions, iterations)],
+                                  [d * i for d, i in zip(decisions, iterations)], clock[:n], clock[n:]))
     if stuck >= 0:
         raise GameTooLongError(f"the game of seed {seeds[stuck]} did not end within {ruleset.move_limit} "
                                "moves, more than the rules allow any game: an engine bug")
     return results
 
 
-def rotated(levels: Sequence[str], game: int) -> list[str]:
+def rotated(levels: Sequence[_T], game: int) -> list[_T]:
     """The seats of game number ``game`` of a run (0 first): the levels rotated by that many places."""
     return [levels[(seat + game) % len(levels)] for seat in range(len(levels))]
 
@@ -155,7 +182,8 @@ def record_game(ruleset: Ruleset, levels: list[str], seed: int, folder: Path) ->
 
 
 def c_loop(ruleset: Ruleset, seats: Sequence[str], records: Path | None = None, seeds: range = range(0)) -> bool:
-    """Whether a run of these seats plays on the C loop: all random or easy, a compiled engine, no records, and
+    """Whether a run of these seats plays on the C loop: all random, easy or searching for iterations, a compiled
+    engine, no records, and
     seeds that fit the C loop's (64-bit signed)."""
     return (records is None and c_levels(seats) is not None and ruleset.engine.c_api() is not None
             and seeds.start in _C_SEEDS and seeds.stop in _C_SEEDS)
@@ -182,8 +210,9 @@ def _worker(source: str, backend: str, seats: list[str], seeds: range, first: in
     return _play_seeds(load_rules(source, backend), seats, seeds, first, records)
 
 
-#: Games a process plays between two reports of progress: through the Game API, and on the C loop.
-CHUNK, C_CHUNK = 25, 1000
+#: Games a process plays between two reports of progress: through the Game API, on the C loop, and on the C loop
+#: with search seats.
+CHUNK, C_CHUNK, SEARCH_CHUNK = 25, 1000, 20
 #: Chunks handed to each process ahead of the one it plays, so that none waits for work.
 AHEAD = 2
 
@@ -196,7 +225,8 @@ def play_games(ruleset: Ruleset, seats: list[str], games: int, seed: int, jobs: 
     chunks of games at a time, whatever its length. ``progress`` is told how many games are done, every
     CHUNK games or so (C_CHUNK on the C loop, fewer for the search levels, whose games are slower)."""
     looped = c_loop(ruleset, seats, records, range(seed, seed + games))
-    size = C_CHUNK if looped else CHUNK if c_levels(seats) is not None else 2
+    searching = any(c_budgets(seats)) or c_levels(seats) is None
+    size = (SEARCH_CHUNK if searching else C_CHUNK) if looped else 2 if searching else CHUNK
     chunks = ((start, range(seed + start, seed + min(start + size, games))) for start in range(0, games, size))
     done = 0
     if jobs <= 1 or games < 2:

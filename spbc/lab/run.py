@@ -6,9 +6,10 @@ game numbers, fixed by the plan alone; its tally is the same wherever it is play
 in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. A run sized by
 precision (spbc.lab.precision) plays in rounds: every batch of a round finishes before the next round is
 sized from the tallies, so the rounds, too, are the same on any number of workers. Seats that are
-all ``random`` or ``easy`` play on the engine's own C loop (spbc.ai.fastplay), every other seat list through the Game API (spbc.ai.sim.play_game): the
-same games, move for move (the C loop's easy seats decide as spbc.ai.agents.EasyAgent does, from the same
-observation).
+all ``random``, ``easy`` or search levels with a budget in iterations (``medium``, ``hard@200it``) play on the
+engine's own C loop (spbc.ai.fastplay), every other seat list (a search for a time) through the Game API
+(spbc.ai.sim.play_game): the same games, move for move (the C loop's easy and search seats decide as
+spbc.ai.agents.EasyAgent and SearchAgent do, from the same observation and the same generator).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.ai import fastplay
-from spbc.ai.agents import EASY_NOISE
+from spbc.ai.agents import EASY_NOISE, search_inputs
 from spbc.ai.budget import Level
-from spbc.ai.sim import c_levels, play_game
+from spbc.ai.sim import c_budgets, c_levels, play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import wealth
 from spbc.lab.tally import EVENTS, Tally
@@ -36,9 +37,9 @@ from spbc.play.game import Game, Ruleset, load_rules
 
 _BUY, _TAKE, _PLAY = (MOVE_KINDS.index(kind) for kind in ("buy", "take", "play"))
 _BOUGHT, _TAKEN, _PLAYED, _DISPLACED = range(len(EVENTS))
-#: Games per batch: random seats on the C loop, easy seats (among random ones) on the C loop, and seats played
-#: through the Game API.
-FAST_BATCH, EASY_BATCH, AGENT_BATCH = 2000, 200, 25
+#: Games per batch: random seats on the C loop, easy seats (among random ones) on the C loop, search seats on the C
+#: loop, and seats played through the Game API.
+FAST_BATCH, EASY_BATCH, SEARCH_BATCH, AGENT_BATCH = 2000, 200, 25, 25
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ class Plan:
     seats: tuple[str, ...]
     games: int
     seed: int
-    batch_size: int = 0  # games per batch; 0: FAST_BATCH or EASY_BATCH on the C loop, AGENT_BATCH through the Game API
-    fast: bool = True  # random and easy seats on the C loop (False: through the Game API, the same games, slower)
+    batch_size: int = 0  # games per batch; 0: FAST_BATCH, EASY_BATCH or SEARCH_BATCH on the C loop, else AGENT_BATCH
+    fast: bool = True  # the seats on the C loop where it plays them (False: through the Game API, the same games)
     rules: SentRules | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -70,7 +71,8 @@ class Plan:
     @property
     def batch(self) -> int:
         levels = self.c_levels
-        default = AGENT_BATCH if levels is None else EASY_BATCH if any(levels) else FAST_BATCH
+        default = (AGENT_BATCH if levels is None else SEARCH_BATCH if any(c_budgets(self.seats))
+                   else EASY_BATCH if any(levels) else FAST_BATCH)
         return self.batch_size or default
 
     def batches(self, start: int = 0, stop: int | None = None) -> list[tuple[int, int]]:
@@ -133,8 +135,10 @@ def play_batch(plan: Plan, first: int, count: int) -> Tally:
 
 def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int], first: int, count: int) -> Tally:
     tally = new_tally(ruleset, plan)
+    budgets = c_budgets(plan.seats)
     rows, events, squares, owners, owner_wins, strata = fastplay.lab_games(
-        capsule, levels, first, plan.seed + first, count, EASY_NOISE)
+        capsule, levels, first, plan.seed + first, count, EASY_NOISE, budgets,
+        search_inputs(ruleset) if any(budgets) else None)
     n, levels_won = len(levels), Counter[int]()
     width = 5 + 2 * n  # spbc.ai.fastplay.lab_games: the rows' fields, counted column by column
     tally.games = count
