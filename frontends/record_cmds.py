@@ -187,8 +187,7 @@ def analyze(
     with progress_bar(f"{len(replay.moves)} moves", len(replay.moves)) as advance:
         judgements = list(judge(start, replay.moves, seats, level, seed, progress=advance, repeats=playouts,
                                 margins=(margin, points)))
-    marks = marks_of(judgements, margin, points)
-    summaries = summarize(judgements, players, seats, margin, points)
+    marks, summaries = marks_of(judgements, margin, points), summarize(judgements, players, seats, margin, points)
     heading = _heading(level, seed, margin, points, playouts)
     if output is not None:
         _write_annotated(output, text, replay.lines, marks, summaries, players, heading)

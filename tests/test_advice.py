@@ -31,7 +31,8 @@ def test_hint_shows_the_top_three_moves_with_win_chances_and_plays_nothing(compi
     notes = [event.text for event in events if isinstance(event, Note)]
     assert notes and notes[0].startswith("ai:hard@300it would play (win chance estimated from 300 deals")
     rows = notes[0].splitlines()[1:]
-    assert len(rows) == 3 and all("win chance" in row and "%" in row for row in rows)
+    assert len(rows) == 4 and all("win chance" in row and "%" in row for row in rows[:3])
+    assert rows[3].startswith("  best line: " + rows[0].split("  win chance")[0].strip() + " -> ")  # issue 26
     assert session.history.moves == []  # nothing played
 
 
@@ -41,6 +42,7 @@ def test_a_hint_is_the_searchs_decision_on_the_seats_observation(compiled):
     again = hint(game, 0, "hard@200it", seed=1)
     assert found.moves == again.moves and found.decision.choices == again.decision.choices and len(found.moves) == 3
     assert [choice.code for _, choice in found.moves] == [c.code for c in found.decision.choices[:3]]
+    assert 2 <= len(found.line) <= 4 and found.line[0] == found.moves[0][0]  # the principal line, best move first
     assert observe(game, game.current_player).legal
     assert game.state_values() == compiled.new_game(2, seed=4).state_values()
 

@@ -42,6 +42,7 @@ class Hint:
     moves: tuple[tuple[str, Choice], ...]
     decision: Decision
     level: str
+    line: tuple[str, ...] = ()  # the principal line of the search (the best move, then the replies it expects)
 
 
 def hint(game: Game, moves_played: int, level: str = "hard", seed: int = 0, count: int = 3) -> Hint:
@@ -50,7 +51,7 @@ def hint(game: Game, moves_played: int, level: str = "hard", seed: int = 0, coun
     decision = _searcher(level, seed).decide(observe(game, seat, moves_played))
     ruleset = game.ruleset
     top = tuple((format_move(ruleset.decode(choice.code), ruleset), choice) for choice in decision.choices[:count])
-    return Hint(top, decision, level)
+    return Hint(top, decision, level, tuple(format_move(ruleset.decode(code), ruleset) for code in decision.line))
 
 
 def hint_text(found: Hint) -> str:
@@ -61,6 +62,8 @@ def hint_text(found: Hint) -> str:
     width = max(len(text) for text, _ in found.moves)
     for text, choice in found.moves:
         lines.append(f"  {text:<{width}}  win chance {choice.win:4.0%}  (searched {choice.visits:,} times)")
+    if len(found.line) > 1:
+        lines.append(f"  best line: {' -> '.join(found.line)}")
     return "\n".join(lines)
 
 

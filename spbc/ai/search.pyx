@@ -334,16 +334,7 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.uniform = settings["uniform"]
 
 
-cdef list _root_children(const Tree* t):
-    """(code, visits, mean reward, mean win share) of the root's children, most visited first."""
-    cdef int c = t.child[0]
-    children = []
-    while c >= 0:
-        children.append((t.move[c], t.visits[c], t.reward[c] / t.visits[c] if t.visits[c] else 0.0,
-                         t.win[c] / t.visits[c] if t.visits[c] else 0.0))
-        c = t.sibling[c]
-    children.sort(key=lambda child: (-child[1], -child[2], child[0]))
-    return children
+include "reading.pxi"  # _root_children, _line, LINE: what a finished tree gives back
 
 
 def search(object capsule, state, int observer, long iterations, double seconds, uint64_t seed,
@@ -355,8 +346,9 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
     ``settings`` margin_weight, margin_scale, exploration, uniform.
 
-    Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
-    mean win share) of the root's children, most visited first; seconds the search's, by that clock.
+    Returns (moves, iterations, playouts, nodes, seconds, line): moves is a list of (code, visits, mean
+    reward, mean win share) of the root's children, most visited first; seconds the search's, by that
+    clock; line the principal line (up to LINE codes: the most visited move at each node from the root).
     """
     cdef Clock now = _thread_cpu if clock is None else _called
     cdef void* context = <void*>clock
@@ -388,7 +380,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
         elapsed = now(context) - began
         if done < 0:
             raise MemoryError()
-        return _root_children(&t), done, playouts, t.size, elapsed
+        return _root_children(&t), done, playouts, t.size, elapsed, _line(&t, LINE)
     finally:
         free(root); free(per_card)
         _tree_free(&t)
