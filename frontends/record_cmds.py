@@ -142,7 +142,11 @@ def analyze(
     margin: float = typer.Option(0.10, "--margin", metavar="NUMBER", parser=_margin,
                                  help="Mark a move when the best one's win chance is this much higher, in "
                                       "percentage points: 0.10 or 10pp."),
-    seed: int = typer.Option(0, "--seed", metavar="INTEGER", parser=integer(), help="The search's own seed."),
+    points: float = typer.Option(5.0, "--points", metavar="NUMBER", min=0.01,
+                                 help="Mark a move when the best one is expected to end this many points better."),
+    playouts: int = typer.Option(1000, "--playouts", metavar="INTEGER", min=10,
+                                 help="The deals and playouts each weighed move gets (the same for all of a position)."),
+    seed: int = typer.Option(0, "--seed", metavar="INTEGER", parser=integer(), help="The analysis's own seed."),
     rules: Optional[str] = typer.Option(
         None, "--rules", metavar="RULES", autocompletion=complete_rules,
         help="A shipped ruleset by name, or the path of a rules file [default: the rules the record names]."),
@@ -151,9 +155,12 @@ def analyze(
         help="Write the record with a comment on each marked move (the better move, both win chances)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary and the marked moves as JSON."),
 ) -> None:
-    """Replay a game record and mark each move where ai:hard prefers another by a clear margin.
+    """Replay a game record and mark each move that lost win chance or points against the best.
 
-    Each move is judged from what its player could know at that moment (their view of the game,
+    Each decision is searched by --level, then the move played and the search's best moves are weighed
+    on the same --playouts deals and playouts; a move is marked (inaccuracy, mistake, blunder: 1, 2, 3
+    times the margin) when it lost --margin of win chance or --points expected points, beyond its own
+    noise. Each move is judged from what its player could know at that moment (their view of the game,
     never the others' hands, the deck order or secret rubles). A forced move (the only legal one) is
     counted but not judged. Under one --seed and a budget in iterations (hard@3000it) the analysis is
     the same on every run.
@@ -178,16 +185,20 @@ def analyze(
     seats = {players.index(seat)} if seat is not None else set(range(len(players)))
     start = replay.game.ruleset.new_game(players, replay.game.seed)
     with progress_bar(f"{len(replay.moves)} moves", len(replay.moves)) as advance:
-        judgements = list(judge(start, replay.moves, seats, level, seed, progress=advance))
-    marks, summaries = marks_of(judgements, margin), summarize(judgements, players, seats, margin)
+        judgements = list(judge(start, replay.moves, seats, level, seed, progress=advance, repeats=playouts,
+                                margins=(margin, points)))
+    marks, summaries = marks_of(judgements, margin, points), summarize(judgements, players, seats, margin, points)
+    heading = _heading(level, seed, margin, points, playouts)
     if output is not None:
-        _write_annotated(output, text, replay.lines, marks, summaries, players, _heading(level, seed, margin))
-    _print_analysis(path, level, seed, margin, marks, summaries, as_json)
+        _write_annotated(output, text, replay.lines, marks, summaries, players, heading)
+    _print_analysis(path, heading, {"level": level, "seed": seed, "margin": margin, "points": points,
+                                    "playouts": playouts}, marks, summaries, as_json)
 
 
-def _heading(level: str, seed: int, margin: float) -> str:
-    return (f"judged by ai:{level.removeprefix('ai:')} (seed {seed}); a move is marked when the best move's "
-            f"win chance is at least {margin * 100:g} percentage points higher")
+def _heading(level: str, seed: int, margin: float, points: float, playouts: int) -> str:
+    return (f"judged by ai:{level.removeprefix('ai:')} (seed {seed}, {playouts} playouts a move); a move is "
+            f"marked when the best move's win chance is at least {margin * 100:g} percentage points higher or "
+            f"it is expected to end at least {points:g} points better, beyond the noise")
 
 
 def _write_annotated(output: Path, text: str, lines: list[int], marks: list[Any], summaries: list[Any],
@@ -203,22 +214,22 @@ def _write_annotated(output: Path, text: str, lines: list[int], marks: list[Any]
         fail(f"cannot write the annotated record to {output}: {error.strerror or error}")
 
 
-def _print_analysis(path: str, level: str, seed: int, margin: float, marks: list[Any], summaries: list[Any],
+def _print_analysis(path: str, heading: str, settings: dict[str, Any], marks: list[Any], summaries: list[Any],
                     as_json: bool) -> None:
     import json
 
-    from spbc.ai.analyze import pp, summary_line
+    from spbc.ai.analyze import mark_comment, summary_line
 
     if as_json:
-        typer.echo(json.dumps({"file": path, "level": level, "seed": seed, "margin": margin,
+        typer.echo(json.dumps({"file": path, **settings,
                                "seats": [summary.name for summary in summaries],
                                "players": [dataclasses.asdict(summary) for summary in summaries],
                                "marks": [dataclasses.asdict(mark) for mark in marks]}, indent=1, ensure_ascii=False))
         return
-    typer.echo(f"{path}: {_heading(level, seed, margin)}")
+    typer.echo(f"{path}: {heading}")
     for summary in summaries:
         typer.echo(f"  {summary_line(summary)}")
     for mark in marks:
-        typer.echo(f"  move {mark.number:>3}  {mark.context}: {mark.size}, {pp(mark.best_win - mark.played_win)} lost")
-        typer.echo(f"           played  {mark.played:<40} win chance {mark.played_win:4.0%}")
-        typer.echo(f"           better  {mark.best:<40} win chance {mark.best_win:4.0%}")
+        typer.echo(f"  move {mark.number:>3}  {mark.context}: {mark_comment(mark).split(': better')[0]}")
+        typer.echo(f"           played  {mark.played:<40} win chance {mark.played_win:4.0%}  points {mark.played_points:+6.1f}")
+        typer.echo(f"           better  {mark.best:<40} win chance {mark.best_win:4.0%}  points {mark.best_points:+6.1f}")

@@ -122,7 +122,7 @@ class Decision:
     playouts: int
     nodes: int
     seconds: float  # the search's CPU time (its thread's)
-
+    line: tuple[int, ...] = ()  # the principal line: the most visited move at each node from the root
     @cached_property
     def choices(self) -> tuple[Choice, ...]:
         """The moves weighed, best (most visited) first."""
@@ -207,10 +207,10 @@ class SearchAgent:
         seconds = 0.0
         if self.budget.iterations <= 0:
             seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (now() - began))
-        children, iterations, playouts, nodes, took = search.search(
+        children, iterations, playouts, nodes, took, line = search.search(
             capsule, observation.state, observation.seat, self.budget.iterations, seconds, seed,
             tables, layout, settings, self.clock)
-        self.last = Decision(tuple(children), iterations, playouts, nodes, took)
+        self.last = Decision(tuple(children), iterations, playouts, nodes, took, tuple(line))
         return self.last
 
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:

@@ -1,5 +1,8 @@
 """Advice from the search: the best moves of a position with their win chances (``hint``), and a game
-record gone through move by move for the moves the search would not have made (``spb analyze``).
+record gone through move by move for the moves that lost win chance or points (``spb analyze``): each
+decision is searched, then the move played and the search's best moves are weighed on the same deals and
+playouts, a fixed number of them (spbc.ai.weigh), and a move is marked when its loss passes a margin and
+its own noise.
 
 Both ask ``hard`` about an observation (spbc.play.observe) of the seat on turn at that moment, so
 neither uses anything the seat could not know then: not the others' hands, the deck order, or the
@@ -13,12 +16,14 @@ from dataclasses import dataclass
 
 from spbc.ai.agents import Choice, Decision, SearchAgent, make_agent
 from spbc.ai.budget import Level
+from spbc.ai.seeds import agent_seed
+from spbc.ai.weigh import CANDIDATES, EVERY_MOVE, NOISE_FACTOR, REPEATS, Weighed, weigh
 from spbc.play.game import Game
 from spbc.play.moves import Move
 from spbc.play.notation import format_move
 from spbc.play.observe import observe
 
-#: A move is marked when the search's best move wins this much more often than it (0.10: 10 percentage points).
+#: A move is marked when the best move wins this much more often than it (0.10: 10 percentage points).
 CLEAR_MARGIN = 0.10
 
 
@@ -37,6 +42,7 @@ class Hint:
     moves: tuple[tuple[str, Choice], ...]
     decision: Decision
     level: str
+    line: tuple[str, ...] = ()  # the principal line of the search (the best move, then the replies it expects)
 
 
 def hint(game: Game, moves_played: int, level: str = "hard", seed: int = 0, count: int = 3) -> Hint:
@@ -45,7 +51,7 @@ def hint(game: Game, moves_played: int, level: str = "hard", seed: int = 0, coun
     decision = _searcher(level, seed).decide(observe(game, seat, moves_played))
     ruleset = game.ruleset
     top = tuple((format_move(ruleset.decode(choice.code), ruleset), choice) for choice in decision.choices[:count])
-    return Hint(top, decision, level)
+    return Hint(top, decision, level, tuple(format_move(ruleset.decode(code), ruleset) for code in decision.line))
 
 
 def hint_text(found: Hint) -> str:
@@ -56,41 +62,54 @@ def hint_text(found: Hint) -> str:
     width = max(len(text) for text, _ in found.moves)
     for text, choice in found.moves:
         lines.append(f"  {text:<{width}}  win chance {choice.win:4.0%}  (searched {choice.visits:,} times)")
+    if len(found.line) > 1:
+        lines.append(f"  best line: {' -> '.join(found.line)}")
     return "\n".join(lines)
 
 
-#: The size of a marked move by the win chance it lost, largest first: a loss of at least so much.
-SIZES = (("big", 0.20), ("clear", 0.10), ("small", 0.0))
+#: The sizes of a mark, smallest first: a loss of at least 1, 2 or 3 times the least loss marked.
+SIZES = ("inaccuracy", "mistake", "blunder")
+#: A move is marked when it loses this many expected points (final points less the best other seat's).
+POINTS_MARGIN = 5.0
 
 
-def size_of(loss: float) -> str:
-    """small, clear or big: how much win chance a move lost (under 10, 10 to 20, 20 percentage points or more)."""
-    return next(name for name, least in SIZES if loss >= least)
+def size_of(loss: float, least: float) -> str:
+    """inaccuracy, mistake or blunder: a loss of at least least, twice or three times least."""
+    return SIZES[min(2, max(0, int(loss / least + 1e-9) - 1))]
 
 
 @dataclass(frozen=True)
 class Judgement:
-    """One move of an analysed seat: forced (the only legal move), or weighed by the search. A move the
-    search never tried at the root has no win chance of its own (played_win None) and is not judged."""
+    """One move of an analysed seat: forced (the only legal move), or weighed (spbc.ai.weigh) against the
+    best of the search's moves on common deals and playouts, with the noise of both differences."""
 
     number: int  # the move's place in the record, from 1
     seat: int
     context: str  # who, the round and the phase
     played: str
     forced: bool
-    played_win: float | None = None
+    played_win: float = 0.0
     best: str = ""
     best_win: float = 0.0
+    played_points: float = 0.0  # the expected final points less the best other seat's
+    best_points: float = 0.0
+    win_error: float = 0.0  # the standard errors of the two losses
+    points_error: float = 0.0
 
     @property
-    def loss(self) -> float | None:
-        """The win chance the move played gave away against the search's best (never below 0)."""
-        return None if self.played_win is None else max(0.0, self.best_win - self.played_win)
+    def loss(self) -> float:
+        """The win chance the move played gave away against the best (never below 0)."""
+        return max(0.0, self.best_win - self.played_win)
+
+    @property
+    def points_loss(self) -> float:
+        """The expected points the move played gave away against the best (never below 0)."""
+        return max(0.0, self.best_points - self.played_points)
 
 
 @dataclass(frozen=True)
 class Mark:
-    """A move of the analysed seat that the search would not have made, by a clear margin."""
+    """A move of the analysed seat that lost win chance or points beyond a margin and beyond its noise."""
 
     number: int  # the move's place in the record, from 1
     context: str  # who, the round and the phase
@@ -98,81 +117,124 @@ class Mark:
     played_win: float
     best: str
     best_win: float
-    size: str  # small, clear or big (see SIZES)
+    played_points: float
+    best_points: float
+    size: str  # inaccuracy, mistake or blunder (see SIZES): the larger of its kinds
+    kinds: tuple[str, ...]  # "win" (win chance lost), "points" (expected points lost), or both
 
 
 def judge(game: Game, moves: list[Move], seats: set[int], level: str = "hard", seed: int = 0,
-          progress: Callable[[int], None] | None = None) -> Iterator[Judgement]:
+          progress: Callable[[int], None] | None = None, repeats: int = REPEATS,
+          margins: tuple[float, float] = (CLEAR_MARGIN, POINTS_MARGIN)) -> Iterator[Judgement]:
     """Replay moves on game (the record's game at its start) and judge each move of one of seats: a
-    forced one as such, a decision by searching the seat's observation at that moment. progress is
-    told each move's number."""
+    forced one as such, a decision by searching the seat's observation at that moment and weighing the
+    move played against the search's best moves, each on ``repeats`` common deals and playouts, four times
+    as many up to MOST_REPEATS while a loss lies within EDGE standard errors of its margin (margins: of
+    win chance and of points). progress is told each move's number."""
     agent = _searcher(level, seed)
     for number, move in enumerate(moves, start=1):
         seat = game.current_player
         if seat in seats:
-            yield _judged(game, agent, seat, number, move)
+            yield _judged(game, agent, seat, number, move, agent_seed(seed, number), repeats, margins)
         game.play(move)
         if progress is not None:
             progress(number)
 
 
-def _judged(game: Game, agent: SearchAgent, seat: int, number: int, move: Move) -> Judgement:
+#: A loss this many standard errors or fewer from its margin is weighed again on more repeats.
+EDGE = 3.0
+#: The most repeats a move is weighed on (the first repeats times a power of 4).
+MOST_REPEATS = 16000
+
+
+def _judged(game: Game, agent: SearchAgent, seat: int, number: int, move: Move, seed: int,
+            repeats: int, margins: tuple[float, float]) -> Judgement:
     ruleset = game.ruleset
     codes = game.legal_codes()
     played = format_move(move, ruleset)
     if len(codes) <= 1:
         return Judgement(number, seat, game.context(), played, forced=True)
     code = next(code for code in codes if ruleset.decode(code) == move)
-    decision = agent.decide(observe(game, seat, number - 1))
-    best = decision.choices[0]
-    mine = next((choice for choice in decision.choices if choice.code == code), None)
-    better = format_move(ruleset.decode(best.code), ruleset)
-    return Judgement(number, seat, game.context(), played, False, None if mine is None else mine.win,
-                     better, best.win)
+    observation = observe(game, seat, number - 1)
+    candidates = [choice.code for choice in agent.decide(observation).choices[:CANDIDATES]]
+    if len(codes) <= EVERY_MOVE:  # the search's seed then does not choose which moves are weighed
+        candidates += codes
+    found = weigh(observation, code, candidates, seed, repeats)
+    while repeats < MOST_REPEATS and _on_edge(found, margins):
+        repeats *= 4
+        found = weigh(observation, code, candidates, seed, repeats)
+    better = format_move(ruleset.decode(found.best), ruleset)
+    return Judgement(number, seat, game.context(), played, False, found.played_win, better, found.best_win,
+                     found.played_points, found.best_points, found.win_error, found.points_error)
 
 
-def marks(judgements: list[Judgement], margin: float = CLEAR_MARGIN) -> list[Mark]:
-    """The judged moves whose best move's win chance beats theirs by at least margin."""
-    return [Mark(j.number, j.context, j.played, j.played_win, j.best, j.best_win, size_of(j.loss))
-            for j in judgements if j.played_win is not None and j.loss is not None and j.loss >= margin
-            and j.best != j.played]
+def _on_edge(found: Weighed, margins: tuple[float, float]) -> bool:
+    """Whether a loss is too near its margin for its noise to tell on which side it lies."""
+    if found.best_win - found.played_win > 0 and abs(found.best_win - found.played_win - margins[0]) < EDGE * found.win_error:
+        return True
+    points = found.best_points - found.played_points
+    return points > 0 and abs(points - margins[1]) < EDGE * found.points_error
+
+
+def _kinds(j: Judgement, margin: float, points: float) -> dict[str, str]:
+    """The kinds of loss of a judged move beyond its margin and beyond NOISE_FACTOR standard errors, with
+    their sizes."""
+    kinds = {}
+    if j.loss >= margin and j.loss > NOISE_FACTOR * j.win_error:
+        kinds["win"] = size_of(j.loss, margin)
+    if j.points_loss >= points and j.points_loss > NOISE_FACTOR * j.points_error:
+        kinds["points"] = size_of(j.points_loss, points)
+    return kinds
+
+
+def marks(judgements: list[Judgement], margin: float = CLEAR_MARGIN, points: float = POINTS_MARGIN) -> list[Mark]:
+    """The judged moves that lost at least margin of win chance or points expected points against the best,
+    each beyond its own noise."""
+    found = []
+    for j in judgements:
+        kinds = {} if j.forced or j.best == j.played else _kinds(j, margin, points)
+        if kinds:
+            size = max(kinds.values(), key=SIZES.index)
+            found.append(Mark(j.number, j.context, j.played, j.played_win, j.best, j.best_win, j.played_points,
+                              j.best_points, size, tuple(kinds)))
+    return found
 
 
 def analyze(game: Game, moves: list[Move], seats: set[int], level: str = "hard", seed: int = 0,
-            margin: float = CLEAR_MARGIN, progress: Callable[[int], None] | None = None) -> Iterator[Mark]:
-    """The Marks of :func:`judge`'s judgements: each move of seats whose best alternative's win chance
-    beats the played move's by at least margin."""
-    yield from marks(list(judge(game, moves, seats, level, seed, progress)), margin)
+            margin: float = CLEAR_MARGIN, progress: Callable[[int], None] | None = None,
+            points: float = POINTS_MARGIN, repeats: int = REPEATS) -> Iterator[Mark]:
+    """The Marks of :func:`judge`'s judgements: each move of seats that lost at least margin of win chance
+    or points expected points against the best, beyond its noise."""
+    yield from marks(list(judge(game, moves, seats, level, seed, progress, repeats, (margin, points))), margin, points)
 
 
 @dataclass(frozen=True)
 class SeatSummary:
     """One player's analysis, as chess tools sum it up: their moves, how many were forced and how many
-    judged, the marked ones by size, and the mean win chance a judged move gave away."""
+    judged, the marked ones by size, and the mean win chance and points a judged move gave away."""
 
     name: str
     moves: int
     forced: int
     judged: int
-    untried: int  # decisions whose move played the search never tried (not judged)
     marked: dict[str, int]  # size -> count, every size of SIZES
-    mean_loss: float  # over the judged moves, a share of 1 (0.05: 5 percentage points)
+    mean_loss: float  # of win chance, over the judged moves, a share of 1 (0.05: 5 percentage points)
+    mean_points_loss: float  # of expected points, over the judged moves
 
 
 def summarize(judgements: list[Judgement], players: list[str], seats: set[int],
-              margin: float = CLEAR_MARGIN) -> list[SeatSummary]:
+              margin: float = CLEAR_MARGIN, points: float = POINTS_MARGIN) -> list[SeatSummary]:
     """A SeatSummary for each analysed seat, in seat order."""
-    found = marks(judgements, margin)
-    numbers = {mark.number: mark.size for mark in found}
+    numbers = {mark.number: mark.size for mark in marks(judgements, margin, points)}
     summaries = []
     for seat in sorted(seats):
         mine = [j for j in judgements if j.seat == seat]
-        losses = [j.loss for j in mine if j.loss is not None]
+        judged = [j for j in mine if not j.forced]
         sizes = [numbers[j.number] for j in mine if j.number in numbers]
+        count = max(1, len(judged))
         summaries.append(SeatSummary(
-            players[seat], len(mine), sum(j.forced for j in mine), len(losses),
-            sum(not j.forced and j.played_win is None for j in mine),
-            {name: sizes.count(name) for name, _ in SIZES}, sum(losses) / len(losses) if losses else 0.0))
+            players[seat], len(mine), len(mine) - len(judged), len(judged), {name: sizes.count(name) for name in SIZES},
+            sum(j.loss for j in judged) / count, sum(j.points_loss for j in judged) / count))
     return summaries
 
 
@@ -182,18 +244,26 @@ def pp(share: float) -> str:
 
 
 def summary_line(summary: SeatSummary) -> str:
-    """``Anna: 91 moves (11 forced), 80 judged, 7 marked (2 small, 3 clear, 2 big), mean loss of win chance
-    4.1 pp`` (a seat's own moves only; the mean over its judged moves)."""
-    sizes = ", ".join(f"{count} {name}" for name, count in reversed(list(summary.marked.items())))
-    untried = f", {summary.untried} not tried by the search" if summary.untried else ""
-    return (f"{summary.name}: {summary.moves} moves ({summary.forced} forced), {summary.judged} judged{untried}, "
-            f"{sum(summary.marked.values())} marked ({sizes}), mean loss of win chance {summary.mean_loss * 100:.1f} pp")
+    """``Anna: 91 moves (11 forced), 80 judged, 7 marked (3 inaccuracy, 2 mistake, 2 blunder), mean loss 4.1 pp
+    of win chance and 1.2 points`` (a seat's own moves only; the means over its judged moves)."""
+    sizes = ", ".join(f"{count} {name}" for name, count in summary.marked.items())
+    return (f"{summary.name}: {summary.moves} moves ({summary.forced} forced), {summary.judged} judged, "
+            f"{sum(summary.marked.values())} marked ({sizes}), mean loss {summary.mean_loss * 100:.1f} pp of win "
+            f"chance and {summary.mean_points_loss:.1f} points")
 
 
 def mark_comment(mark: Mark) -> str:
     """The note on a marked move in an annotated record."""
-    return (f"{mark.size} ({pp(mark.best_win - mark.played_win)} lost): better {mark.best}, "
-            f"win chance {mark.best_win:.0%} against {mark.played_win:.0%}")
+    lost = " and ".join(_lost(mark, kind) for kind in mark.kinds)
+    return (f"{mark.size} ({lost} lost): better {mark.best}, win chance {mark.best_win:.0%} against "
+            f"{mark.played_win:.0%}, points {mark.best_points:+.1f} against {mark.played_points:+.1f}")
+
+
+def _lost(mark: Mark, kind: str) -> str:
+    """What a mark lost of one kind: ``12 pp`` of win chance, ``6.5 points``."""
+    if kind == "win":
+        return pp(mark.best_win - mark.played_win)
+    return f"{mark.best_points - mark.played_points:.1f} points"
 
 
 def annotated_record(text: str, lines: list[int], found: list[Mark], heading: list[str],

@@ -65,3 +65,73 @@ def playouts_per_second(object capsule, states, int repeats, uint64_t seed):
     began = time.perf_counter()
     scores = determinized_playouts(capsule, states, repeats, seed)
     return len(scores) // engine_api(capsule).max_players, time.perf_counter() - began
+
+
+
+cdef enum:
+    MAX_SEATS = 8
+
+
+cdef void _outcome(const EngineApi* api, const int* s, int seat, double* win, double* margin) noexcept nogil:
+    """seat's share of the win (ties on points and tie-break shared) and its final points less the best
+    other seat's, at a game's end."""
+    cdef int players = s[api.o_players], p, best = -(1 << 30), best_tie = -(1 << 30), winners = 0
+    cdef int other = -(1 << 30)
+    cdef int score[MAX_SEATS]
+    cdef int tie[MAX_SEATS]
+    for p in range(players):
+        score[p] = api.final_score(s, p)
+        tie[p] = api.tie_break(s, p)
+        if score[p] > best or (score[p] == best and tie[p] > best_tie):
+            best, best_tie = score[p], tie[p]
+        if p != seat and score[p] > other:
+            other = score[p]
+    for p in range(players):
+        winners += score[p] == best and tie[p] == best_tie
+    win[0] = 1.0 / winners if score[seat] == best and tie[seat] == best_tie else 0.0
+    margin[0] = score[seat] - other
+
+
+def move_playouts(object capsule, state, int observer, codes, int repeats, uint64_t seed):
+    """Each of ``codes`` (moves of ``observer``, the seat to move) weighed on the same ``repeats`` deals and
+    playouts (common random numbers): repeat r deals what the observer cannot see anew from the seed
+    ``seed + r``, plays the move, then plays random moves to the end from the seed ``seed + r`` again,
+    whichever the move. Returns (wins, margins), code by code and repeat by repeat: the observer's share of
+    the win and its final points less the best other seat's. ``state`` is an observation's state, so
+    nothing the observer could not know is read: every deal replaces it."""
+    cdef const EngineApi* api = engine_api(capsule)
+    if len(state) != api.state_size:
+        raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
+    if not 0 <= observer < min(api.max_players, MAX_SEATS):
+        raise ValueError(f"no seat {observer}")
+    cdef int count = len(codes)
+    cdef int* start = <int*>malloc(api.state_size * sizeof(int))
+    cdef int* dealt = <int*>malloc(api.state_size * sizeof(int))
+    cdef int* work = <int*>malloc(api.state_size * sizeof(int))
+    cdef int* moves = <int*>malloc(max(1, count) * sizeof(int))
+    cdef double* wins = <double*>malloc(max(1, count * repeats) * sizeof(double))
+    cdef double* margins = <double*>malloc(max(1, count * repeats) * sizeof(double))
+    cdef int i, r
+    cdef uint64_t x
+    if start == NULL or dealt == NULL or work == NULL or moves == NULL or wins == NULL or margins == NULL:
+        free(start); free(dealt); free(work); free(moves); free(wins); free(margins)
+        raise MemoryError()
+    try:
+        for i in range(api.state_size):
+            start[i] = state[i]
+        for i in range(count):
+            moves[i] = codes[i]
+        with nogil:
+            for r in range(repeats):
+                memcpy(dealt, start, api.state_size * sizeof(int))
+                x = seed + <uint64_t>r
+                api.redeal_unseen(dealt, observer, &x)
+                for i in range(count):
+                    memcpy(work, dealt, api.state_size * sizeof(int))
+                    api.apply_move(work, moves[i])
+                    x = seed + <uint64_t>r
+                    api.playout(work, &x, api.max_game_moves)
+                    _outcome(api, work, observer, wins + i * repeats + r, margins + i * repeats + r)
+        return ([wins[i] for i in range(count * repeats)], [margins[i] for i in range(count * repeats)])
+    finally:
+        free(start); free(dealt); free(work); free(moves); free(wins); free(margins)

@@ -306,30 +306,7 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.uniform = settings["uniform"]
 
 
-cdef int _best_move(const Tree* t) noexcept nogil:
-    """The code of the root's child that _root_children puts first: the most visited, then the highest mean
-    reward, then the lowest code (the move a search agent plays)."""
-    cdef int c = t.child[0], best = -1
-    cdef double mean, best_mean = 0.0
-    while c >= 0:
-        mean = t.reward[c] / t.visits[c] if t.visits[c] else 0.0
-        if best < 0 or t.visits[c] > t.visits[best] or (t.visits[c] == t.visits[best] and (
-                mean > best_mean or (mean == best_mean and t.move[c] < t.move[best]))):
-            best, best_mean = c, mean
-        c = t.sibling[c]
-    return t.move[best] if best >= 0 else -1
-
-
-cdef list _root_children(const Tree* t):
-    """(code, visits, mean reward, mean win share) of the root's children, most visited first."""
-    cdef int c = t.child[0]
-    children = []
-    while c >= 0:
-        children.append((t.move[c], t.visits[c], t.reward[c] / t.visits[c] if t.visits[c] else 0.0,
-                         t.win[c] / t.visits[c] if t.visits[c] else 0.0))
-        c = t.sibling[c]
-    children.sort(key=lambda child: (-child[1], -child[2], child[0]))
-    return children
+include "reading.pxi"  # _root_children, _line, LINE: what a finished tree gives back
 
 
 def search(object capsule, state, int observer, long iterations, double seconds, uint64_t seed,
@@ -341,8 +318,9 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
     ``settings`` margin_weight, margin_scale, exploration, uniform.
 
-    Returns (moves, iterations, playouts, nodes, seconds): moves is a list of (code, visits, mean reward,
-    mean win share) of the root's children, most visited first; seconds the search's, by that clock.
+    Returns (moves, iterations, playouts, nodes, seconds, line): moves is a list of (code, visits, mean
+    reward, mean win share) of the root's children, most visited first; seconds the search's, by that
+    clock; line the principal line (up to LINE codes: the most visited move at each node from the root).
     """
     cdef Clock now = _thread_cpu if clock is None else _called
     cdef void* context = <void*>clock
@@ -374,7 +352,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
         elapsed = now(context) - began
         if done < 0:
             raise MemoryError()
-        return _root_children(&t), done, playouts, t.size, elapsed
+        return _root_children(&t), done, playouts, t.size, elapsed, _line(&t, LINE)
     finally:
         free(root); free(per_card)
         _tree_free(&t)

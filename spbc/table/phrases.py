@@ -56,7 +56,7 @@ SESSION_WORDS: Mapping[str, str] = catalogue("en").session
 
 def hint_text(found: Hint, say: Callable[..., str], language: str) -> str:
     """A hint in a language (``say`` fills in its phrases): each of the top moves with its estimated
-    win chance, the numbers grouped the language's way."""
+    win chance, the numbers grouped the language's way, then the search's best line (its principal variation)."""
     decision = found.decision
     words = catalogue(language)
     group = words.digit_group
@@ -67,4 +67,6 @@ def hint_text(found: Hint, say: Callable[..., str], language: str) -> str:
     for text, choice in found.moves:
         lines.append(say("hint_line", move=f"{text:<{width}}", win=f"{choice.win:4.0%}",
                          visits=f"{choice.visits:,}".replace(",", group)))
+    if len(found.line) > 1:  # the best move and the replies the search expects
+        lines.append(say("hint_best_line", line=" -> ".join(found.line)))
     return "\n".join(lines)
