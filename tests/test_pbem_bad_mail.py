@@ -14,6 +14,7 @@ header with, so a forged From is tested as the From header alone.
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,14 +92,18 @@ def _secrets(world: World, game: str, mails: list[Received]) -> None:
             world.secrets[f"{game} {sent.recipient.split('@')[0]}"] = found.group(1)
 
 
-@pytest.fixture
-def world(tmp_path, smtp):
+def _config(port: int) -> str:
+    return ("[limits]\nrefusals_per_hour = 500\nrefusals_per_hour_total = 5000\n"
+            f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\ntimeout = 20\n')
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory, smtp):
+    """The games of every state, made once by mail; each test plays on a copy of their store file."""
     port, inbox = smtp
-    inbox.taken()
-    server = make_server(tmp_path, "[limits]\nrefusals_per_hour = 500\nrefusals_per_hour_total = 5000\n"
-                                   f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\n'
-                                   "timeout = 20\n")
-    world = World(server, inbox, tmp_path)
+    folder = tmp_path_factory.mktemp("made")
+    server = make_server(folder, _config(port))
+    world = World(server, inbox, folder)
     three_and_a_computer(server, seed=SEED)
     _secrets(world, "g1", inbox.taken())
     server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("Boris", "boris@b.test", "de")],
@@ -109,19 +114,29 @@ def world(tmp_path, smtp):
     world.ids["open"] = _game_id(world.lobby("anna@a.test", "create players 3"))
     world.lobby("boris@b.test", f"join {world.ids['open']} as Boris")
     for kind, line in (("private", "create players 3 private"), ("started", "create players 2 private")):
-        made = world.lobby("anna@a.test", line)
-        world.ids[kind] = _game_id(made)
-        world.codes[kind] = re.search(r"Its invite code: (\S+)$", made.body, re.M).group(1)
+        created = world.lobby("anna@a.test", line)
+        world.ids[kind] = _game_id(created)
+        world.codes[kind] = re.search(r"Its invite code: (\S+)$", created.body, re.M).group(1)
     started, code = world.ids["started"], world.codes["started"]
     world.lobby("boris@b.test", f"join {started} {code} as Boris")
     world.send(mail("clara@c.test", [f"join {started} {code} as Clara"], subject="lobby"))
-    _secrets(world, started, [])
     world.ids["cancelled"] = _game_id(world.lobby("anna@a.test", "create players 2"))
     world.lobby("anna@a.test", f"cancel {world.ids['cancelled']}")
     world.send(mail("dora@d.test", ["watch g1"]))
     world.watch = watch_code(server.store, "dora@d.test", "g1")
     world.send(mail("dora@d.test", [f"watch g1 {world.watch}"]))
     inbox.taken()
+    server.close()  # the last connection: the store is one file again
+    return world
+
+
+@pytest.fixture
+def world(tmp_path, smtp, made):
+    port, inbox = smtp
+    shutil.copy(made.path / "pbem.sqlite", tmp_path / "pbem.sqlite")
+    server = make_server(tmp_path, _config(port))
+    inbox.taken()
+    world = World(server, inbox, tmp_path, dict(made.secrets), dict(made.ids), dict(made.codes), made.watch)
     yield world
     server.close()
 
