@@ -122,7 +122,6 @@ def made(tmp_path_factory, smtp):
     world.send(mail("clara@c.test", [f"join {started} {code} as Clara"], subject="lobby"))
     world.ids["cancelled"] = _game_id(world.lobby("anna@a.test", "create players 2"))
     world.lobby("anna@a.test", f"cancel {world.ids['cancelled']}")
-    world.send(mail("dora@d.test", ["watch g1"]))
     world.watch = watch_code(server.store, "dora@d.test", "g1")
     world.send(mail("dora@d.test", [f"watch g1 {world.watch}"]))
     inbox.taken()
@@ -179,11 +178,6 @@ class Case:
     refusal: bool = True  # the answer is a refusal (else an answer that changes nothing)
 
 
-def _c(command: str, kind: str, make: Callable[[World], bytes], to: str | None, says: str = "", lang: str = "en",
-       refusal: bool = True) -> Case:
-    return Case(command, kind, make, to, says, lang, refusal)
-
-
 A, B, C, D = "anna@a.test", "boris@b.test", "clara@c.test", "dora@d.test"
 LONG = "x" * 100_000
 AUTO = {"Auto-Submitted": "auto-replied"}
@@ -202,130 +196,126 @@ def _cases() -> list[Case]:
     o, p = (lambda w: w.ids["open"]), (lambda w: w.ids["private"])
     s, x = (lambda w: w.ids["started"]), (lambda w: w.ids["cancelled"])
     cases = [
-        _c("list", "garbled", lambda w: _attachment_only(D), D, "no text part"),
-        _c("list", "garbled", lambda w: mail(D, ""), D, "names no game"),
-        _c("list", "machine", lambda w: mail(D, ["list"], headers=AUTO), None),
-        _c("list", "machine", lambda w: _bounce(["list"]), None),
-        _c("create", "garbled", _lobby(D, lambda w: "create players 9"), D, r"create \[RULES\]"),
-        _c("create", "garbled", _lobby(D, lambda w: "create ../../etc/passwd"), D, r"create \[RULES\]"),
-        _c("create", "garbled", _lobby(D, lambda w: "create " + LONG), D, r"create \[RULES\]"),
-        _c("create", "garbled", _lobby(D, lambda w: "erstellen spieler neun"), D, r"create \[RULES\]|erstellen", "de"),
-        _c("create", "garbled", lambda w: _raw(D, "create players 9\n".encode("utf-16"), "text/plain"), D, ""),
-        _c("create", "garbled", lambda w: _raw(D, b"create \xff\xfe players 9\n", "text/plain; charset=x-nonesuch"),
+        Case("list", "garbled", lambda w: _attachment_only(D), D, "no text part"),
+        Case("list", "garbled", lambda w: mail(D, ""), D, "names no game"),
+        Case("list", "machine", lambda w: mail(D, ["list"], headers=AUTO), None),
+        Case("list", "machine", lambda w: _bounce(["list"]), None),
+        Case("create", "garbled", _lobby(D, lambda w: "create players 9"), D, r"create \[RULES\]"),
+        Case("create", "garbled", _lobby(D, lambda w: "create ../../etc/passwd"), D, r"create \[RULES\]"),
+        Case("create", "garbled", _lobby(D, lambda w: "create " + LONG), D, r"create \[RULES\]"),
+        Case("create", "garbled", _lobby(D, lambda w: "erstellen spieler neun"), D, r"create \[RULES\]|erstellen", "de"),
+        Case("create", "garbled", lambda w: _raw(D, "create players 9\n".encode("utf-16"), "text/plain"), D, ""),
+        Case("create", "garbled", lambda w: _raw(D, b"create \xff\xfe players 9\n", "text/plain; charset=x-nonesuch"),
            D, r"create \[RULES\]"),
-        _c("create", "machine", lambda w: mail(D, ["create players 2"], headers=BULK), None),
-        _c("create", "machine", lambda w: _bounce(["create players 2"]), None),
-        _c("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} as Eve"), EVE, "not its invite code"),
-        _c("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} aaaa-bbbb-cccc-dddd as Eve"), EVE,
+        Case("create", "machine", lambda w: mail(D, ["create players 2"], headers=BULK), None),
+        Case("create", "machine", lambda w: _bounce(["create players 2"]), None),
+        Case("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} as Eve"), EVE, "not its invite code"),
+        Case("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} aaaa-bbbb-cccc-dddd as Eve"), EVE,
            "not its invite code"),
-        _c("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} {w.codes['started']} as Eve"), EVE,
+        Case("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} {w.codes['started']} as Eve"), EVE,
            "not its invite code"),
-        _c("join", "forged", _lobby(EVE, lambda w: f"beitreten {w.ids['private']} als Eve"), EVE, "Einladungscode",
+        Case("join", "forged", _lobby(EVE, lambda w: f"beitreten {w.ids['private']} als Eve"), EVE, "Einladungscode",
            "de"),
-        _c("join", "forged", _lobby(B, lambda w: f"join {w.ids['open']} as Bob"), B, "already"),
-        _c("join", "stale", _lobby(EVE, lambda w: f"join {w.ids['cancelled']} as Eve"), EVE, "no open game"),
-        _c("join", "stale", _lobby(EVE, lambda w: f"join {w.ids['started']} {w.codes['started']} as Eve"), EVE,
+        Case("join", "forged", _lobby(B, lambda w: f"join {w.ids['open']} as Bob"), B, "already"),
+        Case("join", "stale", _lobby(EVE, lambda w: f"join {w.ids['cancelled']} as Eve"), EVE, "no open game"),
+        Case("join", "stale", _lobby(EVE, lambda w: f"join {w.ids['started']} {w.codes['started']} as Eve"), EVE,
            "no open game"),
-        _c("join", "stale", _lobby(EVE, lambda w: "加入 g2 作為 小明"), EVE, "", "zh"),
-        _c("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']}"), EVE, "join GAME"),
-        _c("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']} as " + LONG), EVE, "a name is"),
-        _c("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']} as a\u202eb"), EVE, "a name is"),
-        _c("join", "garbled", _lobby(EVE, lambda w: "join ../../x as Eve"), EVE, "no open game"),
-        _c("join", "machine", _lobby(EVE, lambda w: f"join {w.ids['open']} as Eve", AUTO), None),
-        _c("join", "machine", lambda w: _bounce([f"join {w.ids['open']} as Eve"]), None),
-        _c("leave", "forged", _lobby(EVE, lambda w: f"leave {w.ids['open']}"), EVE, "not"),
-        _c("leave", "stale", _lobby(B, lambda w: f"leave {w.ids['started']}"), B, "no open game"),
-        _c("leave", "stale", _lobby(B, lambda w: f"verlassen {w.ids['cancelled']}"), B, "kein offenes|keine offene",
+        Case("join", "stale", _lobby(EVE, lambda w: "加入 g2 作為 小明"), EVE, "", "zh"),
+        Case("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']}"), EVE, "join GAME"),
+        Case("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']} as " + LONG), EVE, "a name is"),
+        Case("join", "garbled", _lobby(EVE, lambda w: f"join {w.ids['open']} as a\u202eb"), EVE, "a name is"),
+        Case("join", "garbled", _lobby(EVE, lambda w: "join ../../x as Eve"), EVE, "no open game"),
+        Case("join", "machine", _lobby(EVE, lambda w: f"join {w.ids['open']} as Eve", AUTO), None),
+        Case("join", "machine", lambda w: _bounce([f"join {w.ids['open']} as Eve"]), None),
+        Case("leave", "forged", _lobby(EVE, lambda w: f"leave {w.ids['open']}"), EVE, "not"),
+        Case("leave", "stale", _lobby(B, lambda w: f"leave {w.ids['started']}"), B, "no open game"),
+        Case("leave", "stale", _lobby(B, lambda w: f"verlassen {w.ids['cancelled']}"), B, "kein offenes|keine offene",
            "de"),
-        _c("leave", "garbled", _lobby(B, lambda w: "leave"), B, "no open game"),
-        _c("leave", "machine", _lobby(B, lambda w: f"leave {w.ids['open']}", BULK), None),
-        _c("start", "forged", _lobby(B, lambda w: f"start {w.ids['open']}"), B, "only the creator"),
-        _c("start", "forged", _lobby(EVE, lambda w: f"start {w.ids['private']}"), EVE, "only the creator"),
-        _c("start", "stale", _lobby(A, lambda w: f"start {w.ids['cancelled']}"), A, "no open game"),
-        _c("start", "stale", _lobby(A, lambda w: f"start {w.ids['started']}"), A, "no open game"),
-        _c("start", "garbled", _lobby(A, lambda w: f"start {w.ids['open']}"), A, "not enough"),
-        _c("start", "garbled", _lobby(A, lambda w: "start " + LONG), A, "no open game"),
-        _c("start", "machine", _lobby(A, lambda w: f"start {w.ids['open']}", AUTO), None),
-        _c("cancel", "forged", _lobby(B, lambda w: f"cancel {w.ids['open']}"), B, "only the creator"),
-        _c("cancel", "forged", _lobby(EVE, lambda w: f"取消 {w.ids['private']}"), EVE, "", "zh"),
-        _c("cancel", "stale", _lobby(A, lambda w: f"cancel {w.ids['cancelled']}"), A, "no open game"),
-        _c("cancel", "stale", _lobby(A, lambda w: f"absagen {w.ids['started']}"), A, "", "de"),
-        _c("cancel", "machine", lambda w: _bounce([f"cancel {w.ids['open']}"]), None),
+        Case("leave", "garbled", _lobby(B, lambda w: "leave"), B, "no open game"),
+        Case("leave", "machine", _lobby(B, lambda w: f"leave {w.ids['open']}", BULK), None),
+        Case("start", "forged", _lobby(B, lambda w: f"start {w.ids['open']}"), B, "only the creator"),
+        Case("start", "forged", _lobby(EVE, lambda w: f"start {w.ids['private']}"), EVE, "only the creator"),
+        Case("start", "stale", _lobby(A, lambda w: f"start {w.ids['cancelled']}"), A, "no open game"),
+        Case("start", "stale", _lobby(A, lambda w: f"start {w.ids['started']}"), A, "no open game"),
+        Case("start", "garbled", _lobby(A, lambda w: f"start {w.ids['open']}"), A, "not enough"),
+        Case("start", "garbled", _lobby(A, lambda w: "start " + LONG), A, "no open game"),
+        Case("start", "machine", _lobby(A, lambda w: f"start {w.ids['open']}", AUTO), None),
+        Case("cancel", "forged", _lobby(B, lambda w: f"cancel {w.ids['open']}"), B, "only the creator"),
+        Case("cancel", "forged", _lobby(EVE, lambda w: f"取消 {w.ids['private']}"), EVE, "", "zh"),
+        Case("cancel", "stale", _lobby(A, lambda w: f"cancel {w.ids['cancelled']}"), A, "no open game"),
+        Case("cancel", "stale", _lobby(A, lambda w: f"absagen {w.ids['started']}"), A, "", "de"),
+        Case("cancel", "machine", lambda w: _bounce([f"cancel {w.ids['open']}"]), None),
     ]
     for command, good in (("resign", "resign"), ("away", "away until 2999-01-01"), ("back", "back"),
                           ("record", "record"), ("history", "history"), ("say to", "say to Boris hello"),
                           ("lang", "lang de")):
         cases += [
-            _c(command, "forged", lambda w, g=good: mail(EVE, ["game g1", f"secret {w.secrets['g1 anna']}", g]), EVE,
+            Case(command, "forged", lambda w, g=good: mail(EVE, ["game g1", f"secret {w.secrets['g1 anna']}", g]), EVE,
                "eve@evil.test plays no seat of game g1"),
-            _c(command, "forged", lambda w, g=good: mail(A, ["game g1", "secret wrong-wrong-wrong-wrng", g]), A,
+            Case(command, "forged", lambda w, g=good: mail(A, ["game g1", "secret wrong-wrong-wrong-wrng", g]), A,
                "wrong secret"),
-            _c(command, "forged", lambda w, g=good: mail(A, ["game g1", g]), A, "secret"),
-            _c(command, "forged", lambda w, g=good: mail(A, ["game g1", f"secret {w.secrets['g1 boris']}", g]), A,
+            Case(command, "forged", lambda w, g=good: mail(A, ["game g1", g]), A, "secret"),
+            Case(command, "forged", lambda w, g=good: mail(A, ["game g1", f"secret {w.secrets['g1 boris']}", g]), A,
                "wrong secret"),
-            _c(command, "forged", lambda w, g=good: mail(A, ["game g1", f"secret {w.secrets['g2 anna']}", g]), A,
+            Case(command, "forged", lambda w, g=good: mail(A, ["game g1", f"secret {w.secrets['g2 anna']}", g]), A,
                "wrong secret"),
-            _c(command, "machine", _play(A, "anna", good, headers=AUTO), None),
-            _c(command, "machine", _play(A, "anna", good, headers=BULK), None),
-            _c(command, "garbled", lambda w, g=good: _raw(A, f"game g1\nsecret {w.secrets['g1 anna']}\n{g}\n"
+            Case(command, "machine", _play(A, "anna", good, headers=AUTO), None),
+            Case(command, "machine", _play(A, "anna", good, headers=BULK), None),
+            Case(command, "garbled", lambda w, g=good: _raw(A, f"game g1\nsecret {w.secrets['g1 anna']}\n{g}\n"
                                                           .encode("utf-16-le"), "text/plain; charset=us-ascii"),
                A, "names no game|no text|secret", refusal=False),
         ]
         if command not in ("record", "history", "say to"):  # an ended game is still read and talked about
-            cases.append(_c(command, "stale", _play(A, "anna", good, game="g2"), A, "aborted|not taken|ended",
+            cases.append(Case(command, "stale", _play(A, "anna", good, game="g2"), A, "aborted|not taken|ended",
                             refusal=False))
     cases += [
-        _c("away", "garbled", _play(A, "anna", "away until 2001-01-01"), A, "away until", refusal=False),
-        _c("away", "garbled", _play(A, "anna", "away until 2999-13-45"), A, "away until", refusal=False),
-        _c("away", "garbled", _play(A, "anna", "away tomorrow"), A, "away until", refusal=False),
-        _c("away", "garbled", _play(A, "anna", "away until " + LONG), A, "away until", refusal=False),
-        _c("back", "garbled", _play(A, "anna", "back"), A, "not away", refusal=False),
-        _c("history", "garbled", _play(A, "anna", "history 999"), A, "history", refusal=False),
-        _c("history", "garbled", _play(A, "anna", "history abc"), A, "history", refusal=False),
-        _c("say to", "garbled", _play(A, "anna", "say to Nobody hello"), A, "to whom", refusal=False),
-        _c("say to", "garbled", _play(A, "anna", "say to"), A, "say", refusal=False),
-        _c("lang", "garbled", _play(A, "anna", "lang xx"), A, "lang", refusal=False),
-        _c("lang", "garbled", _play(A, "anna", "lang " + LONG), A, "lang", refusal=False),
-        _c("record", "forged", lambda w: mail(EVE, [f"game {w.ids['started']}", "record"]), EVE, "plays no seat"),
-        _c("record", "forged", lambda w: mail(EVE, [f"game {w.ids['started']}", f"secret {w.codes['started']}",
+        Case("away", "garbled", _play(A, "anna", "away until 2001-01-01"), A, "away until", refusal=False),
+        Case("away", "garbled", _play(A, "anna", "away until 2999-13-45"), A, "away until", refusal=False),
+        Case("away", "garbled", _play(A, "anna", "away tomorrow"), A, "away until", refusal=False),
+        Case("away", "garbled", _play(A, "anna", "away until " + LONG), A, "away until", refusal=False),
+        Case("back", "garbled", _play(A, "anna", "back"), A, "not away", refusal=False),
+        Case("history", "garbled", _play(A, "anna", "history 999"), A, "history", refusal=False),
+        Case("history", "garbled", _play(A, "anna", "history abc"), A, "history", refusal=False),
+        Case("say to", "garbled", _play(A, "anna", "say to Nobody hello"), A, "to whom", refusal=False),
+        Case("say to", "garbled", _play(A, "anna", "say to"), A, "say", refusal=False),
+        Case("lang", "garbled", _play(A, "anna", "lang xx"), A, "lang", refusal=False),
+        Case("lang", "garbled", _play(A, "anna", "lang " + LONG), A, "lang", refusal=False),
+        Case("record", "forged", lambda w: mail(EVE, [f"game {w.ids['started']}", "record"]), EVE, "plays no seat"),
+        Case("record", "forged", lambda w: mail(EVE, [f"game {w.ids['started']}", f"secret {w.codes['started']}",
                                                     "record"]), EVE, "plays no seat"),
-        _c("record", "forged", lambda w: mail(A, [f"game {w.ids['started']}", f"secret {w.codes['started']}",
+        Case("record", "forged", lambda w: mail(A, [f"game {w.ids['started']}", f"secret {w.codes['started']}",
                                                   "record"]), A, "plays no seat"),
-        _c("watch", "forged", lambda w: mail(EVE, [f"watch {w.ids['started']}"]), EVE, "no game", refusal=False),
-        _c("watch", "forged", lambda w: mail(EVE, [f"watch {w.ids['started']} "
+        Case("watch", "forged", lambda w: mail(EVE, [f"watch {w.ids['started']}"]), EVE, "no game", refusal=False),
+        Case("watch", "forged", lambda w: mail(EVE, [f"watch {w.ids['started']} "
                                                    f"{watch_code(w.server.store, EVE, w.ids['started'])}"]), EVE,
            "no game", refusal=False),
-        _c("watch", "forged", lambda w: mail(EVE, [f"watch g1 {w.watch}"]), EVE, "not the code|code", refusal=False),
-        _c("watch", "forged", lambda w: mail(EVE, ["watch g1 0123456789"]), EVE, "code", refusal=False),
-        _c("watch", "stale", lambda w: mail(EVE, [f"watch g1 {watch_code(w.server.store, EVE, 'g2')}"]), EVE,
+        Case("watch", "forged", lambda w: mail(EVE, [f"watch g1 {w.watch}"]), EVE, "not the code|code", refusal=False),
+        Case("watch", "forged", lambda w: mail(EVE, ["watch g1 0123456789"]), EVE, "code", refusal=False),
+        Case("watch", "stale", lambda w: mail(EVE, [f"watch g1 {watch_code(w.server.store, EVE, 'g2')}"]), EVE,
            "code", refusal=False),
-        _c("watch", "stale", lambda w: mail(EVE, [f"watch {w.ids['cancelled']}"]), EVE, "no game", refusal=False),
-        _c("watch", "garbled", lambda w: mail(EVE, ["watch"]), EVE, "watch GAME", refusal=False),
-        _c("watch", "garbled", lambda w: mail(EVE, ["watch g1 a b"]), EVE, "watch GAME", refusal=False),
-        _c("watch", "garbled", lambda w: mail(EVE, ["watch ../../x"]), EVE, "watch GAME", refusal=False),
-        _c("watch", "garbled", lambda w: mail(EVE, ["watch g1 " + LONG]), EVE, "watch GAME|code", refusal=False),
-        _c("watch", "machine", lambda w: mail(EVE, ["watch g1"], headers=AUTO), None),
-        _c("watch", "machine", lambda w: _bounce(["watch g1"]), None),
-        _c("unwatch", "forged", lambda w: mail(D, ["unwatch g1 0123456789"]), D, "code", refusal=False),
-        _c("unwatch", "forged", lambda w: mail(EVE, [f"unwatch g1 {w.watch}"]), EVE, "not watching|watch",
+        Case("watch", "stale", lambda w: mail(EVE, [f"watch {w.ids['cancelled']}"]), EVE, "no game", refusal=False),
+        Case("watch", "garbled", lambda w: mail(EVE, ["watch"]), EVE, "watch GAME", refusal=False),
+        Case("watch", "garbled", lambda w: mail(EVE, ["watch g1 a b"]), EVE, "watch GAME", refusal=False),
+        Case("watch", "garbled", lambda w: mail(EVE, ["watch ../../x"]), EVE, "watch GAME", refusal=False),
+        Case("watch", "garbled", lambda w: mail(EVE, ["watch g1 " + LONG]), EVE, "watch GAME|code", refusal=False),
+        Case("watch", "machine", lambda w: mail(EVE, ["watch g1"], headers=AUTO), None),
+        Case("watch", "machine", lambda w: _bounce(["watch g1"]), None),
+        Case("unwatch", "forged", lambda w: mail(D, ["unwatch g1 0123456789"]), D, "code", refusal=False),
+        Case("unwatch", "forged", lambda w: mail(EVE, [f"unwatch g1 {w.watch}"]), EVE, "not watching|watch",
            refusal=False),
-        _c("unwatch", "stale", lambda w: mail(D, [f"unwatch g1 {watch_code(w.server.store, D, 'g2')}"]), D, "code",
+        Case("unwatch", "stale", lambda w: mail(D, [f"unwatch g1 {watch_code(w.server.store, D, 'g2')}"]), D, "code",
            refusal=False),
-        _c("unwatch", "stale", lambda w: mail(D, [f"unwatch g2 {watch_code(w.server.store, D, 'g2')}"]), D, "watch",
+        Case("unwatch", "stale", lambda w: mail(D, [f"unwatch g2 {watch_code(w.server.store, D, 'g2')}"]), D, "watch",
            refusal=False),
-        _c("unwatch", "garbled", lambda w: mail(D, ["unwatch"]), D, "watch GAME", refusal=False),
-        _c("unwatch", "machine", lambda w: mail(D, [f"unwatch g1 {w.watch}"], headers=BULK), None),
-        _c("ratings", "garbled", lambda w: mail(D, ["ratings"]), D, "names no game"),
-        _c("ratings", "machine", lambda w: mail(D, ["ratings"], headers=AUTO), None),
+        Case("unwatch", "garbled", lambda w: mail(D, ["unwatch"]), D, "watch GAME", refusal=False),
+        Case("unwatch", "machine", lambda w: mail(D, [f"unwatch g1 {w.watch}"], headers=BULK), None),
+        Case("ratings", "garbled", lambda w: mail(D, ["ratings"]), D, "names no game"),
+        Case("ratings", "machine", lambda w: mail(D, ["ratings"], headers=AUTO), None),
     ]
     return cases
 
 
 CASES = _cases()
-
-
-def _frame(lang: str) -> str:
-    return refusal_body("", mail_words(lang)).split("\n")[0].split("{")[0][:12]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.command}-{c.kind}-{n}" for n, c in enumerate(CASES)])
@@ -342,7 +332,7 @@ def test_a_bad_mail_changes_nothing_and_gets_one_clear_answer_or_none(world, cas
     text = answer.subject + "\n" + answer.body
     assert re.search(case.says, text, re.I), text
     if case.refusal:
-        assert answer.body.startswith(_frame(case.lang)), answer.body
+        assert answer.body.startswith(refusal_body("", mail_words(case.lang))[:12]), answer.body
     for hidden in world.hidden():  # (a line of the sender's own may be quoted back)
         assert hidden not in text or hidden.encode() in data
     assert len(answer.body) < 20_000  # an overlong line is not quoted back whole
