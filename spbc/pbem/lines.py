@@ -137,6 +137,9 @@ def _command(desk: Desk, sitting: Sitting, line: Line, seat: SeatRow | None, adm
         return _say(desk, sitting, seat, line, words)
     if line.word == "mail":
         return _mail_option(seat, line, words)
+    if line.word == "lang" and sitting.row.status.ended:  # an ended game's seats change no more
+        return [words("refused_line", line=line.number, text=line.text,
+                      why=words("not_taken", status=words(f"status_{sitting.row.status}")))]
     if line.word == "lang":
         return _language(seat, line)
     if line.word in ("order", "orders"):

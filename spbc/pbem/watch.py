@@ -6,13 +6,16 @@ send the code back (``watch GAME CODE``); then the address gets the public view 
 the game, until ``unwatch GAME CODE`` with the same code (``unwatch GAME`` alone mails it again, so
 that a forged From: cannot stop another address's mails either). Codes mailed to one address, and
 to all addresses together, are limited per hour as refusals are. A mail with such a line is about
-watching alone: its other lines are not read (a ``lang`` line chooses the language of the answer).
+watching alone: its other lines are not read (a ``lang`` line chooses the language of the answer). A private
+game (made by mail with ``private``) is watched only by its players and its creator: to anyone else it is
+answered as a game this server does not have.
 """
 
 from __future__ import annotations
 
 from spbc.pbem.commands import GAME_ID, Line, Request
 from spbc.pbem.desk import Desk
+from spbc.pbem.lobby_store import Lobby
 from spbc.pbem.mailin import Mail
 from spbc.pbem.seatwords import seat_words
 from spbc.pbem.states import MailKind
@@ -65,6 +68,14 @@ def _game_of(line: Line) -> str | None:
     return parts[0] if parts and GAME_ID.fullmatch(parts[0]) else None
 
 
+def _private_to(desk: Desk, game_id: str, address: str) -> bool:
+    """Whether the game was made private by mail and address neither plays a seat of it nor created it."""
+    entry = Lobby(desk.store.db).entry(game_id)
+    if entry is None or not entry.private or address == entry.creator:
+        return False
+    return all(seat.address != address for seat in desk.store.seats(game_id))
+
+
 def _line(desk: Desk, mail: Mail, line: Line, words: MailWords,
           codes: list[tuple[str, str]]) -> tuple[list[str], str]:
     """One line's answer lines and its outcome (codes: the (word, game) whose code is to be mailed)."""
@@ -76,6 +87,9 @@ def _line(desk: Desk, mail: Mail, line: Line, words: MailWords,
         return [words("refused_line", line=line.number, text=line.text,
                       why=words("watch_unknown", game=game_id))], "unknown game"
     store, address = desk.store, mail.sender
+    if _private_to(desk, game_id, address):  # as unknown: a stranger learns nothing of a private game
+        return [words("refused_line", line=line.number, text=line.text,
+                      why=words("watch_unknown", game=game_id))], "private game"
     watching = is_watching(store, game_id, address)
     if line.word == "unwatch" and not watching:
         return [words("refused_line", line=line.number, text=line.text,
