@@ -8,7 +8,8 @@ seat's live stream, and then plays each game from its seats' pages as they arriv
 latest frame says it is on turn posts its first legal move. It prints the moves the server accepted
 per second (wall time, and per CPU-second of the server process) and the time from each move's
 request to the arrival of the new board on each other seat's stream (median, 99th percentile).
-Bounded by --moves and --seconds. Goals (issue 24): >= 500 moves/s, p99 < 50 ms.
+Bounded by --moves and --seconds. With SPB_LOAD_PROFILE=file the server runs under cProfile and writes
+its statistics (of its event loop's thread) to that file when it stops. Goals (issue 24): >= 500 moves/s, p99 < 50 ms.
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ from pathlib import Path
 
 NUMBER = re.compile(r'data-number="(\d+)"')
 MOVE = re.compile(r'name="move" value="([^"]+)"')
+# The server under cProfile: the statistics written when SIGTERM ends it (uvicorn raises the signal
+# again once it has shut down, to the handler that was there before it).
+PROFILED = """import cProfile, runpy, signal, sys
+profile = cProfile.Profile()
+def stop(*_):
+    profile.disable(); profile.dump_stats(path); raise SystemExit(0)
+signal.signal(signal.SIGTERM, stop)
+path, sys.argv = sys.argv[1], sys.argv[2:]
+profile.enable()
+runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+"""
 
 
 @dataclass
@@ -155,7 +167,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, "-m", "spbc.frontends.cli", "serve", "--port", "0", "--store",
+        start = ["-c", PROFILED, os.environ["SPB_LOAD_PROFILE"]] if os.environ.get("SPB_LOAD_PROFILE") else ["-m"]
+        server = subprocess.Popen([sys.executable, *start, "spbc.frontends.cli", "serve", "--port", "0", "--store",
                                    str(Path(folder) / "load.sqlite")], stderr=subprocess.PIPE, text=True)
         try:
             assert server.stderr is not None

@@ -8,13 +8,19 @@ played through the Table again, which gives back the position, the history and t
 computers are seeded by the move number (Seeding.PER_MOVE), so a resumed game plays on as it would
 have. What a person typed for each move is kept too: a request repeated after a restart (its answer
 was lost) finds its move played, not played twice.
+
+The moves of a change are written off the server's loop (group commit): the changes of every game
+that arrive while one commit runs wait for the next, which writes them all in one transaction, in
+one thread with its own connection. A game's change is shown and answered once its commit is done.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from spbc.pbem.store import Store
 from spbc.play.game import Ruleset
@@ -28,6 +34,7 @@ from spbc.frontends.web.live import Hub, WebGame
 SPECTATORS = -1  # the seat number of the spectators' link in the store
 
 RulesLoader = Callable[[str], Ruleset]
+Change = tuple[str, int, list[tuple[object, ...]]]  # a game's id, the ply its new moves start at, their rows
 
 
 def new_table(ruleset: Ruleset, seats: list[Seat], seed: int) -> Table:
@@ -45,6 +52,12 @@ class Keeper:
         self.load = load
         self.rules: dict[str, str] = {}  # game id -> the rules it was made with
         self.booked: dict[str, int] = {}  # game id -> the moves in the store
+        self._waiting: list[tuple[Change, asyncio.Future[None]]] = []  # changes for the next commit
+        self._flushing: asyncio.Task[None] | None = None
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spb-web-store")
+        self._writer_store: Store | None = None  # the writer thread's own connection, opened there
+        full = int(store.db.execute("PRAGMA synchronous").fetchone()[0]) >= 2
+        self._synchronous = "FULL" if full else "NORMAL"  # as the store's own connection
 
     def keep(self, game: WebGame, rules: str) -> None:
         """Write a new game (and the moves it has) in one transaction; keep it from now on."""
@@ -57,25 +70,56 @@ class Keeper:
             self.booked[game.id] = 0
             self._write_moves(game)
         self.rules[game.id] = rules
-        game.listeners.append(self.book)
+        game.keeping = self.kept
 
-    def book(self, game: WebGame) -> None:
-        """After a change: the store's moves made those of the table (a move, or an undo), in one
-        transaction."""
-        with self.store.transaction():
-            self._write_moves(game)
+    async def kept(self, game: WebGame) -> None:
+        """After a change (a move, or an undo): the store's moves made those of the table, committed
+        with the other games' changes of the moment (group commit)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((self._change(game), done))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.ensure_future(self._flush())
+        await done
 
-    def _write_moves(self, game: WebGame) -> None:
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                await loop.run_in_executor(self._writer, self._commit, [change for change, _ in batch])
+            except Exception as error:  # noqa: BLE001 - told to each change's request
+                for (game_id, start, _), done in batch:
+                    self.booked[game_id] = min(self.booked[game_id], start)  # written again next time
+                    done.set_exception(error)
+                continue
+            for _, done in batch:
+                done.set_result(None)
+
+    def _commit(self, changes: list[Change]) -> None:
+        """In the writer thread: the changes in one transaction."""
+        if self._writer_store is None:
+            self._writer_store = Store(self.store.path, self._synchronous)
+        with self._writer_store.transaction() as db:
+            for game_id, start, rows in changes:
+                db.execute("DELETE FROM web_moves WHERE game = ? AND ply >= ?", (game_id, start))
+                db.executemany("INSERT INTO web_moves VALUES (?,?,?,?,?,?)", rows)
+
+    def _change(self, game: WebGame) -> Change:
+        """The rows that make the store's moves those of the table (from the first that may differ)."""
         table = game.table
         kept = min(self.booked[game.id], table.moves)
-        self.store.db.execute("DELETE FROM web_moves WHERE game = ? AND ply >= ?", (game.id, kept))
-        rows = []
+        rows: list[tuple[object, ...]] = []
         for ply in range(kept, table.moves):
             seat, _, text = table.history.moves[ply]
             how = "computer" if table.seats[seat].computer else "person"
             rows.append((game.id, ply, seat, text, game.submitted.get((seat, ply), text), how))
-        self.store.db.executemany("INSERT INTO web_moves VALUES (?,?,?,?,?,?)", rows)
         self.booked[game.id] = table.moves
+        return game.id, kept, rows
+
+    def _write_moves(self, game: WebGame) -> None:
+        _, kept, rows = self._change(game)
+        self.store.db.execute("DELETE FROM web_moves WHERE game = ? AND ply >= ?", (game.id, kept))
+        self.store.db.executemany("INSERT INTO web_moves VALUES (?,?,?,?,?,?)", rows)
 
     def resume(self, hub: Hub) -> list[WebGame]:
         """Every game of the store back on the hub, each where it was; the games resumed."""
@@ -94,7 +138,7 @@ class Keeper:
                 if how == "person":
                     game.submitted[(int(seat), int(ply))] = str(typed)
             self.rules[game_id], self.booked[game_id] = str(rules), table.moves
-            game.listeners.append(self.book)
+            game.keeping = self.kept
             resumed.append(game)
         return resumed
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -20,7 +20,7 @@ from spbc.table.events import Event
 from spbc.table.table import Table
 from spbc.frontends.web.links import Viewer, new_tokens, token_digest, viewer_of
 
-#: Called after every change of a game, in the server's loop (the store writes the move there).
+#: Called after every change of a game, in the server's loop, once the change is kept (see WebGame.keeping).
 Listener = Callable[["WebGame"], None]
 T = TypeVar("T")
 
@@ -47,7 +47,11 @@ class WebGame:
     closed: bool = False  # the server is stopping: live streams end
     poll_seconds: float = 15.0  # how long a live stream waits before it looks again (refresh) or says it is there
     listeners: list[Listener] = field(default_factory=list)
+    keeping: Callable[[WebGame], Awaitable[None]] | None = None  # makes a change durable (the store's), awaited
+    # before the change is shown or answered
     submitted: dict[tuple[int, int], str] = field(default_factory=dict)  # (seat, move number) -> text played
+    boards: dict[tuple[object, ...], str] = field(default_factory=dict)  # a viewer's board of this version, by
+    # (link, language, ...): drawn once for its stream and its answer, dropped on every change
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -75,8 +79,13 @@ class WebGame:
         woken, self._changed = self._changed, asyncio.Event()
         woken.set()
 
+    async def _keep(self) -> None:
+        if self.keeping is not None:
+            await self.keeping(self)
+
     def _bump(self) -> None:
         self.version += 1
+        self.boards.clear()
         self._wake()
         for listener in self.listeners:
             listener(self)
@@ -105,6 +114,7 @@ class WebGame:
             except MoveError as error:
                 return Refusal("refused", said=error.say(table.game, language))
             self.submitted[(seat, table.moves - 1)] = text.strip()
+            await self._keep()
             self._bump()
         await self.run_computers()
         return None
@@ -116,6 +126,7 @@ class WebGame:
                 played: list[Event] = await asyncio.to_thread(self.table.step)
                 if not played:
                     return
+                await self._keep()
                 self._bump()
 
     async def hint(self, level: str) -> Hint:
@@ -129,6 +140,7 @@ class WebGame:
         the table's UndoRefused."""
         async with self._lock:
             taken = self.table.undo()
+            await self._keep()
             self._bump()
             return taken
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from rich.console import Console
 
 from spbc.lang.model import RulesModel
@@ -126,9 +127,15 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
         "log": log_lines(table.log, words), "final": None,
         "undo": undo and viewer.seat is not None and viewer.seat == table.on_turn,
     }
+    price = words("card_price", name=context["buyer"])
+    for row in context["offers"]:
+        for card in row["cards"]:
+            card["html"] = face_html(tuple(card.items()), price, words.language, words.ruleset)
     if viewer.seat is not None:
         me = screen.me
         context["hand"] = [card_face(screen.model, model, model.card(card), words.screen) for card in me.hand or []]
+        for card in context["hand"]:
+            card["html"] = face_html(tuple(card.items()), None, words.language, words.ruleset)
         names = ", ".join(card["name"] for card in context["hand"]) or words.screen("empty")
         context["hand_line"] = words.screen("hand", size=me.hand_size, limit=me.hand_limit, hand=names)
     if view.is_over:
@@ -168,6 +175,17 @@ def card_face(rules: Any, model: Any, card: Any, words: Words) -> dict[str, Any]
         "symbol": None if card.symbol is None else label(model, "any") if card.symbol == "any" else
         model.symbol_name(card.symbol),
     }
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def face_html(card: tuple[tuple[str, Any], ...], price_label: str | None, language: str,
+              ruleset: Ruleset | None) -> Markup:
+    """A card's face drawn (face.html.j2) from its values (:func:`card_face`'s, with the board's price,
+    copies and note) and the label of its price (None: no price, a hand's card): a function of these
+    alone, so drawn once and kept for every page that shows the same."""
+    words = PageWords(language, screen_words(language, ruleset), catalogue(language).web, ruleset)
+    return Markup(ENVIRONMENT.get_template("face.html.j2").render(card=dict(card), price_label=price_label,
+                                                                  w=words, s=words.screen))
 
 
 def colour_css(model: Any, colour_id: str) -> str:

@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from spbc.play.game import load_rules
-from spbc.table.table import UndoRefused
+from spbc.table.table import Table, UndoRefused
 from spbc.frontends.words import LANGUAGES
 from spbc.frontends.web.keeping import Keeper, RulesLoader, record_text
 from spbc.frontends.web.live import Hub, Refusal, WebGame
@@ -136,9 +136,17 @@ class WebApp:
         ]
 
     async def _board(self, game: WebGame, viewer: Viewer, words: PageWords, base: str) -> tuple[int, str]:
-        """The game's version and the viewer's board fragment, read between moves."""
-        return await game.read(lambda table: (game.version, render_board(table, viewer, words, base,
-                                                                          game.undo)))
+        """The game's version and the viewer's board fragment, read between moves (drawn once a version
+        for each link and language: the link names the viewer)."""
+        key = (base, viewer.seat, words.language, game.undo)
+
+        def draw(table: Table) -> tuple[int, str]:
+            board = game.boards.get(key)
+            if board is None:
+                board = game.boards[key] = render_board(table, viewer, words, base, game.undo)
+            return game.version, board
+
+        return await game.read(draw)
 
     async def page(self, request: Request) -> Response:
         game, viewer = _found(self.hub, request)
