@@ -148,7 +148,7 @@ class Settings:
     margin_weight: float = 0.3
     margin_scale: float = 40.0
     exploration: float = 0.7
-    uniform: bool = True
+    rollout: str = "random"  # the playouts: "random" (the engine's), "light" or "policy" (spbc.ai.search.ROLLOUTS)
     squash: bool = True  # the margin m as m / (|m| + margin_scale); False: m / margin_scale clamped at +-1
 
 
@@ -203,10 +203,12 @@ class SearchAgent:
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
         """What the search is handed for these rules: the card tables, the state layout, the settings."""
         tables = card_tables(ruleset)
-        layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
+        game = ruleset.model.game
+        layout = {"hand_limit": game.hand_limit, "hand_penalty": game.hand_penalty,
+                  "rubles_per_point": game.rubles_per_point}  # the state's offsets: the engine's (EngineApi)
         settings = {
             "margin_weight": self.settings.margin_weight, "margin_scale": self.settings.margin_scale,
-            "exploration": self.settings.exploration, "uniform": int(self.settings.uniform),
+            "exploration": self.settings.exploration, "rollout": search.ROLLOUTS[self.settings.rollout],
             "squash": int(self.settings.squash),
         }
         return (tables.cost, tables.rubles, tables.points), layout, settings
