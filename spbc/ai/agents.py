@@ -43,6 +43,7 @@ from typing import Protocol
 from spbc.ai import search
 from spbc.ai.budget import HARD_SECONDS, LEVELS, MEDIUM_ITERATIONS, Budget, Level
 from spbc.ai.tables import card_tables
+from spbc.contract.abi import KIND_MASK, MOVE_KINDS
 from spbc.contract.rng import MASK64, rng_below, rng_next
 from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
@@ -137,23 +138,27 @@ class Decision:
 @dataclass(frozen=True)
 class Settings:
     """How the search weighs: the share of the score margin in a reward, the margin that counts
-    fully, UCB's exploration constant, and uniformly random playouts (the engine's own) rather than
-    spbc.ai.search's rollout policy. Uniform is the default: at 1000 iterations a decision, the search
-    with the policy won 41.7% of 60 games against the same search with uniform playouts, which also
-    run about half as fast again. The margin is squashed smoothly (issue 26: a clamped margin left every move of a
-    decided game worth the same): against CLAMPED, 2 players, seats rotated, 200 games each, it won 47.0% (95%
-    Wilson 40-54%) at 500 iterations and 51.2% (44-58%) at 1000, by a mean margin of +16 and +32 points, and
-    ended with cards in hand in 107 and 93 seat-games to CLAMPED's 138 and 137."""
+    fully, UCB's exploration constant, the playouts (spbc.ai.search.ROLLOUTS). The margin is squashed smoothly
+    (issue 26: a clamped margin left every move of a decided game worth the same): against CLAMPED, 2 players,
+    seats rotated, 200 games each, it won 47.0% (95% Wilson 40-54%) at 500 iterations and 51.2% (44-58%) at
+    1000, by a mean margin of +16 and +32 points. The light playouts (random until the last round, then hand
+    cards played and scoring buys), with a hand card played rather than a pass at the root in the last round,
+    are the default: at 500 iterations, 600 games each (benchmarks/rollouts.py, before that root rule), they
+    won 58.7% (54.7-62.5%) against random playouts by +12.2 points and 55.5% (51.5-59.4%) against CLAMPED by
+    +30.9, ending with a hand card in 28% and 30% of seat-games (random 61%, CLAMPED 71%), at some 5-9% fewer
+    iterations a CPU second; with the root rule, 400 games each: 59.8% (54.9-64.4%) by +11.9 and 58.2%
+    (53.4-63.0%) by +31.4, a hand card at the end in 19% and 16% of seat-games. The "policy" playouts measured
+    weaker (41.7% of 60 games against random)."""
 
     margin_weight: float = 0.3
     margin_scale: float = 40.0
     exploration: float = 0.7
-    uniform: bool = True
+    rollout: str = "light"  # the playouts: "light", "random" (the engine's) or "policy" (spbc.ai.search.ROLLOUTS)
     squash: bool = True  # the margin m as m / (|m| + margin_scale); False: m / margin_scale clamped at +-1
 
 
 #: The weighing before issue 26: 0.1 of the margin, clamped at 30 points (flat once a game is decided).
-CLAMPED = Settings(margin_weight=0.1, margin_scale=30.0, squash=False)
+CLAMPED = Settings(margin_weight=0.1, margin_scale=30.0, squash=False, rollout="random")
 
 
 #: The per-card tables the search is handed: cost, rubles, points.
@@ -165,10 +170,13 @@ def search_inputs(ruleset: Ruleset, settings: Settings = Settings()
     """What the search is handed for these rules: the card tables, the state layout, the settings (a
     SearchAgent's, and the C loop's search seats', spbc.ai.fastplay)."""
     tables = card_tables(ruleset)
-    layout = {"hand_limit": ruleset.model.game.hand_limit}  # the state's offsets: the engine's (EngineApi)
+    game = ruleset.model.game
+    layout = {"hand_limit": game.hand_limit, "hand_penalty": game.hand_penalty,
+              "rubles_per_point": game.rubles_per_point}  # the state's offsets: the engine's (EngineApi)
     weighing = {
         "margin_weight": settings.margin_weight, "margin_scale": settings.margin_scale,
-        "exploration": settings.exploration, "uniform": int(settings.uniform), "squash": int(settings.squash),
+        "exploration": settings.exploration, "rollout": search.ROLLOUTS[settings.rollout],
+        "squash": int(settings.squash),
     }
     return (tables.cost, tables.rubles, tables.points), layout, weighing
 
@@ -229,7 +237,13 @@ class SearchAgent:
         if len(codes) == 1:
             self.last = Decision(((codes[0], 0, 0.0, 0.0),), 0, 0, 0, 0.0)
             return codes[0]
-        return self.decide(observation).best
+        decision = self.decide(observation)
+        if (self.settings.rollout == "light" and MOVE_KINDS[decision.best & KIND_MASK] == "pass"
+                and observation.engine().rounds_left() <= 1):  # as spbc.ai.search's _played_move in the C loop
+            plays = [row[0] for row in decision.rows if MOVE_KINDS[row[0] & KIND_MASK] == "play"]  # most visited first
+            if plays:  # in the last round a card kept in hand only costs the hand penalty: play it, not pass
+                return plays[0]
+        return decision.best
 
 
 def level_problem(level: str) -> str | None:

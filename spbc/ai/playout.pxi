@@ -1,5 +1,14 @@
-# The rollout policy of the search's playouts (spbc.ai.search with ``uniform`` 0) and each seat's reward at
-# a playout's end. Included by spbc/ai/search.pyx, textually, after its Layout and _unit.
+# The rollout policies of the search's playouts (ROLLOUTS) and each seat's reward at a playout's end.
+# Included by spbc/ai/search.pyx, textually, after its _unit.
+
+cdef enum:
+    ROLLOUT_RANDOM = 0  # the engine's uniformly random playouts
+    ROLLOUT_POLICY = 1  # the weighted policy of _weight, every move
+    ROLLOUT_LIGHT = 2   # uniformly random, but in the last round it plays and buys what scores (_light_playout)
+
+#: The rollout policies by name (spbc.ai.agents.Settings.rollout), as the settings' ``rollout`` codes.
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "policy": ROLLOUT_POLICY, "light": ROLLOUT_LIGHT}
+
 
 cdef double _weight(const int* s, int code, int rounds, int player, const Layout* L) noexcept nogil:
     """How much the rollout policy likes a move (0: never)."""
@@ -49,6 +58,65 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
             pick -= weights[i]
             i += 1
         api.apply_move(s, moves[i])
+
+
+cdef inline int _scores(int code, const Layout* L) noexcept nogil:
+    """Whether a move gains final points in the last round, by the rules' numbers, counted in rubles: a card
+    played from the hand (the hand penalty saved, its points and rubles, less its cost) or bought (its points
+    and rubles less its cost), when what it brings outweighs what it costs."""
+    cdef int kind = move_kind(code), card = move_card(code), worth, per_point = L.rubles_per_point
+    if kind != KIND_PLAY and kind != KIND_BUY:
+        return 0
+    if card >= L.ncards:
+        return kind == KIND_PLAY
+    if per_point <= 0:  # rubles count for nothing at the end: what scores is points
+        return L.points[card] > 0 or (kind == KIND_PLAY and L.hand_penalty > 0)
+    worth = L.points[card] * per_point + L.rubles[card] - L.cost[card]
+    if kind == KIND_PLAY:
+        worth += L.hand_penalty * per_point
+    return worth > 0
+
+
+cdef inline int _last_round_move(uint64_t* x, const int* moves, int n, int drawn, const Layout* L) noexcept nogil:
+    """In the last round, instead of the drawn move (which scores nothing): with the chance L.light_last a
+    uniformly drawn one of the moves that score (_scores); else, or when none does, the drawn one, unless it
+    takes a card into the hand, which only costs the hand penalty: then one of the moves that do not."""
+    cdef int i, scoring = 0, keeping = 0, pick = drawn, other = drawn
+    cdef int want = _unit(x) < L.light_last
+    for i in range(n):
+        if want and _scores(moves[i], L):
+            scoring += 1
+            if rng_below(x, scoring) == 0:
+                pick = moves[i]
+        elif move_kind(moves[i]) != KIND_TAKE:
+            keeping += 1
+            if rng_below(x, keeping) == 0:
+                other = moves[i]
+    if scoring:
+        return pick
+    return other if move_kind(drawn) == KIND_TAKE else drawn
+
+
+cdef inline int _light_move(const EngineApi* api, const int* s, uint64_t* x, const int* moves, int n,
+                            const Layout* L) noexcept nogil:
+    """The light policy's move among the n legal ones at s."""
+    cdef int m = moves[0]
+    if n > 1:
+        m = moves[rng_below(x, n)]
+        if not _scores(m, L) and api.rounds_left(s) <= 1:
+            m = _last_round_move(x, moves, n, m, L)
+    return m
+
+
+cdef void _light_playout(const EngineApi* api, int* s, uint64_t* x, int* moves, const Layout* L) noexcept nogil:
+    """The light rollout policy: a uniformly random legal move, as the engine's playouts draw it, except in the
+    last round (the game's end triggered, or the decks about to run out: the engine's rounds_left is 1), where
+    a move that scores nothing gives way to one that does (_last_round_move): hand cards get played and rubles
+    spent on points rather than kept. The rounds are asked only after a move that scores nothing is drawn."""
+    cdef int steps = 0
+    while s[api.o_stage] != api.stage_over and steps < api.max_game_moves:
+        api.apply_move(s, _light_move(api, s, x, moves, api.legal_moves(s, moves), L))
+        steps += 1
 
 
 cdef void _rewards(const EngineApi* api, const int* s, const Layout* L, double* reward, double* win) noexcept nogil:

@@ -22,7 +22,10 @@ cdef struct Layout:
     double margin_scale     # points of margin at which it counts half (squash), or fully (clamped)
     int squash              # 1: the margin squashed smoothly, m / (|m| + margin_scale); 0: clamped at the scale
     double exploration      # UCB's constant
-    int uniform             # 1: uniformly random playouts (the engine's own)
+    int rollout             # ROLLOUT_RANDOM: the engine's uniformly random playouts; ROLLOUT_POLICY; ROLLOUT_LIGHT
+    int hand_penalty        # the rules' points lost per card left in hand at the end
+    int rubles_per_point    # the rules' rubles a point at the end (0: rubles count for nothing)
+    double light_last       # the light policy's chance, in the last round, of a move that scores over the draw
 
 
 cdef struct Tree:
@@ -44,5 +47,5 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
                uint64_t* x, Tree* t, const Layout* L, long* playouts, Clock now, void* context) noexcept nogil
 cdef int _tree_make(Tree* t, long capacity) noexcept nogil
 cdef void _tree_free(Tree* t) noexcept nogil
-cdef int _best_move(const Tree* t) noexcept nogil
+cdef int _played_move(const Tree* t, const EngineApi* api, const int* s, const Layout* L) noexcept nogil
 cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict settings, int o_hand_size)

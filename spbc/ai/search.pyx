@@ -8,12 +8,9 @@ available), adds one node, plays the game out with a cheap policy and backs ever
 path, each node crediting the seat that made its move. Nodes live in C arrays; no Python object is made
 per node or per move, and the loop runs without the GIL.
 
-Playouts are the engine's uniformly random ones, or (``uniform`` 0) a rollout policy that weighs moves
-with per-card tables from the rules (cost, rubles and points paid when the card's phase scores): it buys
-income while rounds remain, rarely passes when it can buy, and never takes a card into its hand when the
-hand could not be emptied (in the last round, or at the limit). The policy measured weaker at equal
-iterations (spbc.ai.agents.Settings), so it is off by default; its weights still order the expansion of
-untried moves.
+Playouts (ROLLOUTS) are the engine's uniformly random ones; or light ones, random until the last round and
+then mostly playing hand cards and buying what scores more than it costs (spbc/ai/playout.pxi); or a policy
+weighing every move by per-card tables from the rules (its weights also order the expansion of untried moves).
 
 A budget in seconds is the search's own CPU time, its thread's (CLOCK_THREAD_CPUTIME_ID), not wall time:
 on a busy machine a decision gets the computing it was given, only later. The clock is read every
@@ -39,15 +36,13 @@ cdef enum:
     HASH_SIZE = 1024          # slots of the legal-move table at a node: far above MAX_MOVES
     MAX_SEATS = 8
     MAX_PATH = 8192           # above MAX_GAME_MOVES of any ruleset the engine limits allow
+    STRIDE = 8                # iterations between two readings of the clock, for a budget in seconds
 
 
 cdef inline double _unit(uint64_t* x) noexcept nogil:
     """A double in [0, 1) from the engines' generator: its top 53 bits."""
     return (rng_next(x) >> 11) * (1.0 / 9007199254740992.0)
 
-
-cdef enum:
-    STRIDE = 8  # iterations between two readings of the clock, for a budget in seconds
 
 #: The iterations between two readings of the clock (a budget in seconds).
 CLOCK_STRIDE = STRIDE
@@ -69,7 +64,7 @@ cdef double _called(void* context) noexcept nogil:
 # Layout, Tree and Clock are defined in search.pxd, with the functions the C loop of spbc.ai.fastplay calls.
 
 
-include "playout.pxi"  # _weight, _policy_playout, _rewards
+include "playout.pxi"  # ROLLOUTS, _weight, _light_playout, _policy_playout, _rewards
 
 
 cdef int _add(Tree* t, int parent, int move, int player) noexcept nogil:
@@ -251,10 +246,12 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
         memcpy(S.s, root, api.state_size * sizeof(int))
         api.redeal_unseen(S.s, observer, x)
         depth = _descend(api, t, &S, x, L)
-        if L.uniform:
-            api.playout(S.s, x, api.max_game_moves)
-        else:
+        if L.rollout == ROLLOUT_LIGHT:
+            _light_playout(api, S.s, x, S.moves, L)
+        elif L.rollout == ROLLOUT_POLICY:
             _policy_playout(api, S.s, x, S.moves, S.weights, L)
+        else:
+            api.playout(S.s, x, api.max_game_moves)
         playouts[0] += 1
         _rewards(api, S.s, L, reward, win)
         _back_up(t, S.path, depth, reward, win)
@@ -303,7 +300,10 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.margin_scale = settings["margin_scale"]
     L.exploration = settings["exploration"]
     L.squash = settings.get("squash", 0)
-    L.uniform = settings["uniform"]
+    L.rollout = settings["rollout"]
+    L.hand_penalty = layout.get("hand_penalty", 0)
+    L.rubles_per_point = layout.get("rubles_per_point", 0)
+    L.light_last = settings.get("light_last", 0.9)
 
 
 include "reading.pxi"  # _root_children, _line, LINE: what a finished tree gives back
@@ -315,8 +315,9 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     ``iterations`` iterations, or when that is 0 as many as ``seconds`` of the search's own CPU time allow
     (``clock``, a callable giving seconds, in its place: a test's). ``tables`` are the
     per-card (cost, rubles, points) of spbc.ai.tables; ``layout`` what the policy reads of the rules
-    (``hand_limit``; the state's offsets and the rounds left are the engine's, through its EngineApi);
-    ``settings`` margin_weight, margin_scale, exploration, uniform.
+    (``hand_limit``, ``hand_penalty``, ``rubles_per_point``; the state's offsets and the rounds left are the
+    engine's, through its EngineApi); ``settings`` margin_weight, margin_scale, exploration, squash, rollout (a
+    code of ROLLOUTS) and light_last (the light policy's chance of a scoring move in the last round).
 
     Returns (moves, iterations, playouts, nodes, seconds, line): moves is a list of (code, visits, mean
     reward, mean win share) of the root's children, most visited first; seconds the search's, by that
@@ -356,3 +357,22 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     finally:
         free(root); free(per_card)
         _tree_free(&t)
+
+
+def light_moves(object capsule, state, uint64_t seed, int count, tables, dict layout, dict settings):
+    """``count`` draws of the light rollout policy's move at ``state`` from a generator seeded ``seed`` (a test's)."""
+    cdef const EngineApi* api = engine_api(capsule)
+    cdef int* s = <int*>malloc(api.state_size * sizeof(int))
+    cdef int* moves = <int*>malloc(api.max_moves * sizeof(int))
+    cdef int* per_card = <int*>malloc(3 * max(1, len(tables[0])) * sizeof(int))
+    cdef Layout L
+    cdef uint64_t x = seed
+    cdef int i, n
+    try:
+        for i in range(api.state_size):
+            s[i] = state[i]
+        _fill_layout(&L, per_card, tables, layout, settings, api.o_hand_size)
+        n = api.legal_moves(s, moves)
+        return [_light_move(api, s, &x, moves, n, &L) for i in range(count)]
+    finally:
+        free(s); free(moves); free(per_card)

@@ -14,7 +14,7 @@ cdef inline int _search_move(Lab* b, int p) noexcept nogil:
     if _run(b.api, b.observed, p, b.seat_budget[p], 0.0, &x, &b.tree, &b.L, &playouts, _thread_cpu, NULL) < 0:
         b.failed = 1
         return b.moves[0]
-    return _best_move(&b.tree)
+    return _played_move(&b.tree, b.api, b.observed, &b.L)
 
 
 cdef int _search_start(Lab* b, object search) except -1:
