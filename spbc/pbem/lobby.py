@@ -1,5 +1,5 @@
-"""Games made by mail: ``list``, ``create``, ``join``, ``leave``, ``start`` and ``cancel`` (German and Chinese
-words too).
+"""Games made by mail: ``list``, ``create``, ``join``, ``leave``, ``start`` and ``cancel``, and ``ratings``
+(German and Chinese words too).
 
 ::
 
@@ -9,6 +9,7 @@ words too).
     leave GAME                                    out of an open game again
     start GAME                                    the creator starts it once enough people joined
     cancel GAME                                   the creator drops it before it starts; the joiners are told
+    ratings [RULES]                               the ratings per ruleset, from the finished games not private
 
 Who is in an open game already, and its creator, get a short note when another person joins (unless that
 join starts it: then the welcome mails follow).
@@ -18,7 +19,15 @@ creates does (:func:`spbc.pbem.newgame.create_within`): the same checks, secrets
 creator its administrator. Each command is carried out in the mail's transaction; the answer goes to the
 sender in the language of the command's words (or of a ``lang`` line). Limits: :data:`MAX_OPEN` open games
 an address may have made, names of :data:`MAX_NAME` characters at most of letters, digits, spaces and
-``.'-``, and an invite code compared with its stored digest in constant time.
+``.'-``, and an invite code compared with its stored digest in constant time. The list and the ratings
+go to any address (a forged From too): they count against the answers an address gets in an hour.
+
+The ratings by mail (:func:`_ratings`) leave the private games out altogether, rather than rating them
+and showing names and numbers only: who played a private game is no stranger's business, and even with
+no game id a rating would tell it (a name that turns up, or a number that moves, once a private game
+ends says who played it and how it went). The operator's games are public, as the list shows their
+players. The table is the one ``spb pbem ratings`` prints: names only, never an address, and no game id
+(not even of a game left out as no longer loadable).
 """
 
 from __future__ import annotations
@@ -28,12 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spbc.ai.budget import Level
+from spbc.lang.load import shipped_names
 from spbc.pbem.commands import GAME_ID, Request
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
 from spbc.pbem.lobby_store import CANCELLED, OPEN, STARTED, Entry, Joined, Lobby
 from spbc.pbem.mailin import Mail
 from spbc.pbem.newgame import NewGame, SeatSpec, create_within
+from spbc.pbem.ratings import public_ratings, rating_lines
 from spbc.pbem.rules import RulesFileError, keep_rules
 from spbc.pbem.secret import new_game_id, new_secret, secret_digest, secret_matches
 from spbc.pbem.states import GameStatus, MailKind
@@ -51,11 +62,12 @@ _SEATS = range(2, 5)
 #: Each command's words in every language -> (command, language).
 WORDS: dict[str, tuple[str, str]] = {
     "list": ("list", "en"), "create": ("create", "en"), "join": ("join", "en"), "leave": ("leave", "en"),
-    "start": ("start", "en"), "cancel": ("cancel", "en"),
+    "start": ("start", "en"), "cancel": ("cancel", "en"), "ratings": ("ratings", "en"),
     "liste": ("list", "de"), "erstellen": ("create", "de"), "beitreten": ("join", "de"),
     "verlassen": ("leave", "de"), "starten": ("start", "de"), "absagen": ("cancel", "de"),
+    "wertungen": ("ratings", "de"),
     "列表": ("list", "zh"), "創建": ("create", "zh"), "加入": ("join", "zh"), "離開": ("leave", "zh"),
-    "開始": ("start", "zh"), "取消": ("cancel", "zh"),
+    "開始": ("start", "zh"), "取消": ("cancel", "zh"), "等級分": ("ratings", "zh"),
 }
 #: The words within a command, in every language.
 AS = frozenset({"as", "als", "作為"})
@@ -79,7 +91,8 @@ class _Command:
     lang: str
 
 
-#: What an action did: its game (None for the list), the key of what it was, and the answer's lines.
+#: What an action did: its game (None for the list and the ratings), the key of what it was (for those
+#: two, of the answer's subject), and the answer's lines.
 _Done = tuple[str | None, str, Callable[[MailWords], list[str]]]
 
 
@@ -120,8 +133,8 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
                         refusal_body(words(refused.key, **refused.fields), words), MailKind.REFUSAL)
         return Said(None, f"refused: {ENGLISH(refused.key, **refused.fields)}")
     if game is None and not may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
-        return Said(None, "list not sent: the sender's answers of this hour are used up")  # From may be forged
-    subject = words("lobby_list_subject") if game is None else words("lobby_subject", game=game, what=words(what))
+        return Said(None, f"{command.name} not sent: the sender's answers of this hour are used up")  # forged From?
+    subject = words(what) if game is None else words("lobby_subject", game=game, what=words(what))
     desk.notify(None, mail.sender, subject, "\n".join(body(words)) + "\n", MailKind.REPLY, mail.message_id)
     return Said(game, f"{command.name} {game or ''}".strip())
 
@@ -145,6 +158,18 @@ def _list(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
                   for row, names in running] or [words("lobby_list_none")]
         return lines
     return None, "lobby_list_subject", body
+
+
+def _ratings(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
+    """The ratings of the finished games that are not private (see the module's text), of one ruleset if
+    named; a ruleset that is not shipped is refused with the list of those that are."""
+    known = shipped_names()
+    rules = command.args[0].lower().replace("-", "_") if command.args else None
+    if len(command.args) > 1 or (rules is not None and rules not in known):
+        raise _Refused("lobby_bad_ratings", rules=" ".join(command.args)[:32], known=", ".join(known))
+    private = {entry.id for entry in lobby.entries(STARTED) if entry.private}
+    found = public_ratings(desk.store, desk.loader, private, rules)
+    return None, "lobby_ratings_subject", lambda words: [words("lobby_ratings_intro"), "", *rating_lines(found, words)]
 
 
 def _shown_rules(rules: str) -> str:
@@ -307,4 +332,5 @@ def _start_game(desk: Desk, lobby: Lobby, entry: Entry) -> bool:
     return True
 
 
-_ACTIONS = {"list": _list, "create": _create, "join": _join, "leave": _leave, "start": _start, "cancel": _cancel}
+_ACTIONS = {"list": _list, "create": _create, "join": _join, "leave": _leave, "start": _start, "cancel": _cancel,
+            "ratings": _ratings}

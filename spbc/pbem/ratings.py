@@ -16,14 +16,17 @@ finished game that can no longer be loaded (its rules or its state) is counted a
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from spbc.lang.load import shipped_names
 from spbc.pbem.rules import GameLoader, Unloadable
 from spbc.pbem.states import GameStatus
 from spbc.pbem.store import SeatRow, Store
+from spbc.pbem.wording import ENGLISH, MailWords
 
 #: What leads a computer level's key and shown name.
 AI = "ai:"
@@ -157,17 +160,49 @@ def store_ratings(store: Store, loader: GameLoader) -> Ratings:
     return result
 
 
-def rating_lines(ratings: Ratings) -> list[str]:
-    """The ratings as the operator reads them: a table per ruleset."""
-    if not ratings.by_rules:
-        lines = ["no finished games to rate yet"]
-    else:
-        lines = []
+def public_ratings(store: Store, loader: GameLoader, private: set[str], rules: str | None = None) -> Ratings:
+    """The ratings anyone may ask for by mail: of the finished games of a shipped ruleset (of rules alone
+    when named) that are not private (the ids of private), with no game left out named (their ids are
+    the operator's business). A game of rules of one's own is not among them: its rules are a path of
+    the operator's machine, and games of several such files would share one heading."""
+    shipped = set(shipped_names())
+    return Ratings(rate(game for game in finished_games(store, loader)
+                        if isinstance(game, Finished) and game.game not in private and game.rules in shipped
+                        and rules in (None, game.rules)))
+
+
+#: The table's columns after the player's, each with its least width.
+_COLUMNS = (("rating", 7), ("mu", 6), ("sigma", 6), ("games", 6), ("wins", 5))
+_NAME = 24
+
+
+def rating_lines(ratings: Ratings, words: MailWords = ENGLISH) -> list[str]:
+    """The ratings as a table per ruleset, its headings in the language of words (the operator's
+    ``spb pbem ratings``: English). Players are shown by name, never by address."""
+    lines = [] if ratings.by_rules else [words("ratings_none")]
+    heads = [words(f"ratings_{key}") for key, _ in _COLUMNS]
+    widths = [max(least, _width(head)) for head, (_, least) in zip(heads, _COLUMNS)]
     for rules, rows in ratings.by_rules.items():
-        lines += [f"{rules}:", f"  {'':>3} {'player':<24} {'rating':>7} {'mu':>6} {'sigma':>6} {'games':>6} {'wins':>5}"]
+        lines += [f"{rules}:", _row("", words("ratings_player"), heads, widths)]
         for place, row in enumerate(rows, 1):
-            lines.append(f"  {place:>3} {row.name[:24]:<24} {row.ordinal:7.2f} {row.mu:6.2f} {row.sigma:6.2f} "
-                         f"{row.games:6d} {row.wins:5d}")
+            cells = [f"{row.ordinal:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.games), str(row.wins)]
+            lines.append(_row(str(place), row.name, cells, widths))
     if ratings.left_out:
-        lines.append(f"left out, no longer loadable: {', '.join(ratings.left_out)}")
+        lines.append(words("ratings_left_out", games=", ".join(ratings.left_out)))
     return lines
+
+
+def _row(place: str, name: str, cells: list[str], widths: list[int]) -> str:
+    """One line of the table: the place, the name cut and padded to its column, the numbers right-aligned."""
+    shown = ""
+    for char in name:
+        if _width(shown + char) > _NAME:
+            break
+        shown += char
+    numbers = " ".join(" " * (width - _width(cell)) + cell for cell, width in zip(cells, widths))
+    return f"  {place:>3} {shown}{' ' * (_NAME - _width(shown))} {numbers}"
+
+
+def _width(text: str) -> int:
+    """The columns a text takes on a screen: a wide (Chinese) character two."""
+    return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
