@@ -309,7 +309,9 @@ def _cases() -> list[Case]:
            refusal=False),
         Case("unwatch", "garbled", lambda w: mail(D, ["unwatch"]), D, "watch GAME", refusal=False),
         Case("unwatch", "machine", lambda w: mail(D, [f"unwatch g1 {w.watch}"], headers=BULK), None),
-        Case("ratings", "garbled", lambda w: mail(D, ["ratings"]), D, "names no game"),
+        Case("ratings", "garbled", lambda w: mail(D, ["ratings nonesuch"]), D, "no ruleset 'nonesuch'.*base"),
+        Case("ratings", "garbled", lambda w: mail(D, ["wertungen " + LONG]), D, "kein Regelwerk", "de"),
+        Case("ratings", "stale", lambda w: mail(EVE, ["ratings"]), EVE, "no finished games", refusal=False),
         Case("ratings", "machine", lambda w: mail(D, ["ratings"], headers=AUTO), None),
     ]
     return cases
