@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from spbc.frontends.options import complete_rules, integer
+from spbc.frontends.options import complete_rules, integer, number
 
 if TYPE_CHECKING:  # spbc itself is imported by the command that runs, for a fast start of the others
     from spbc.play.game import Game
@@ -142,9 +142,9 @@ def analyze(
     margin: float = typer.Option(0.10, "--margin", metavar="NUMBER", parser=_margin,
                                  help="Mark a move when the best one's win chance is this much higher, in "
                                       "percentage points: 0.10 or 10pp."),
-    points: float = typer.Option(5.0, "--points", metavar="NUMBER", min=0.01,
+    points: float = typer.Option(5.0, "--points", metavar="NUMBER", parser=number(0.01),
                                  help="Mark a move when the best one is expected to end this many points better."),
-    playouts: int = typer.Option(1000, "--playouts", metavar="INTEGER", min=10,
+    playouts: int = typer.Option(1000, "--playouts", metavar="INTEGER", parser=integer(10),
                                  help="The deals and playouts each weighed move gets (the same for all of a position)."),
     seed: int = typer.Option(0, "--seed", metavar="INTEGER", parser=integer(), help="The analysis's own seed."),
     rules: Optional[str] = typer.Option(
