@@ -64,7 +64,7 @@ def test_the_search_alone_takes_a_clock(compiled):
     assert agent._prepared is not None
     _, tables, layout, settings = agent._prepared
     clock = Ticking(0.5)
-    children, iterations, _, _, seconds, _ = search.search(
+    children, iterations, _, _, seconds, _, _ = search.search(
         compiled.engine.c_api(), observation.state, 0, 0, 2.0, 7, tables, layout, settings, clock)
     # read at the loop's start, after 8, 16, 24 and 32 iterations (2 s gone: the end) and once more after it
     assert iterations == 4 * search.CLOCK_STRIDE and seconds == 0.5 * 6

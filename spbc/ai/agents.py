@@ -43,7 +43,6 @@ from typing import Protocol
 from spbc.ai import search
 from spbc.ai.budget import HARD_SECONDS, LEVELS, MEDIUM_ITERATIONS, Budget, Level
 from spbc.ai.tables import card_tables
-from spbc.contract.abi import KIND_MASK, MOVE_KINDS
 from spbc.contract.rng import MASK64, rng_below, rng_next
 from spbc.play.game import Ruleset
 from spbc.play.observe import Observation
@@ -124,6 +123,8 @@ class Decision:
     nodes: int
     seconds: float  # the search's CPU time (its thread's)
     line: tuple[int, ...] = ()  # the principal line: the most visited move at each node from the root
+    played: int = -1  # the move a search seat plays (spbc.ai.search's _played_move); -1: best
+
     @cached_property
     def choices(self) -> tuple[Choice, ...]:
         """The moves weighed, best (most visited) first."""
@@ -215,10 +216,10 @@ class SearchAgent:
         seconds = 0.0
         if self.budget.iterations <= 0:
             seconds = max(0.0005, self.budget.seconds * TIME_SHARE - (now() - began))
-        children, iterations, playouts, nodes, took, line = search.search(
+        children, iterations, playouts, nodes, took, line, played = search.search(
             capsule, observation.state, observation.seat, self.budget.iterations, seconds, seed,
             tables, layout, settings, self.clock)
-        self.last = Decision(tuple(children), iterations, playouts, nodes, took, tuple(line))
+        self.last = Decision(tuple(children), iterations, playouts, nodes, took, tuple(line), played)
         return self.last
 
     def _prepare(self, ruleset: Ruleset) -> tuple[_Tables, dict[str, int], dict[str, float]]:
@@ -237,13 +238,8 @@ class SearchAgent:
         if len(codes) == 1:
             self.last = Decision(((codes[0], 0, 0.0, 0.0),), 0, 0, 0, 0.0)
             return codes[0]
-        decision = self.decide(observation)
-        if (self.settings.rollout == "light" and MOVE_KINDS[decision.best & KIND_MASK] == "pass"
-                and observation.engine().rounds_left() <= 1):  # as spbc.ai.search's _played_move in the C loop
-            plays = [row[0] for row in decision.rows if MOVE_KINDS[row[0] & KIND_MASK] == "play"]  # most visited first
-            if plays:  # in the last round a card kept in hand only costs the hand penalty: play it, not pass
-                return plays[0]
-        return decision.best
+        decision = self.decide(observation)  # with light playouts, a last round's pass gives way to a hand card
+        return decision.played if decision.played >= 0 else decision.best
 
 
 def level_problem(level: str) -> str | None:

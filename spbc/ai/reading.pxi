@@ -6,8 +6,8 @@ cdef int _played_move(const Tree* t, const EngineApi* api, const int* s, const L
     """The code of the move a search seat plays: the root's child that _root_children puts first (the most
     visited, then the highest mean reward, then the lowest code); but with light playouts, in the last round
     (``s``: the searched state), a pass gives way to the first such hand card played, if the search tried one
-    (a card kept in hand then only costs the hand penalty). spbc.ai.agents.SearchAgent.choose does the same
-    on the rows of spbc.ai.search.search."""
+    (a card kept in hand then only costs the hand penalty). Given back by spbc.ai.search.search as its
+    ``played``, which spbc.ai.agents.SearchAgent.choose plays."""
     cdef int c = t.child[0], best = -1, play = -1
     cdef double mean, best_mean = 0.0, play_mean = 0.0
     while c >= 0:

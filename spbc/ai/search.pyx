@@ -319,9 +319,10 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     engine's, through its EngineApi); ``settings`` margin_weight, margin_scale, exploration, squash, rollout (a
     code of ROLLOUTS) and light_last (the light policy's chance of a scoring move in the last round).
 
-    Returns (moves, iterations, playouts, nodes, seconds, line): moves is a list of (code, visits, mean
-    reward, mean win share) of the root's children, most visited first; seconds the search's, by that
-    clock; line the principal line (up to LINE codes: the most visited move at each node from the root).
+    Returns (moves, iterations, playouts, nodes, seconds, line, played): moves is a list of (code, visits,
+    mean reward, mean win share) of the root's children, most visited first; seconds the search's, by that
+    clock; line the principal line (up to LINE codes: the most visited move at each node from the root);
+    played the move a search seat plays (_played_move, as the C loop's search seats play it).
     """
     cdef Clock now = _thread_cpu if clock is None else _called
     cdef void* context = <void*>clock
@@ -353,7 +354,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
         elapsed = now(context) - began
         if done < 0:
             raise MemoryError()
-        return _root_children(&t), done, playouts, t.size, elapsed, _line(&t, LINE)
+        return _root_children(&t), done, playouts, t.size, elapsed, _line(&t, LINE), _played_move(&t, api, root, &L)
     finally:
         free(root); free(per_card)
         _tree_free(&t)
