@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from spbc.pbem.config import load_config
+from spbc.pbem.lobby_key import lobby_key
 from spbc.pbem.server import Created, NewGame, SeatSpec, Server
 
 SERVER = "spb@games.test"
@@ -54,6 +55,11 @@ def mail(sender: str, lines: list[str] | str, subject: str = "moves", message_id
     body = lines if isinstance(lines, str) else "\n".join(lines) + "\n"
     message.set_content(body)
     return message.as_bytes()
+
+
+def key_line(store, sender: str) -> str:
+    """The line with sender's lobby key, which its create, join, leave, start and cancel mails carry."""
+    return f"key {lobby_key(store, sender)}"
 
 
 #: Where a mail lists its reader's moves, in English, German and Chinese.

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem_mail import SECRET_LINE, SERVER, Received, make_server, mail, three_and_a_computer
+from pbem_mail import SECRET_LINE, SERVER, Received, key_line, make_server, mail, three_and_a_computer
 from spbc.pbem.limits import refusal_body
 from spbc.pbem.server import NewGame, SeatSpec
 from spbc.pbem.watchers import watch_code
@@ -65,7 +65,8 @@ class World:
         return self.inbox.taken()
 
     def lobby(self, sender: str, line: str) -> Received:
-        return next(sent for sent in self.send(mail(sender, [line], subject="lobby")) if sent.recipient == sender)
+        return next(sent for sent in self.send(mail(sender, [line, key_line(self.server.store, sender)],
+                                                    subject="lobby")) if sent.recipient == sender)
 
     def hidden(self) -> list[str]:
         """What no answer to a bad mail may hold."""
@@ -119,7 +120,8 @@ def made(tmp_path_factory, smtp):
         world.codes[kind] = re.search(r"Its invite code: (\S+)$", created.body, re.M).group(1)
     started, code = world.ids["started"], world.codes["started"]
     world.lobby("boris@b.test", f"join {started} {code} as Boris")
-    world.send(mail("clara@c.test", [f"join {started} {code} as Clara"], subject="lobby"))
+    world.send(mail("clara@c.test", [f"join {started} {code} as Clara", key_line(server.store, "clara@c.test")],
+                    subject="lobby"))
     world.ids["cancelled"] = _game_id(world.lobby("anna@a.test", "create players 2"))
     world.lobby("anna@a.test", f"cancel {world.ids['cancelled']}")
     world.watch = watch_code(server.store, "dora@d.test", "g1")
@@ -182,10 +184,17 @@ A, B, C, D = "anna@a.test", "boris@b.test", "clara@c.test", "dora@d.test"
 LONG = "x" * 100_000
 AUTO = {"Auto-Submitted": "auto-replied"}
 BULK = {"Precedence": "bulk"}
+KEY_SENT = "Your key: [0-9a-f]{16}\nSend your mail again"
 
 
 def _lobby(sender: str, line: Callable[[World], str], headers: dict[str, str] | None = None):
-    return lambda w: mail(sender, [line(w)], subject="lobby", headers=headers)
+    """A lobby mail with its sender's own lobby key (the forged ones without it are cases of their own)."""
+    return lambda w: mail(sender, [line(w), key_line(w.server.store, sender)], subject="lobby", headers=headers)
+
+
+def _keyless(sender: str, line: Callable[[World], str], key: str | None = None):
+    """A lobby mail in sender's name without its key (or with another): what a forged From: can send."""
+    return lambda w: mail(sender, [line(w), *([f"key {key}"] if key else [])], subject="lobby")
 
 
 def _play(sender: str, who: str, line: str, game: str = "g1", headers: dict[str, str] | None = None):
@@ -204,9 +213,23 @@ def _cases() -> list[Case]:
         Case("create", "garbled", _lobby(D, lambda w: "create ../../etc/passwd"), D, r"create \[RULES\]"),
         Case("create", "garbled", _lobby(D, lambda w: "create " + LONG), D, r"create \[RULES\]"),
         Case("create", "garbled", _lobby(D, lambda w: "erstellen spieler neun"), D, r"create \[RULES\]|erstellen", "de"),
-        Case("create", "garbled", lambda w: _raw(D, "create players 9\n".encode("utf-16"), "text/plain"), D, ""),
-        Case("create", "garbled", lambda w: _raw(D, b"create \xff\xfe players 9\n", "text/plain; charset=x-nonesuch"),
+        Case("create", "garbled", lambda w: _raw(D, f"create players 9\n{key_line(w.server.store, D)}\n"
+                                                 .encode("utf-16"), "text/plain"), D, ""),
+        Case("create", "garbled", lambda w: _raw(D, b"create \xff\xfe players 9\n" + key_line(w.server.store, D)
+                                                 .encode(), "text/plain; charset=x-nonesuch"),
            D, r"create \[RULES\]"),
+        # a forged From: without the address's lobby key (or with a wrong one): the key goes to the address
+        Case("create", "forged", _keyless(B, lambda w: "create players 2"), B, KEY_SENT, refusal=False),
+        Case("join", "forged", _keyless(C, lambda w: f"join {w.ids['open']} as Clara"), C, KEY_SENT, refusal=False),
+        Case("join", "forged", _keyless(C, lambda w: f"beitreten {w.ids['open']} als Clara", "0" * 16), C,
+             "Dein Schlüssel: [0-9a-f]{16}", "de", refusal=False),
+        Case("leave", "forged", _keyless(B, lambda w: f"leave {w.ids['open']}"), B, KEY_SENT, refusal=False),
+        Case("leave", "forged", _keyless(B, lambda w: f"leave {w.ids['open']}", "key"), B, KEY_SENT, refusal=False),
+        Case("start", "forged", _keyless(A, lambda w: f"start {w.ids['open']}"), A, KEY_SENT, refusal=False),
+        Case("cancel", "forged", _keyless(A, lambda w: f"取消 {w.ids['open']}"), A, "你的密鑰：[0-9a-f]{16}", "zh",
+             refusal=False),
+        Case("cancel", "forged", _keyless(A, lambda w: f"cancel {w.ids['open']}", "f" * 16), A, KEY_SENT,
+             refusal=False),
         Case("create", "machine", lambda w: mail(D, ["create players 2"], headers=BULK), None),
         Case("create", "machine", lambda w: _bounce(["create players 2"]), None),
         Case("join", "forged", _lobby(EVE, lambda w: f"join {w.ids['private']} as Eve"), EVE, "not its invite code"),
@@ -265,7 +288,7 @@ def _cases() -> list[Case]:
                                                           .encode("utf-16-le"), "text/plain; charset=us-ascii"),
                A, "names no game|no text|secret", refusal=False),
         ]
-        if command not in ("record", "history", "say to"):  # an ended game is still read and talked about
+        if command not in ("record", "history"):  # an ended game is still read (and talked about once over)
             cases.append(Case(command, "stale", _play(A, "anna", good, game="g2"), A, "aborted|not taken|ended",
                             refusal=False))
     cases += [
@@ -274,6 +297,10 @@ def _cases() -> list[Case]:
         Case("away", "garbled", _play(A, "anna", "away tomorrow"), A, "away until", refusal=False),
         Case("away", "garbled", _play(A, "anna", "away until " + LONG), A, "away until", refusal=False),
         Case("back", "garbled", _play(A, "anna", "back"), A, "not away", refusal=False),
+        Case("back", "garbled", _play(A, "anna", "back soon"), A, "takes no more words", refusal=False),
+        Case("resign", "garbled", _play(A, "anna", "resign please"), A, "'resign' alone", refusal=False),
+        Case("resign", "garbled", _play(A, "anna", "resign?"), A, "unknown|not a move|resign", refusal=False),
+        Case("resign", "garbled", _play(A, "anna", "aufgeben resign"), A, "", refusal=False),
         Case("history", "garbled", _play(A, "anna", "history 999"), A, "history", refusal=False),
         Case("history", "garbled", _play(A, "anna", "history abc"), A, "history", refusal=False),
         Case("say to", "garbled", _play(A, "anna", "say to Nobody hello"), A, "to whom", refusal=False),
@@ -347,11 +374,11 @@ def test_a_bad_mail_changes_nothing_and_gets_one_clear_answer_or_none(world, cas
 
 GOOD: dict[str, Callable[[World], bytes]] = {
     "list": lambda w: mail(D, ["list"]),
-    "create": lambda w: mail(D, ["create players 2"], subject="lobby"),
-    "join": lambda w: mail(C, [f"join {w.ids['open']} as Clara"], subject="lobby"),
-    "leave": lambda w: mail(B, [f"leave {w.ids['open']}"], subject="lobby"),
-    "start": lambda w: mail(A, [f"start {w.ids['open']}"], subject="lobby"),
-    "cancel": lambda w: mail(A, [f"cancel {w.ids['private']}"], subject="lobby"),
+    "create": lambda w: mail(D, ["create players 2", key_line(w.server.store, D)], subject="lobby"),
+    "join": lambda w: mail(C, [f"join {w.ids['open']} as Clara", key_line(w.server.store, C)], subject="lobby"),
+    "leave": lambda w: mail(B, [f"leave {w.ids['open']}", key_line(w.server.store, B)], subject="lobby"),
+    "start": lambda w: mail(A, [f"start {w.ids['open']}", key_line(w.server.store, A)], subject="lobby"),
+    "cancel": lambda w: mail(A, [f"cancel {w.ids['private']}", key_line(w.server.store, A)], subject="lobby"),
     "resign": lambda w: mail(C, [*_as(w, "clara"), "resign"]),
     "away": lambda w: mail(C, [*_as(w, "clara"), "away until 2999-01-01"]),
     "back": lambda w: mail(C, [*_as(w, "clara"), "back"]),
@@ -365,7 +392,7 @@ GOOD: dict[str, Callable[[World], bytes]] = {
 }
 #: What a command needs done before it can be carried out (start: a second person; back: being away).
 BEFORE: dict[str, Callable[[World], bytes]] = {
-    "start": lambda w: mail(C, [f"join {w.ids['open']} as Clara"], subject="lobby"),
+    "start": lambda w: mail(C, [f"join {w.ids['open']} as Clara", key_line(w.server.store, C)], subject="lobby"),
     "back": lambda w: mail(C, [*_as(w, "clara"), "away until 2999-01-01"]),
 }
 

@@ -5,6 +5,7 @@ mail's list (chosen at random, seeded) until the game ends; the final standings 
 mailed back and of the operator's export (`spb pbem export` replayed by `spb replay`, each in a process of its
 own), the same as the game's last mail says; and no observer mail holds a hand or a hidden rubles count.
 
+Each person's first lobby mail has no lobby key: it is answered with the key and sent again with it.
 `start` cannot begin a four-person game (four is the most a game seats, and the fourth join starts it), so
 here it is only refused to a joiner who did not create the game."""
 
@@ -84,16 +85,32 @@ def to(mails: list[Received], address: str) -> list[Received]:
     return [sent for sent in mails if sent.recipient == address]
 
 
+#: The lobby key's line in a key mail, in English and German: "  key 0123abcd..." / "  schlüssel ...".
+KEY_LINE = re.compile(r"^  (?:key|schlüssel) ([0-9a-f]{16})$", re.M)
+
+
+def lobby_post(judge: Judge, keys: dict[str, str], sender: str, line: str) -> list[Received]:
+    """A lobby mail as a person writes it: the first of an address has no key and is answered with it
+    (nothing changed), so it is sent again with the key the mail gave."""
+    if sender not in keys:
+        [answer] = judge.post(sender, [line])
+        assert answer.recipient == sender and re.search("nothing was changed|nichts wurde geändert", answer.body)
+        keys[sender] = KEY_LINE.search(answer.body).group(1)
+    return judge.post(sender, [line, f"key {keys[sender]}"])
+
+
 def lobby(judge: Judge) -> tuple[str, dict[str, str], list[Received]]:
     """The game made and joined by mail: its id, the secrets by address, the mails of its start."""
-    [made] = to(judge.post("anna@a.test", ["create base players 4"]), "anna@a.test")
+    keys: dict[str, str] = {}
+    [made] = to(lobby_post(judge, keys, "anna@a.test", "create base players 4"), "anna@a.test")
     game_id = re.search(r"^\[spb (g\w+)\]", made.subject).group(1)
-    assert "only the creator" in to(judge.post("boris@b.test", [f"start {game_id}"]), "boris@b.test")[0].body
-    judge.post("anna@a.test", [f"join {game_id} as Anna"])
-    judge.post("boris@b.test", [f"beitreten {game_id} als Boris"])
-    judge.post("clara@c.test", [f"join {game_id} as Clara"])
+    lobby_post(judge, keys, "anna@a.test", f"join {game_id} as Anna")
+    lobby_post(judge, keys, "boris@b.test", f"beitreten {game_id} als Boris")
+    assert "only the creator" in to(lobby_post(judge, keys, "boris@b.test", f"start {game_id}"),
+                                    "boris@b.test")[0].body
+    lobby_post(judge, keys, "clara@c.test", f"join {game_id} as Clara")
     assert judge.server.store.game(game_id) is None  # three of four: still open
-    started = judge.post("dora@d.test", [f"join {game_id} as Dora"])  # full: it starts
+    started = lobby_post(judge, keys, "dora@d.test", f"join {game_id} as Dora")  # full: it starts
     assert [seat.name for seat in judge.server.store.seats(game_id)] == list(PEOPLE.values())
     secrets = {}
     for address in PEOPLE:

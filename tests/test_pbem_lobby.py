@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from pbem_mail import SECRET_LINE, Received, make_server, mail, parse_sent
+from pbem_mail import SECRET_LINE, Received, key_line, make_server, mail, parse_sent
 from spbc.pbem.lobby import MAX_OPEN
 from spbc.pbem.schema import VERSION
 
@@ -53,8 +53,9 @@ def lobby(tmp_path):
     controller.stop()
 
 
-def send(server, inbox: Inbox, sender: str, lines: list[str]) -> list[Received]:
-    server.receive(mail(sender, lines, subject="lobby"))
+def send(server, inbox: Inbox, sender: str, lines: list[str], key: bool = True) -> list[Received]:
+    """A lobby mail from sender (with the sender's lobby key unless key is False); the mails sent since."""
+    server.receive(mail(sender, [*lines, *([key_line(server.store, sender)] if key else [])], subject="lobby"))
     return inbox.taken()
 
 
@@ -156,13 +157,14 @@ def test_the_lobby_tables_come_by_migration(tmp_path):
 
 def test_a_mail_delivered_twice_makes_one_game_and_a_reply_leaves_the_game_of_its_subject(lobby):
     server, inbox = lobby
-    data = mail("anna@a.test", ["create players 2"], subject="new game")
+    data = mail("anna@a.test", ["create players 2", key_line(server.store, "anna@a.test")], subject="new game")
     assert server.receive(data).result.startswith("create g")
     assert server.receive(data).result == "repeat"
     inbox.taken()
     (game_id,) = [row[0] for row in server.store.db.execute("SELECT id FROM lobby")]
     send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
-    server.receive(mail("boris@b.test", ["leave"], subject=f"Re: [spb {game_id}] joined"))
+    server.receive(mail("boris@b.test", ["leave", key_line(server.store, "boris@b.test")],
+                        subject=f"Re: [spb {game_id}] joined"))
     assert "left" in one_to(inbox.taken(), "boris@b.test").subject
     assert server.store.db.execute("SELECT COUNT(*) FROM lobby_seats").fetchone()[0] == 0
 
@@ -210,3 +212,40 @@ def test_a_started_game_cannot_be_cancelled(lobby):
     refused = send(server, inbox, "anna@a.test", [f"absagen {game_id}"])
     assert server.store.db.execute("SELECT state FROM lobby").fetchone() == ("started",)
     assert all(sent.recipient == "anna@a.test" for sent in refused)
+
+
+def _tables(server) -> list[str]:
+    """Every row of the lobby's tables and of the games'."""
+    db = server.store.db
+    return [repr(row) for table in ("lobby", "lobby_seats", "games", "seats")
+            for row in db.execute(f"SELECT * FROM {table} ORDER BY 1")]
+
+
+def test_a_forged_from_changes_nothing_and_the_key_goes_to_the_address_itself(lobby):
+    """Eve writes Boris's address in From: to make him leave, and Anna's to start or cancel Anna's game, to
+    create games in Clara's name and to join Dora to it: without the address's key each mail changes nothing,
+    and the key is mailed to the address (which Eve does not read); the log says no key."""
+    server, inbox = lobby
+    game_id = created_id(one_to(send(server, inbox, "anna@a.test", ["create players 3"]), "anna@a.test"))
+    send(server, inbox, "boris@b.test", [f"join {game_id} as Boris"])
+    before = _tables(server)
+    keys = {address: key_line(server.store, address).split()[1] for address in PEOPLE + ["dora@d.test"]}
+    assert len(set(keys.values())) == 4  # one key an address
+    forged = [("boris@b.test", [f"leave {game_id}"]), ("anna@a.test", [f"start {game_id}"]),
+              ("anna@a.test", [f"cancel {game_id}"]), ("clara@c.test", ["create players 2"]),
+              ("dora@d.test", [f"join {game_id} as Dora"]),
+              ("boris@b.test", [f"leave {game_id}", f"key {keys['anna@a.test']}"]),  # another address's key
+              ("boris@b.test", [f"leave {game_id}", f"key {keys['boris@b.test'][:-1]}"])]
+    for address, lines in forged:
+        outcome = server.receive(mail(address, lines, subject="lobby")).result
+        assert "lobby key" in outcome and keys[address] not in outcome, outcome
+        [sent] = inbox.taken()
+        assert sent.recipient == address and f"Your key: {keys[address]}" in sent.body
+        assert sent.subject == "[spb] your lobby key" and "nothing was changed" in sent.body
+        assert _tables(server) == before
+    kept = [repr(row) for table in ("messages", "log") for row in server.store.db.execute(f"SELECT * FROM {table}")]
+    assert kept and not any(key in row for key in keys.values() for row in kept)
+    with_key = [f"leave {game_id}", f"KEY {keys['boris@b.test'].upper()}"]  # as a person may type it
+    server.receive(mail("boris@b.test", with_key, subject="lobby"))
+    assert "left" in one_to(inbox.taken(), "boris@b.test").subject
+    assert server.store.db.execute("SELECT COUNT(*) FROM lobby_seats").fetchone()[0] == 0

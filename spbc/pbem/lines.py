@@ -179,6 +179,9 @@ def _hint(sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list
 def _say(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line, words: MailWords) -> list[str]:
     """A message to the other players, or with ``to NAME`` to one of them, within the limits of spbc.pbem.limits."""
     row = sitting.row
+    if row.status is GameStatus.ABORTED:  # its administrator stopped it: nothing more goes through it
+        return [words("refused_line", line=line.number, text=line.text,
+                      why=words("say_ended", status=words(f"status_{row.status}")))]
     addressed = _addressed(sitting, seat, line.args)
     if isinstance(addressed, str):
         return [words("refused_at", line=line.number, why=words(addressed))]

@@ -11,6 +11,9 @@
     cancel GAME                                   the creator drops it before it starts; the joiners are told
     ratings [RULES]                               the ratings per ruleset, from the finished games not private
 
+A create, join, leave, start or cancel carries the sender's lobby key (a line ``key KEY``,
+:mod:`spbc.pbem.lobby_key`): without it the mail changes nothing and the key is mailed to the address.
+
 Who is in an open game already, and its creator, get a short note when another person joins (unless that
 join starts it: then the welcome mails follow).
 
@@ -41,6 +44,7 @@ from spbc.lang.load import shipped_names
 from spbc.pbem.commands import GAME_ID, Request
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
+from spbc.pbem.lobby_key import KEYED, key_given, key_matches, lobby_key
 from spbc.pbem.lobby_store import CANCELLED, OPEN, STARTED, Entry, Joined, Lobby
 from spbc.pbem.mailin import Mail
 from spbc.pbem.newgame import NewGame, SeatSpec, create_within
@@ -89,6 +93,8 @@ class _Command:
     name: str
     args: list[str]
     lang: str
+    key: str | None = None
+    word: str = ""  # the command's word as written (in the sender's language)
 
 
 #: What an action did: its game (None for the list and the ratings), the key of what it was (for those
@@ -105,11 +111,11 @@ class _Refused(Exception):
 def lobby_command(request: Request) -> _Command | None:
     """The mail's lobby command (its first line that is one), or None for a mail about a game's play."""
     chosen = next((line.args.strip().lower() for line in request.lines if line.word == "lang"), None)
-    for line in request.lines:
-        words = line.text.split() if line.word == "" else []
+    texts = [line.text.split() if line.word == "" else [] for line in request.lines]
+    for words in texts:
         if words and words[0].lower() in WORDS:
             name, lang = WORDS[words[0].lower()]
-            return _Command(name, words[1:], chosen if chosen in LANGUAGES else lang)
+            return _Command(name, words[1:], chosen if chosen in LANGUAGES else lang, key_given(texts), words[0])
     return None
 
 
@@ -120,9 +126,11 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
     if command is None or (request.game is not None and desk.store.game(request.game) is not None):
         return None
     if command.name in ("leave", "start", "cancel") and not command.args and request.game is not None:
-        command = _Command(command.name, [request.game], command.lang)  # a reply to the game's lobby mail
+        command = _Command(command.name, [request.game], command.lang, command.key, command.word)  # a reply to its lobby mail
     words = mail_words(command.lang)
     lobby = Lobby(desk.store.db)
+    if command.name in KEYED and not key_matches(desk.store, mail.sender, command.key):
+        return _ask_key(desk, mail, command, words)
     try:
         game, what, body = _ACTIONS[command.name](desk, lobby, mail.sender, command)
     except _Refused as refused:
@@ -137,6 +145,16 @@ def answer(desk: Desk, mail: Mail, request: Request) -> Said | None:
     subject = words(what) if game is None else words("lobby_subject", game=game, what=words(what))
     desk.notify(None, mail.sender, subject, "\n".join(body(words)) + "\n", MailKind.REPLY, mail.message_id)
     return Said(game, f"{command.name} {game or ''}".strip())
+
+
+def _ask_key(desk: Desk, mail: Mail, command: _Command, words: MailWords) -> Said:
+    """Refuse a keyed command without the sender's key (or with a wrong one), mailing the key to the sender
+    (the address's owner alone reads it, whoever wrote the From:); nothing else is changed."""
+    if not may_refuse(desk.store, desk.config.limits, mail.sender, desk.clock(), True):
+        return Said(None, f"{command.name} refused: no lobby key, and the sender's answers of this hour are used up")
+    said = words("lobby_key_needed", code=lobby_key(desk.store, mail.sender), command=command.word[:32])
+    desk.notify(None, mail.sender, words("lobby_key_subject"), said + "\n", MailKind.REFUSAL)
+    return Said(None, f"{command.name} refused: {'a wrong' if command.key else 'no'} lobby key (the key was mailed)")
 
 
 def _list(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:

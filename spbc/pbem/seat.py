@@ -80,6 +80,8 @@ def seat_command(desk: Desk, sitting: Sitting, seat: SeatRow, line: Line) -> lis
     if sitting.row.status.ended:
         return [words("refused_line", line=line.number, text=line.text,
                       why=words("not_taken", status=words(f"status_{sitting.row.status}")))]
+    if line.word in ("resign", "back") and line.args.strip():  # "resign?" or "resign please" is no resignation
+        return [words("refused_line", line=line.number, text=line.text, why=words(f"{line.word}_alone"))]
     if line.word == "resign":
         return _resign(desk, sitting, seat)
     if line.word == "away":
