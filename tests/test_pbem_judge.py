@@ -41,6 +41,7 @@ class Judge:
 
     def __init__(self, folder, imap: Dovecot, catcher: Catcher, port: int) -> None:
         self.imap, self.catcher, self.seen, self.folder = imap, catcher, 0, folder
+        self.listed: list[str] = []  # every move the observer's mails listed, in order
         self.server = make_server(folder, (
             f'[imap]\nhost = "127.0.0.1"\nport = {imap.tls_port}\nsecurity = "tls"\ncafile = "{imap.cafile}"\n'
             f'username = "{USER}"\ninterval = 1\nidle = 30\n'
@@ -129,6 +130,14 @@ def watch(judge: Judge, game_id: str) -> list[Received]:
     return welcome
 
 
+def listed_moves(body: str) -> list[str]:
+    """The moves and scorings an observer's mail lists as played since the mail before it."""
+    head = "Every move since the last mail, in order:\n"
+    if head not in body:
+        return []
+    return [line[2:] for line in body.split(head, 1)[1].split("\n\n", 1)[0].splitlines()]
+
+
 def check_observer(judge: Judge, game_id: str, mails: list[Received], rng: random.Random) -> int:
     """No observer mail shows a hand or a hidden rubles count; the last of a batch (the position as stored)
     is the observer's view, the same for copies with every hand, the deck order and hidden rubles changed."""
@@ -142,13 +151,15 @@ def check_observer(judge: Judge, game_id: str, mails: list[Received], rng: rando
         for name in names:
             for line in re.findall(rf"^  {re.escape(name)}( \[[^]]*\])?: (.*)$", sent.body, re.M):
                 assert ", ? rubles," in line[1], (name, line)
+    listed = [listed_moves(sent.body) for sent in watched]
+    judge.listed += [line for lines in listed for line in lines]
     if watched and not sitting.game.is_over:
         notes = resigned_notes(judge.server.store, game_id, "en")
-        assert watched[-1].body == observer_view(sitting, "en", notes)
+        assert watched[-1].body == observer_view(sitting, "en", notes, listed[-1])
         for reader in range(len(sitting.seats)):
             copy = altered(sitting.game, reader, rng)
             other = Sitting(sitting.row, sitting.seats, table_of(sitting.row, sitting.seats, copy, sitting.moves))
-            assert observer_view(other, "en", notes) == watched[-1].body, reader
+            assert observer_view(other, "en", notes, listed[-1]) == watched[-1].body, reader
     return len(watched)
 
 
@@ -176,6 +187,7 @@ def on_turn(mails: list[Received]) -> Received | None:
 def test_four_people_make_and_play_a_whole_game_by_mail_through_imap_and_smtp(judge):
     game_id, secrets, mails = lobby(judge)
     mails += watch(judge, game_id)
+    watched_from = judge.server.store.last_log(game_id)
     rng, observed, away, resigned, played, german = random.Random(3), 0, False, False, 0, []
     turn = on_turn(mails)
     for _ in range(600):
@@ -206,6 +218,8 @@ def test_four_people_make_and_play_a_whole_game_by_mail_through_imap_and_smtp(ju
     assert german and all(not sent.subject.endswith(": your turn") for sent in german)
     assert any(sent.subject.endswith(": du bist am Zug") for sent in german)
     assert observed > 20
+    logged = [text for _, text in judge.server.store.log_since(game_id, watched_from, "en")]
+    assert judge.listed == logged and len(logged) > played  # every move once, in order (and the scorings)
     recorded = to(judge.post("anna@a.test", [f"game {game_id}", f"secret {secrets['anna@a.test']}", "record"]),
                   "anna@a.test")
     text = next(sent.body for sent in recorded if "[Seed " in sent.body)

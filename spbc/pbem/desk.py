@@ -44,11 +44,16 @@ class Desk:
             game = self.loader.game(row)
         except Unloadable as problem:
             raise PbemError(f"game {game_id} cannot be loaded now: {problem.reason} ({problem.detail})") from None
-        return open_sitting(row, self.store.seats(game_id), game, self.store.move_count(game_id))
+        return self._begun(open_sitting(row, self.store.seats(game_id), game, self.store.move_count(game_id)))
 
     def open(self, row: GameRow, game: Game, hint: Hint | None = None) -> Sitting:
         """The sitting of a row whose game is loaded."""
-        return open_sitting(row, self.store.seats(row.id), game, self.store.move_count(row.id), hint)
+        return self._begun(open_sitting(row, self.store.seats(row.id), game, self.store.move_count(row.id), hint))
+
+    def _begun(self, sitting: Sitting) -> Sitting:
+        """The sitting with the log line it begins after (the observers' mail lists the lines after it)."""
+        sitting.log_start = self.store.last_log(sitting.row.id)
+        return sitting
 
     def queue(self, sitting: Sitting, seat: SeatRow, kind: MailKind, subject: str, body: str, reply_to: str) -> None:
         """Queue a mail to a person's seat; what they have read of the log is now all of it."""

@@ -174,6 +174,7 @@ class Server:
                                 lang=seat.lang if seat is not None else DEFAULT, game=row.id,
                                 why=mail_words(seat.lang if seat is not None else DEFAULT).again(row.unloadable))
         sitting = open_sitting(row, seats, game, self.store.move_count(row.id), hint)
+        sitting.log_start = self.store.last_log(row.id)
         first = self.store.queued()
         as_player = seat is not None and secret_matches(request.secret, seat.secret_hash)
         applied = carry_out(self.desk, sitting, mail, request, seat if as_player else None, is_admin)

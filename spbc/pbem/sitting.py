@@ -41,6 +41,7 @@ class Sitting:
     said: int = 0  # the say lines of the mail sent so far
     hint: Hint | None = None  # the hint searched before the mail's transaction
     hints: int = 0  # the hint lines of the mail answered so far
+    log_start: int = 0  # the game's last log line when the sitting began: what observers have been told
 
     @property
     def game(self) -> Game:

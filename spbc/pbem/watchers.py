@@ -59,11 +59,14 @@ def drop_watcher(store: Store, game_id: str, address: str) -> bool:
     return cursor.rowcount > 0
 
 
-def observer_view(sitting: Sitting, lang: str, notes: list[str] | None = None) -> str:
-    """The body of an observer's mail: the public screen, or the standings once the game is over;
-    notes (the seats that resigned) below it."""
+def observer_view(sitting: Sitting, lang: str, notes: list[str] | None = None, since: list[str] | None = None) -> str:
+    """The body of an observer's mail: each move and scoring since the last one (since: the game's public
+    log lines, every move in the order played), then the public screen, or the standings once the game is
+    over; notes (the seats that resigned) below it."""
     game, row, words = sitting.game, sitting.row, seat_words(lang)
     body = [words("observer_head", game=row.id), RULE]
+    if since:
+        body += [words("observer_since"), *(f"  {text}" for text in since), ""]
     if game.is_over:
         body += [words("over_standings"), *standings_lines(final_scores(game), words)]
     else:
@@ -99,6 +102,8 @@ def mail_watchers(store: Store, now: float, sitting: Sitting) -> int:
     found = watchers(store, sitting.row.id)
     for address, lang in found:
         words = seat_words(lang)
+        since = [text for _, text in store.log_since(sitting.row.id, sitting.log_start, lang)]
         store.queue(sitting.row.id, address, words("observer_subject", game=sitting.row.id, move=sitting.moves + 1),
-                    observer_view(sitting, lang, resigned_notes(store, sitting.row.id, lang)), "", MailKind.UPDATE, now)
+                    observer_view(sitting, lang, resigned_notes(store, sitting.row.id, lang), since), "",
+                    MailKind.UPDATE, now)
     return len(found)
