@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from pbem_mail import SECRET_LINE, Received, key_line, make_server, mail, parse_sent
+from pbem_mail import SECRET_LINE, Received, key_line, make_server, mail, outbox, parse_sent
 from spbc.pbem.lobby import MAX_OPEN
 from spbc.pbem.schema import VERSION
 
@@ -249,3 +249,33 @@ def test_a_forged_from_changes_nothing_and_the_key_goes_to_the_address_itself(lo
     server.receive(mail("boris@b.test", with_key, subject="lobby"))
     assert "left" in one_to(inbox.taken(), "boris@b.test").subject
     assert server.store.db.execute("SELECT COUNT(*) FROM lobby_seats").fetchone()[0] == 0
+
+
+def test_an_open_game_that_never_starts_is_dropped_after_the_days_set_and_its_people_are_told(tmp_path):
+    """[defaults] lobby_days = 2: the tick after two days drops the open game (the creator, who did not
+    join, and the joiner are told, each in their language); a game made later is kept; it is dropped once."""
+    now = [1_000_000.0]
+    server = make_server(tmp_path, "[defaults]\nlobby_days = 2\n", clock=lambda: now[0])
+    try:
+        def lobby_mail(sender: str, line: str) -> str:
+            return server.receive(mail(sender, [line, key_line(server.store, sender)], subject="lobby")).result
+        old = lobby_mail("anna@a.test", "create players 3").split()[1]
+        lobby_mail("boris@b.test", f"beitreten {old} als Boris")
+        now[0] += 86_400
+        young = lobby_mail("anna@a.test", "create players 2").split()[1]
+        sent = len(outbox(tmp_path))
+        assert server.tick() == []
+        now[0] += 86_400 + 1
+        assert server.tick() == [f"{old}: dropped, not started in 2 days"]
+        told = outbox(tmp_path, sent)
+        assert sorted(m.recipient for m in told) == ["anna@a.test", "boris@b.test"]
+        assert "did not start within 2 days" in next(m.body for m in told if m.recipient == "anna@a.test")
+        assert "verfallen" in next(m.subject for m in told if m.recipient == "boris@b.test")
+        states = dict(server.store.db.execute("SELECT id, state FROM lobby"))
+        assert states == {old: "cancelled", young: "open"}
+        assert server.tick() == [] and len(outbox(tmp_path)) == sent + 2
+        refused = lobby_mail("clara@c.test", f"join {old} as Clara")
+        assert "refused" in refused and server.store.db.execute(
+            "SELECT COUNT(*) FROM lobby_seats WHERE lobby = ? AND address = ?", (old, "clara@c.test")).fetchone() == (0,)
+    finally:
+        server.close()

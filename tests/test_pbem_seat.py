@@ -33,7 +33,8 @@ class Table:
 
     def __init__(self, folder, port: int, catcher: Catcher, **options) -> None:
         extra = f'[mail]\ntransport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\ntimeout = 20\n'
-        self.server = make_server(folder, extra, clock=lambda: 1_000_000.0)
+        self.now = 1_000_000.0  # 1970-01-12 13:46:40 UTC; a test may move it on
+        self.server = make_server(folder, extra, clock=lambda: self.now)
         self.catcher = catcher
         three_and_a_computer(self.server, **options)
         self.secrets = {address: secret_of(self.sent(), address) for address in PEOPLE}
@@ -133,6 +134,24 @@ def test_away_lets_the_deadline_policy_play_and_the_others_are_told_and_back_end
     assert any(m.subject.endswith("is back") for m in table.new())
     reply = table.send(other, ["back"])
     assert reply.applied == 0
+    assert any("you were not away" in m.body for m in table.new() if m.recipient == other)
+
+
+def test_an_away_period_that_runs_out_ends_with_a_notice_to_the_seat_and_the_others(table):
+    """No 'back' needed: the server's tick after the date ends the period, tells everyone once, and the
+    person's own mail is refused as it is for anyone not away any more."""
+    who = table.on_turn()
+    other = next(a for a in PEOPLE if a != who)
+    table.send(other, ["away until 1970-01-13 12:00"])
+    table.new()
+    assert table.server.tick() == [] and table.new() == []  # not yet
+    table.now = 1_000_000.0 + 86_400  # 1970-01-13 13:46:40: past it
+    assert table.server.tick() == [f"g1: {dict(zip(PEOPLE, ('Anna', 'Boris', 'Clara')))[other]}'s away period ended"]
+    told = table.new()
+    assert sorted(m.recipient for m in told) == sorted(PEOPLE) and all(m.subject.endswith("is back") for m in told)
+    assert "Your away period in game g1 has ended" in next(m.body for m in told if m.recipient == other)
+    assert table.server.tick() == [] and table.new() == []  # once
+    table.send(other, ["back"])
     assert any("you were not away" in m.body for m in table.new() if m.recipient == other)
 
 

@@ -147,6 +147,7 @@ class DefaultsPart(_Part):
     mail: Literal["move", "phase"] = "move"
     hints: bool = False
     hint_level: str = "easy"
+    lobby_days: Annotated[float, Field(ge=0, le=3650, allow_inf_nan=False)] = 14.0  # an open game by mail; 0: ever
 
 
 class AdminPart(_Part):

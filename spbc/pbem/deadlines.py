@@ -7,7 +7,7 @@ One tick looks at one game in one transaction (:func:`tick_game`); the server ti
 from __future__ import annotations
 
 from spbc.pbem.desk import Desk
-from spbc.pbem.seat import stand_in
+from spbc.pbem.seat import away_ended, stand_in
 from spbc.pbem.sitting import Sitting, act_for_late
 from spbc.pbem.states import GameStatus, MailKind, PolicyKind
 from spbc.pbem.store import SeatRow
@@ -16,24 +16,28 @@ from spbc.table.phrases import catalogue
 
 
 def tick_game(desk: Desk, game_id: str) -> list[str]:
-    """The deadline of one game, if it has one and a person is on turn: one line per thing done."""
+    """The away periods of one game that ran out, and its deadline if it has one and a person is on turn:
+    one line per thing done."""
     row = desk.store.game(game_id)
-    if row is None or row.status is not GameStatus.ACTIVE or not row.deadline:
+    if row is None or row.status is not GameStatus.ACTIVE:
         return []
+    back = away_ended(desk, game_id)
+    if not row.deadline:
+        return back
     game = desk.loaded(row)
     if game is None:
-        return [f"{row.id}: cannot be loaded now: {row.unloadable}"]
+        return [*back, f"{row.id}: cannot be loaded now: {row.unloadable}"]
     sitting = desk.open(row, game)
     if stand_in(desk, sitting):  # a seat away or resigned was on turn: its stand-in played
         desk.mail_others(sitting)
         desk.save(sitting)
-        return [f"{row.id}: a stand-in played"]
+        return [*back, f"{row.id}: a stand-in played"]
     seat = sitting.seats[game.current_player]
     if game.is_over or seat.address is None:
-        return []
+        return back
     now = desk.clock()
     due = row.turn_since + row.deadline * 3600
-    done = []
+    done = back
     if not row.reminded and due - row.remind * 3600 <= now < due:
         _remind(desk, sitting, seat, (due - now) / 3600)
         done.append(f"{row.id}: reminded {seat.name}")

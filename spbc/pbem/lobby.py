@@ -328,6 +328,23 @@ def _cancel(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
                                                                   count=len(joined))]
 
 
+def expire_open(desk: Desk) -> list[str]:
+    """Drop the open games made by mail more than ``[defaults] lobby_days`` ago (0: never); their creators
+    and joiners are told. One line for each."""
+    days, lobby, now = desk.config.defaults.lobby_days, Lobby(desk.store.db), desk.clock()
+    done = []
+    for entry in lobby.entries(OPEN) if days else []:
+        if entry.created + days * 86_400 > now:
+            continue
+        lobby.set_state(entry.id, CANCELLED)
+        joined = lobby.joined(entry.id)
+        creator = [] if any(seat.address == entry.creator for seat in joined) else [
+            Joined(entry.creator, "", entry.lang)]
+        _tell(desk, entry, creator + joined, "lobby_what_expired", "lobby_note_expired", days=f"{days:g}")
+        done.append(f"{entry.id}: dropped, not started in {days:g} days")
+    return done
+
+
 def _tell(desk: Desk, entry: Entry, seats: list[Joined], what: str, key: str, **fields: object) -> None:
     """A note to each of seats (people in the open game), each in the language they joined with."""
     for seat in seats:

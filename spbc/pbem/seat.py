@@ -179,6 +179,25 @@ def stand_in(desk: Desk, sitting: Sitting) -> int:
     return played
 
 
+def away_ended(desk: Desk, game_id: str) -> list[str]:
+    """End the away periods of the game that ran out: the seat's person and the others are told it plays
+    itself again; one line for each."""
+    store, now = desk.store, desk.clock()
+    ended = [int(r[0]) for r in store.db.execute("SELECT seat FROM away WHERE game = ? AND until <= ? ORDER BY seat",
+                                                 (game_id, now))]
+    seats = {seat.seat: seat for seat in store.seats(game_id)} if ended else {}
+    for number in ended:
+        store.db.execute("DELETE FROM away WHERE game = ? AND seat = ?", (game_id, number))
+        seat = seats[number]
+        for other in seats.values():
+            if other.address:
+                words = seat_words(other.lang)
+                key = "away_over_self" if other.seat == number else "back_notice"
+                desk.notify(game_id, other.address, words("back_subject", game=game_id, name=seat.name),
+                            words(key, game=game_id, name=seat.name) + "\n")
+    return [f"{game_id}: {seats[number].name}'s away period ended" for number in ended]
+
+
 def refuse_resigned(desk: Desk, mail: Mail, game_id: str) -> bool:
     """Answer a mail from an address that resigned the game (the reason, quoting none of it); whether it did."""
     if not resigned_from(desk.store, game_id, mail.sender):

@@ -29,6 +29,7 @@ from spbc.pbem import admin, crash, lobby
 from spbc.pbem.commands import read_request
 from spbc.pbem.config import Config
 from spbc.pbem.deadlines import tick_game
+from spbc.pbem.lobby import expire_open
 from spbc.pbem.desk import Desk, PbemError
 from spbc.pbem.hints import Hint, search_ahead, wants_hint
 from spbc.pbem.limits import may_refuse, refusal_body, refusal_subject
@@ -208,9 +209,11 @@ class Server:
     # --- deadlines and administration --------------------------------------------------------------
 
     def tick(self) -> list[str]:
-        """Deadlines of every active game: a reminder before, a notice to the others after, and the
-        game's policy at the deadline. One line per thing done."""
-        done: list[str] = []
+        """Open games made by mail that never started are dropped; then in every active game the away
+        periods that ran out end, and its deadline: a reminder before, a notice to the others after, and
+        the game's policy at the deadline. One line per thing done."""
+        with self.store.transaction():
+            done = expire_open(self.desk)
         for game_id in self.store.game_ids():
             with self.store.transaction():
                 done += tick_game(self.desk, game_id)
