@@ -9,6 +9,8 @@ mails was built at):
 
 - it holds no secret of another seat, the admin secret only for the administrator, and no seed
   before the game is over;
+- an observer's mail (an address that watches the game) is the observer's view, the same for a copy
+  altered for any seat;
 - its screen is the screen of r's own view (:func:`spbc.table.screen.build_screen`), and that screen
   is the same for a copy of the game in which everything r cannot see is changed: the other hands
   and the deck order dealt anew (:meth:`spbc.play.game.Game.determinized`) and every rubles count
@@ -39,7 +41,10 @@ from pathlib import Path
 from pbem_mail import Received, make_server, mail, outbox, secret_of, write_config
 from pbem_positions import put_position
 from spbc.pbem.config import load_config
+from spbc.pbem.seatwords import seat_words
 from spbc.pbem.server import NewGame, SeatSpec, Server
+from spbc.pbem.sitting import Sitting, table_of
+from spbc.pbem.watchers import observer_view, resigned_notes, watch_code
 from spbc.pbem.text import RULE, event_lines, screen_lines
 from spbc.pbem.wording import mail_words
 from spbc.play.game import Game, Ruleset, load_rules
@@ -52,6 +57,8 @@ from spbc.table.screen import build_screen
 #: Every shipped ruleset, by the name of its rules file.
 RULESETS = tuple(sorted(path.stem for path in rules_dir().glob("*.spb")))
 FAST = 'synchronous = "NORMAL"\n'
+#: An address that watches every game of the check (with the code, as anyone may).
+OBSERVER = "olga@observer.test"
 DEBUG = bool(os.environ.get("SPBC_LEAK_DEBUG"))
 
 
@@ -69,6 +76,7 @@ class Tally:
     rubles_pairs_computer: int = 0  # not compared: a computer seat played otherwise in the two copies
     rubles_pairs_public: int = 0  # not compared: the same moves, but a scoring paid an upkeep in one only
     log_lines: int = 0
+    observer_mails: int = 0  # an observer's mails after a move, each held to its view and an altered copy's
     ledger_differs: int = 0  # positions where the public history's rubles are not a seat's rubles
     events_compared: int = 0
     events_skipped: int = 0  # the move was not legal on the altered position (its card was dealt elsewhere)
@@ -128,6 +136,8 @@ class LeakCheck:
         self.read = 0
         self.last: dict[str, Received] = {}
         self.pairs = 0
+        self.language = language
+        self.server.receive(mail(OBSERVER, [f"watch g {watch_code(self.server.store, OBSERVER, 'g')}", f"lang {language}"]))
 
     def game(self) -> Game:
         return self.server.sitting("g").game
@@ -187,6 +197,9 @@ class LeakCheck:
             self.leak("the admin secret", sent)
         if not game.is_over and str(game.seed) in text:
             self.leak("the seed before the end", sent)
+        if sent.recipient == OBSERVER:
+            self.check_observer(sent, game)
+            return
         reader = self.seat_of.get(sent.recipient)
         if reader is None or RULE not in sent.body or game.is_over:
             return
@@ -203,6 +216,28 @@ class LeakCheck:
                     import difflib
                     print("\n".join(difflib.unified_diff(own.splitlines(), changed.splitlines(), lineterm="")))
             self.tally.altered_screens += 1
+
+    def check_observer(self, sent: Received, game: Game) -> None:
+        """An observer's mail after a move is its view of the game as it stands, the same for a copy altered
+        for any seat (the observer sees less than every seat); the moves it lists are the log's last ones."""
+        if "(observer)" not in sent.subject or game.is_over:
+            return
+        self.tally.observer_mails += 1
+        sitting = self.server.sitting("g")
+        head = seat_words(self.language)("observer_since") + "\n"
+        since = [line[2:] for line in sent.body.split(head, 1)[1].split("\n\n", 1)[0].splitlines()] \
+            if head in sent.body else []
+        logged = [text for _, text in self.server.store.log_since("g", 0, self.language)]
+        if not since or logged[-len(since):] != since:
+            self.leak("an observer mail whose moves are not the log's last ones", sent)
+        notes = resigned_notes(self.server.store, "g", self.language)
+        if sent.body != observer_view(sitting, self.language, notes, since):
+            self.leak("an observer mail that is not the observer's view", sent)
+        reader = self.rng.randrange(len(game.players))
+        other = altered(game, reader, self.rng)
+        copy = Sitting(sitting.row, sitting.seats, table_of(sitting.row, sitting.seats, other, sitting.moves))
+        if observer_view(copy, self.language, notes, since) != sent.body:
+            self.leak(f"an observer mail that changes with what seat {reader} cannot see", sent)
 
     # --- positions that differ only in what one reader cannot see ----------------------------------
 

@@ -1,6 +1,6 @@
 """How many mails a second `spb pbem receive --maildir` handles with the SQLite store.
 
-    python tests/pbem_speed.py --mails 1000 [--games 10] [--synchronous FULL|NORMAL] [--folder DIR]
+    python tests/pbem_speed.py --mails 1000 [--games 10] [--playing N] [--synchronous FULL|NORMAL] [--folder DIR]
 
 Sets up a server with --games games of three people and a computer, works out --mails moves by mail on a
 copy of it (each mail one legal move of the player on turn, the games taken in turn), puts those mails
@@ -78,9 +78,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
     parser.add_argument("--folder", type=Path, default=None)
+    parser.add_argument("--playing", type=int, default=None, help="the mails go to this many of the games "
+                        "(the others only fill the store); all by default")
     options = parser.parse_args()
     folder = options.folder or Path(tempfile.mkdtemp(prefix="pbem-speed-"))
-    inbox = prepare(folder, options.games, options.mails, options.synchronous)
+    inbox = prepare(folder, options.games, options.mails, options.synchronous, options.playing)
     count = len(list((inbox / "new").iterdir()))
     command = [sys.executable, "-P", "-m", "spbc.frontends.cli", "pbem", "receive", "--maildir", str(inbox),
                "--config", str(folder / "server" / "pbem.toml")]

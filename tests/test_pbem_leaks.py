@@ -145,4 +145,4 @@ def test_no_mail_or_log_line_tells_a_reader_what_their_view_does_not_hold(tmp_pa
         shutil.rmtree(folder)  # a game's mails: megabytes, a hundred games a ruleset
     print(f"\n{rules}: {tally}")
     assert tally.leaks == []
-    assert tally.games == LEAK_GAMES and tally.screens > 0 and tally.events_compared > 0
+    assert tally.games == LEAK_GAMES and tally.screens > 0 and tally.events_compared > 0 and tally.observer_mails > 0
