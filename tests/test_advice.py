@@ -241,3 +241,21 @@ def test_analyze_judges_a_move_alike_whatever_the_seat_cannot_see(compiled, seed
     one, = judge(game, [move], {seat}, "hard@100it", 5, repeats=200)
     two, = judge(changed, [move], {seat}, "hard@100it", 5, repeats=200)
     assert not one.forced and one == two
+
+
+def test_a_hint_puts_first_the_move_the_level_plays_even_where_it_is_not_the_most_searched(compiled):
+    """In the last round a search seat plays a hand card rather than pass even where pass got more visits
+    (spbc.ai.search's _played_move); the hint says what the level would play: that card first, and the
+    line is that move's. Seed 1's random game, move 158: play Shepherd over a more visited pass."""
+    import random
+
+    from spbc.play.notation import format_move
+    game, rng = compiled.new_game(2, seed=1), random.Random(1)
+    for _ in range(158):
+        game.play(rng.choice(game.legal_moves()))
+    found = hint(game, 158, "hard@100it", seed=5)
+    decision = found.decision
+    assert decision.played >= 0 and decision.played != decision.best  # the case this test is about
+    played = make_agent("hard@100it", 5).choose(observe(game, game.current_player, 158))
+    assert found.moves[0][0] == format_move(compiled.decode(played), compiled) == "play Shepherd"
+    assert "pass" in [text for text, _ in found.moves] and found.line == ("play Shepherd",)

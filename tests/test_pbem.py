@@ -246,6 +246,20 @@ def test_hints_only_where_the_game_allows_them(tmp_path):
     assert "this game gives no hints" in refused
 
 
+def test_a_hint_of_a_search_level_gives_the_line_it_expects(tmp_path):
+    """hint_level medium@100it: the mail's hint is the move that level plays, with the line of replies the
+    search expects after it, on the seat's own observation."""
+    server = make_server(tmp_path, '[defaults]\nhint_level = "medium@100it"\n')
+    server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:random")], seed=19, game_id="h",
+                            hints=True))
+    secret = re.search(r"Your secret: (\S+)", outbox(tmp_path)[0].body).group(1)
+    server.receive(mail("anna@a.test", ["game h", f"secret {secret}", "hint"]))
+    hinted = [m.body for m in outbox(tmp_path) if m.recipient == "anna@a.test"][-1]
+    move = re.search(r"^hint: (.+)$", hinted, re.M).group(1)
+    line = re.search(r"^  the line it expects: (.+)$", hinted, re.M).group(1).split(" -> ")
+    assert len(line) >= 2 and line[0] == move and move in hinted.split("Your moves:")[-1]
+
+
 def test_two_computers_of_one_level_get_numbered_seats(tmp_path):
     server = make_server(tmp_path)
     server.new_game(NewGame([SeatSpec("Anna", "anna@a.test"), SeatSpec("ai:easy"), SeatSpec("ai:easy")], seed=4,

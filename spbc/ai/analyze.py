@@ -50,8 +50,11 @@ def hint(game: Game, moves_played: int, level: str = "hard", seed: int = 0, coun
     seat = game.current_player
     decision = _searcher(level, seed).decide(observe(game, seat, moves_played))
     ruleset = game.ruleset
-    top = tuple((format_move(ruleset.decode(choice.code), ruleset), choice) for choice in decision.choices[:count])
-    return Hint(top, decision, level, tuple(format_move(ruleset.decode(code), ruleset) for code in decision.line))
+    chosen = decision.played if decision.played >= 0 else decision.best
+    ordered = sorted(decision.choices, key=lambda choice: choice.code != chosen)  # the move it plays first
+    top = tuple((format_move(ruleset.decode(choice.code), ruleset), choice) for choice in ordered[:count])
+    line = decision.line if decision.line[:1] == (chosen,) else (chosen,)  # the line of the move it plays
+    return Hint(top, decision, level, tuple(format_move(ruleset.decode(code), ruleset) for code in line))
 
 
 def hint_text(found: Hint) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spbc.ai.budget import Level
 from spbc.pbem.commands import Request
 from spbc.pbem.limits import HINTS_PER_MAIL
 from spbc.pbem.states import GameStatus
@@ -29,6 +30,7 @@ class Hint:
     moves: int  # the moves of the game then
     seat: int
     move: str  # the move suggested, in notation
+    line: tuple[str, ...] = ()  # a search level's line: the move, then the replies it expects
 
 
 def wants_hint(request: Request) -> bool:
@@ -44,6 +46,9 @@ def search_ahead(row: GameRow, table: Table, seat: int, level: str) -> Hint | No
     of level would make there; None where none is given."""
     if not row.hints or row.status is not GameStatus.ACTIVE or table.on_turn != seat:
         return None
+    if Level.parse(level).searches:  # the move the level plays and the line it expects
+        found = table.hint(level)
+        return Hint(row.id, row.state, table.moves, seat, found.moves[0][0], found.line)
     move = table.computer_move(seat, level)
     return Hint(row.id, row.state, table.moves, seat, format_move(move, table.game.ruleset))
 
@@ -59,4 +64,5 @@ def hint_lines(hint: Hint | None, row: GameRow, moves: int, seat: int, given: in
         return [words("refused_at", line=line, why=words("hint_stale"))]
     if hint.moves != moves:
         return [words("refused_at", line=line, why=words("hint_first"))]
-    return [words("hint", move=hint.move)]
+    said = [words("hint", move=hint.move)]
+    return said + ([words("hint_line", line=" -> ".join(hint.line))] if len(hint.line) > 1 else [])
