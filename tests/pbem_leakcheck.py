@@ -75,6 +75,7 @@ class Tally:
     rubles_pairs: int = 0
     rubles_pairs_computer: int = 0  # not compared: a computer seat played otherwise in the two copies
     rubles_pairs_public: int = 0  # not compared: the same moves, but a scoring paid an upkeep in one only
+    rubles_pairs_over: int = 0  # not compared: the game ended in a copy, and the final standings show all rubles
     log_lines: int = 0
     observer_mails: int = 0  # an observer's mails after a move, each held to its view and an altered copy's
     ledger_differs: int = 0  # positions where the public history's rubles are not a seat's rubles
@@ -287,7 +288,7 @@ class LeakCheck:
         secret = self.rng.choice(hidden)
         mover = next(a for a, s in self.seat_of.items() if s == game.current_player)
         number = self.server.store.move_count("g") + 1
-        mails, played, logged = [], [], []
+        mails, played, logged, ended = [], [], [], []
         for name, rubles in ((f"as-is{self.pairs}", None), (f"rubles{self.pairs}", self.rng.randint(0, 40))):
             server = self.copy(name)
             if rubles is not None:
@@ -299,7 +300,11 @@ class LeakCheck:
                           if self.seat_of.get(m.recipient) != secret])
             played.append(server.store.moves("g"))
             logged.append(server.store.log_since("g", 0))
+            ended.append(server.sitting("g").game.is_over)
             server.close()
+        if any(ended):
+            self.tally.rubles_pairs_over += 1  # every ruble is public once the game is over
+            return
         if played[0] == played[1] and logged[0] != logged[1]:
             self.tally.rubles_pairs_public += 1  # a scoring's upkeep paid in one copy only: done at the table
             return

@@ -14,7 +14,7 @@ import spbc
 from spbc.frontends.cli import app
 from spbc.lab import paired, power, stats
 from spbc.lab.precision import Sizer, half_widths
-from spbc.lab.report import make_report
+from spbc.lab.report import make_report, rate_text
 from spbc.lab.run import Plan, run_plans
 from spbc.lab.summary import figures
 from spbc.lab.tally import Tally
@@ -149,3 +149,10 @@ def test_the_page_of_a_comparison_plots_its_differences_instead_of_overlaid_hist
     assert "<p>Power (normal approximation" in page
     alone = make_report([compiled], outcomes[:1]).page("here")
     assert "alt='distributions'" in alone and "alt='differences'" not in alone
+
+
+@pytest.mark.parametrize(("rate", "text"), [(1.0, "1.00 games per second"), (2.346, "2.35 games per second"),
+                                            (12.34, "12.3 games per second"), (1143.2, "1,143 games per second")])
+def test_a_slow_run_says_its_rate_with_decimals(rate, text):
+    """A run of medium seats plays a few games a second: its rate keeps its decimals."""
+    assert rate_text(rate) == text

@@ -34,9 +34,10 @@ class Report:
         return ([] if self.stop is None else [self.stop.text()]) + found
 
     def speed(self, where: str) -> str:
+        """How many games, how long, and how fast (three figures: "2.35 games per second", "1,143 ...")."""
         games = sum(o.tally.games for o in self.outcomes)
         seconds = max((o.seconds for o in self.outcomes), default=0.0)
-        rate = f"{games / seconds:,.0f} games per second" if seconds > 0 else "no time measured"
+        rate = rate_text(games / seconds) if seconds > 0 else "no time measured"
         return f"{games} games in {seconds:.2f} s on {where}: {rate}"
 
     def page(self, where: str) -> str:
@@ -68,3 +69,11 @@ def write_report(report: Report, folder: Path, where: str, page: bool = True) ->
     for name, content in files.items():
         write_text_atomic(folder / name, content)
     return [folder / name for name in files]
+
+
+def rate_text(rate: float) -> str:
+    """Games per second, to two decimals below 10 and one below 100 ("2.35", "1.00", never "1 games")."""
+    if rate >= 100:
+        return f"{rate:,.0f} games per second"
+    return f"{rate:.{2 if rate < 10 else 1}f} games per second"
+

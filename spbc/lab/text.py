@@ -75,11 +75,12 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
     for k, s in enumerate(summaries):
         if len(summaries) > 1:
             lines.append(f"  {s.ruleset}")
-        lines.append(f"  {'card':<32}{'bought':>7}{'taken':>7}{'played':>7}{'displ.':>7}{'owned':>7}   "
+        width = name_width(s.cards)
+        lines.append(f"  {'card':<{width}}{'bought':>7}{'taken':>7}{'played':>7}{'displ.':>7}{'owned':>7}   "
                      f"{'owners win':<25}{'non-owners win':<25}")
         for card in s.cards:
             rates = "".join(f"{r.mean:7.3f}" for r in card.rates)
-            lines.append(f"  {card.name[:31]:<32}{rates}{100 * card.owned.value:6.1f}%   "
+            lines.append(f"  {card.name:<{width}}{rates}{100 * card.owned.value:6.1f}%   "
                          f"{share_text(card.owners):<25}{share_text(card.others):<25}".rstrip())
     assert len(EVENTS) == 4  # the columns above
     lines += effect_lines(summaries)
@@ -87,6 +88,11 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
     if differences is not None:
         lines += difference_lines(summaries, differences)
     return "\n".join(lines) + "\n"
+
+
+def name_width(cards: list[CardFigures]) -> int:
+    """The card column's width: the longest name and a space, at least 32 (no name is cut)."""
+    return max([32, *(len(c.name) + 1 for c in cards)])
 
 
 #: Cards shown in the chart of adjusted effects: those owned in the most seat-games.
@@ -117,11 +123,12 @@ def effect_lines(summaries: list[Summary]) -> list[str]:
     for s in summaries:
         if len(summaries) > 1:
             lines.append(f"  {s.ruleset}")
-        lines.append(f"  {'card':<32}{'owners':>8}{'matched':>8}   {'win share (pp): raw, adjusted':<36}"
+        width = name_width(s.cards)
+        lines.append(f"  {'card':<{width}}{'owners':>8}{'matched':>8}   {'win share (pp): raw, adjusted':<36}"
                      "final points: raw, adjusted")
         for c in top_cards(s):
             e = c.effect
-            lines.append(f"  {c.name[:31]:<32}{e.owners:>8}{e.matched:>8}   "
+            lines.append(f"  {c.name:<{width}}{e.owners:>8}{e.matched:>8}   "
                          f"{100 * e.wins.raw:+6.1f}  {effect_text(e.wins, True):<28}"
                          f"{e.points.raw:+6.1f}  {effect_text(e.points, False)}".rstrip())
     return lines
