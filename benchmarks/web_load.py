@@ -2,12 +2,18 @@
 
     python benchmarks/web_load.py                        # 100 games of 2-4 seats, at most 3000 moves or 60 s
     python benchmarks/web_load.py --games 20 --moves 500 --seconds 30
+    python benchmarks/web_load.py --rate 100             # paced: 100 moves a second over all the games
 
 The script starts ``spb serve`` on a fresh store, creates the games through the lobby, opens every
 seat's live stream, and then plays each game from its seats' pages as they arrive: the seat whose
 latest frame says it is on turn posts its first legal move. It prints the moves the server accepted
 per second (wall time, and per CPU-second of the server process) and the time from each move's
 request to the arrival of the new board on each other seat's stream (median, 99th percentile).
+Without --rate the load is a closed loop: every game moves as soon as its last move's boards arrived, so
+about 100 requests wait at the server at all times and the latency is mostly that queue (the games over
+the throughput). With --rate R the moves are paced: the k-th move of the run is posted no earlier than
+k / R seconds after the start, whichever game has a seat on turn, so the latency is the server's own at
+that offered load (while R stays below the throughput; above it the pacing falls back to the closed loop).
 Bounded by --moves and --seconds. With SPB_LOAD_PROFILE=file the server runs under cProfile and writes
 its statistics (of its event loop's thread) to that file when it stops. Goals (issue 24): >= 500 moves/s, p99 < 50 ms.
 """
@@ -61,6 +67,17 @@ class Load:
     played: int = 0
     stop_at: float = 0.0
     limit: int = 0
+    gap: float = 0.0  # seconds between paced moves (0: not paced)
+    next_at: float = 0.0  # the time of the next paced move
+
+    async def paced(self) -> None:
+        """Wait for the next move's slot (at once when not paced or behind)."""
+        if not self.gap:
+            return
+        now = time.monotonic()
+        slot = max(self.next_at, now)
+        self.next_at = slot + self.gap
+        await asyncio.sleep(slot - now)
 
 
 async def _request(load: Load, method: str, path: str, body: str = "") -> tuple[int, str]:
@@ -112,6 +129,7 @@ async def _play(load: Load, seats: list[Seat], rng: random.Random) -> None:
             if not done:
                 return  # the game is over (no seat on turn any more)
             continue
+        await load.paced()
         number, move = mover.number, rng.choice(mover.moves)
         others = [seat for seat in seats if seat is not mover]
         started = time.perf_counter()
@@ -134,7 +152,7 @@ def _cpu(pid: int) -> float:
 
 
 async def _run(args: argparse.Namespace, port: int, pid: int) -> None:
-    load = Load("127.0.0.1", port, limit=args.moves)
+    load = Load("127.0.0.1", port, limit=args.moves, gap=1 / args.rate if args.rate else 0.0)
     rng = random.Random(args.seed)
     games = []
     for number in range(args.games):
@@ -144,19 +162,28 @@ async def _run(args: argparse.Namespace, port: int, pid: int) -> None:
         links = [urllib.parse.urlsplit(url).path for url in re.findall(r"<code>([^<]+)</code>", page)]
         games.append([Seat(link) for link in links[1:]])  # the first is the spectators'
     streams = [asyncio.ensure_future(_stream(load, seat)) for seats in games for seat in seats]
-    await asyncio.sleep(0)
+    # the clock starts once every seat's stream has brought its first board (the server draws them all as
+    # the streams open: that burst is the load's start, not a move's time)
+    while any(seat.number < 0 for seats in games for seat in seats):
+        await asyncio.wait([asyncio.ensure_future(seat.arrived.wait())
+                            for seats in games for seat in seats if seat.number < 0])
     cpu, wall = _cpu(pid), time.perf_counter()
-    load.stop_at = time.monotonic() + args.seconds
+    load.stop_at = load.next_at = time.monotonic() + args.seconds
+    load.next_at -= args.seconds
     await asyncio.gather(*(_play(load, seats, random.Random(rng.random())) for seats in games))
     cpu, wall = _cpu(pid) - cpu, time.perf_counter() - wall
     for stream in streams:
         stream.cancel()
     latencies = sorted(load.latencies)
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan")
-    print(f"{args.games} games, {load.played} moves in {wall:.1f} s: {load.played / wall:.0f} moves/s "
+
+    def quantile(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(len(latencies) * q))] * 1000 if latencies else float("nan")
+    paced = f", paced at {args.rate:g} moves/s" if args.rate else ", closed loop"
+    print(f"{args.games} games{paced}, {load.played} moves in {wall:.1f} s: {load.played / wall:.0f} moves/s "
           f"(goal >= 500); the server used {cpu:.1f} CPU-s, {load.played / max(cpu, 1e-9):.0f} moves per CPU-s")
     print(f"move to the other seats' update, {len(latencies)} updates: median "
-          f"{statistics.median(latencies) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms (goal < 50 ms)")
+          f"{statistics.median(latencies) * 1000:.1f} ms, p90 {quantile(0.9):.1f} ms, p99 {quantile(0.99):.1f} ms "
+          f"(goal < 50 ms), the slowest {quantile(1.0):.1f} ms")
 
 
 def main() -> None:
@@ -165,6 +192,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=3000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate", type=float, default=0.0, help="moves a second over all games (0: closed loop)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         start = ["-c", PROFILED, os.environ["SPB_LOAD_PROFILE"]] if os.environ.get("SPB_LOAD_PROFILE") else ["-m"]

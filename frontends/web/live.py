@@ -52,6 +52,8 @@ class WebGame:
     submitted: dict[tuple[int, int], str] = field(default_factory=dict)  # (seat, move number) -> text played
     boards: dict[tuple[object, ...], str] = field(default_factory=dict)  # a viewer's board of this version, by
     # (link, language, ...): drawn once for its stream and its answer, dropped on every change
+    parts: dict[tuple[object, ...], str] = field(default_factory=dict)  # the parts of boards that viewers
+    # share (page.board_context), by language and what makes them differ, dropped on every change
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -86,6 +88,7 @@ class WebGame:
     def _bump(self) -> None:
         self.version += 1
         self.boards.clear()
+        self.parts.clear()
         self._wake()
         for listener in self.listeners:
             listener(self)

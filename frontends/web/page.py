@@ -105,32 +105,41 @@ def screen_of(table: Table, viewer: Viewer) -> Screen:
     return spectator_screen(table) if viewer.seat is None else table.view(viewer.seat)
 
 
-def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = False) -> dict[str, Any]:
+def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = False,
+                  parts: dict[tuple[object, ...], str] | None = None) -> dict[str, Any]:
     """Everything the board fragment draws, as plain values (read between moves); ``undo`` offers the
-    undo button (a game of one person against computers)."""
+    undo button (a game of one person against computers). The rows, the phase table, each mat and the log
+    come drawn: from ``parts`` where a viewer before drew the same at this version (the caller's per-version
+    store, emptied on every change), else drawn now and kept there."""
+    parts = {} if parts is None else parts
     screen = screen_of(table, viewer)
     model = local_model(words.language, table.game.ruleset)
     view = screen.view
     on_turn = table.seats[view.current_player].name
     buyer = None if viewer.seat in (None, view.current_player) else viewer.seat
+    buyer_name = on_turn if buyer is None else table.seats[buyer].name
+    offers = _priced(table, screen, viewer)
+    part = functools.partial(_part, parts, words)
+
+    def mat_values(seat: int) -> dict[str, Any]:
+        return {"mat": _mat(screen, seat, model, words.screen)}
     context: dict[str, Any] = {
         "number": table.moves, "over": view.is_over, "on_turn": on_turn,
         "mine": viewer.seat is not None and viewer.seat == table.on_turn,
         "title": title_text(screen, model, words.screen),
-        "offers": _offers(screen, _priced(table, screen, viewer), model, words.screen),
-        "buyer": on_turn if buyer is None else table.seats[buyer].name, "phases": _phases(screen, model),
+        "rows_html": part(("rows", buyer_name, offers), "rows.html.j2",
+                          lambda: {"offers": _rows(screen, offers, model, words, buyer_name)}),
+        "buyer": buyer_name,
+        "phases_html": part(("phases", screen.phases), "phases.html.j2", lambda: {"phases": _phases(screen, model)}),
         "discard": discard_line(view.discard, model, words.screen) if screen.discard_shown else None,
-        "mats": [_mat(screen, player.seat, model, words.screen) for player in view.players],
+        "mats": [part(_mat_key(screen, seat), "mat.html.j2", functools.partial(mat_values, seat))
+                 for seat in range(len(view.players))],
         "hand": None, "hand_line": "", "prompt": screen.prompt_in(words.language),
         "moves": [{"text": text, "cost": cost} for text, cost in screen.moves],
         "recent": [f"{name}: {text}" for name, text in screen.recent],
-        "log": log_lines(table.log, words), "final": None,
-        "undo": undo and viewer.seat is not None and viewer.seat == table.on_turn,
+        "log_html": part(("log",), "log.html.j2", lambda: {"log": log_lines(table.log, words)}),
+        "final": None, "undo": undo and viewer.seat is not None and viewer.seat == table.on_turn,
     }
-    price = words("card_price", name=context["buyer"])
-    for row in context["offers"]:
-        for card in row["cards"]:
-            card["html"] = face_html(tuple(card.items()), price, words.language, words.ruleset)
     if viewer.seat is not None:
         me = screen.me
         context["hand"] = [card_face(screen.model, model, model.card(card), words.screen) for card in me.hand or []]
@@ -141,6 +150,35 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     if view.is_over:
         context["final"] = _final(table, words.screen)
     return context
+
+
+def _part(parts: dict[tuple[object, ...], str], words: PageWords, key: tuple[object, ...], template: str,
+          values: Callable[[], dict[str, Any]]) -> Markup:
+    """A part of the board drawn from its template once per key and language at this version."""
+    key = (words.language, *key)
+    drawn = parts.get(key)
+    if drawn is None:
+        drawn = parts[key] = ENVIRONMENT.get_template(template).render(w=words, s=words.screen, **values())
+    return Markup(drawn)
+
+
+def _mat_key(screen: Screen, seat: int) -> tuple[object, ...]:
+    """What makes one player's mat differ between viewers at one version: the viewer's own tag, the rubles
+    and forecast as this viewer sees them (everything else on a mat is public)."""
+    player = screen.view.players[seat]
+    you = seat == screen.seat and screen.view.viewer == seat
+    return ("mat", seat, you, player.rubles, tuple(player.forecast.items()), screen.closed,
+            screen.endgame[seat] if screen.endgame else None)
+
+
+def _rows(screen: Screen, offers: tuple[Offer, ...], model: Any, words: PageWords, buyer: str) -> list[dict[str, Any]]:
+    """The board's rows, each card's face drawn with its price for the buyer."""
+    rows = _offers(screen, offers, model, words.screen)
+    price = words("card_price", name=buyer)
+    for row in rows:
+        for card in row["cards"]:
+            card["html"] = face_html(tuple(card.items()), price, words.language, words.ruleset)
+    return rows
 
 
 def _priced(table: Table, screen: Screen, viewer: Viewer) -> tuple[Offer, ...]:
@@ -270,10 +308,11 @@ def _final(table: Table, words: Words) -> dict[str, Any]:
             "seed": words("seed", seed=table.game.seed)}
 
 
-def render_board(table: Table, viewer: Viewer, words: PageWords, base: str, undo: bool = False) -> str:
+def render_board(table: Table, viewer: Viewer, words: PageWords, base: str, undo: bool = False,
+                 parts: dict[tuple[object, ...], str] | None = None) -> str:
     """The board fragment of a viewer's page (what a live update replaces); its forms post to ``base``,
-    the viewer's own link."""
-    context = board_context(table, viewer, words, undo)
+    the viewer's own link; ``parts``: the parts drawn at this version for other viewers (board_context)."""
+    context = board_context(table, viewer, words, undo, parts)
     return ENVIRONMENT.get_template("board.html.j2").render(w=words, s=words.screen, base=base, **context)
 
 

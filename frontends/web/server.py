@@ -143,7 +143,7 @@ class WebApp:
         def draw(table: Table) -> tuple[int, str]:
             board = game.boards.get(key)
             if board is None:
-                board = game.boards[key] = render_board(table, viewer, words, base, game.undo)
+                board = game.boards[key] = render_board(table, viewer, words, base, game.undo, game.parts)
             return game.version, board
 
         return await game.read(draw)

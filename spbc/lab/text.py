@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from spbc.lab.stats import Mean, Share
 from spbc.lab.summary import CardFigures, Difference, Summary
@@ -90,7 +91,7 @@ def render(summaries: list[Summary], differences: list[Difference] | None = None
     return "\n".join(lines) + "\n"
 
 
-def name_width(cards: list[CardFigures]) -> int:
+def name_width(cards: Sequence[CardFigures]) -> int:
     """The card column's width: the longest name and a space, at least 32 (no name is cut)."""
     return max([32, *(len(c.name) + 1 for c in cards)])
 
