@@ -8,7 +8,8 @@ table's events, which hold only what every player sees. Each text is said in a l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 
 from spbc.lang.model import Card, RulesModel
 from spbc.pbem.wording import ENGLISH, MailWords
@@ -49,10 +50,46 @@ def _note(model: RulesModel, card: Card, offer: Offer, words: MailWords) -> str:
     return ""
 
 
+#: Blocks of lines that every reader of a position (in one language) is written alike: the board, the
+#: phase table, a player as the others see them. Each is kept under everything it is made of (so a kept
+#: block is the block made anew), for the other readers of the position; emptied when it grows large.
+_BLOCKS: dict[tuple[object, ...], list[str]] = {}
+_BLOCKS_KEPT = 4096
+
+
+def _kept(key: tuple[object, ...], make: Callable[[], list[str]]) -> list[str]:
+    found = _BLOCKS.get(key)
+    if found is None:
+        if len(_BLOCKS) >= _BLOCKS_KEPT:
+            _BLOCKS.clear()
+        found = _BLOCKS[key] = make()
+    return found
+
+
 def screen_lines(screen: Screen, words: MailWords = ENGLISH) -> list[str]:
     """One seat's screen: the board priced for the seat on turn, the phases, every player, the hand."""
     model, view = words.local(screen.model), screen.view
-    lines = [words("board", name=view.players[view.current_player].name)]
+    rules = (words.language, screen.model.digest)
+    on_turn = view.players[view.current_player].name
+    discard = tuple(view.discard.items()) if screen.discard_shown else None
+    lines = list(_kept((*rules, "board", on_turn, screen.offers, discard),
+                       lambda: _board_lines(screen, model, words, on_turn)))
+    lines += _kept((*rules, "phases", screen.phases), lambda: _phase_lines(screen, model, words))
+    lines += ["", words("players")]
+    for player in view.players:
+        lines += _kept((*rules, *_player_key(screen, player)), functools.partial(_player, screen, model, player, words))
+    me = screen.me
+    hand = ", ".join(model.card(card).name for card in me.hand or []) or words("empty")
+    lines += ["", words("your_hand", size=me.hand_size, limit=me.hand_limit, hand=hand)]
+    prompt = screen.prompt_in(words.language)
+    if prompt:
+        lines.append(prompt)
+    return lines
+
+
+def _board_lines(screen: Screen, model: RulesModel, words: MailWords, on_turn: str) -> list[str]:
+    view = screen.view
+    lines = [words("board", name=on_turn)]
     rows = [[words(f"col_{col}") for col in ("row", "card", "colour", "price", "pays", "note")]]
     for offer in screen.offers:
         card = model.card(offer.card)
@@ -64,23 +101,26 @@ def screen_lines(screen: Screen, words: MailWords = ENGLISH) -> list[str]:
         pile = ", ".join(_copies(model.card(card).name, n) for card, n in view.discard.items())
         lines += [words("discard", cards=words.count(sum(view.discard.values()), "card"),
                         names=pile or words("empty"))]
-    lines += ["", words("phases")]
+    return lines
+
+
+def _phase_lines(screen: Screen, model: RulesModel, words: MailWords) -> list[str]:
+    lines = ["", words("phases")]
     rows = [["", *(words(f"col_{col}") for col in ("phase", "deck", "left", "starts"))]]
     decks = {deck.id: deck.name for deck in model.decks}
     for phase, local in zip(screen.phases, model.phases):
         rows.append([">" if phase.current else "", local.name, decks[local.deck], str(phase.left),
                      phase.starter or "-"])
-    lines += _table(rows, frozenset({3}))
-    lines += ["", words("players")]
-    for player in view.players:
-        lines += _player(screen, model, player, words)
-    me = screen.me
-    hand = ", ".join(model.card(card).name for card in me.hand or []) or words("empty")
-    lines += ["", words("your_hand", size=me.hand_size, limit=me.hand_limit, hand=hand)]
-    prompt = screen.prompt_in(words.language)
-    if prompt:
-        lines.append(prompt)
-    return lines
+    return lines + _table(rows, frozenset({3}))
+
+
+def _player_key(screen: Screen, player: PlayerView) -> tuple[object, ...]:
+    """Everything :func:`_player` reads: the player as this reader sees them, and the reader's tags."""
+    return ("player", player.seat, player.name, player.points, player.rubles, player.hand_size,
+            player.hand_limit, tuple(player.starts), tuple(player.forecast.items()),
+            tuple(player.play_area.items()), tuple(player.used.items()), player.seat == screen.seat,
+            player.seat == screen.view.current_player, screen.closed,
+            screen.endgame[player.seat] if screen.endgame else None)
 
 
 def _player(screen: Screen, model: RulesModel, player: PlayerView, words: MailWords) -> list[str]:
