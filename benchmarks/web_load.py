@@ -168,8 +168,8 @@ async def _run(args: argparse.Namespace, port: int, pid: int) -> None:
         await asyncio.wait([asyncio.ensure_future(seat.arrived.wait())
                             for seats in games for seat in seats if seat.number < 0])
     cpu, wall = _cpu(pid), time.perf_counter()
-    load.stop_at = load.next_at = time.monotonic() + args.seconds
-    load.next_at -= args.seconds
+    load.next_at = time.monotonic()  # the first paced move's slot
+    load.stop_at = load.next_at + args.seconds
     await asyncio.gather(*(_play(load, seats, random.Random(rng.random())) for seats in games))
     cpu, wall = _cpu(pid) - cpu, time.perf_counter() - wall
     for stream in streams:

@@ -34,7 +34,7 @@ class Report:
         return ([] if self.stop is None else [self.stop.text()]) + found
 
     def speed(self, where: str) -> str:
-        """How many games, how long, and how fast (three figures: "2.35 games per second", "1,143 ...")."""
+        """How many games, how long, and how fast ("2.35 games per second", "1,143 games per second")."""
         games = sum(o.tally.games for o in self.outcomes)
         seconds = max((o.seconds for o in self.outcomes), default=0.0)
         rate = rate_text(games / seconds) if seconds > 0 else "no time measured"
@@ -76,4 +76,3 @@ def rate_text(rate: float) -> str:
     if rate >= 100:
         return f"{rate:,.0f} games per second"
     return f"{rate:.{2 if rate < 10 else 1}f} games per second"
-
