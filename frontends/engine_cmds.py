@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # spbc's game is imported by the command that runs, for a fas
 
 def sim(
     seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
-        "Comma list of computer levels (random, easy, medium, hard; a budget such as hard@2s, CPU seconds, or "
-        "hard@5000it), rotated over the seats game by game."))] = "random,random",
+        "Comma list of computer levels (random, easy, medium, hard, expert; a budget such as hard@5000it, "
+        "or hard@2s of CPU time), rotated over the seats game by game."))] = "random,random",
     games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="How many games.")] = 10,
     seed: Annotated[int, typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,
     rules: Annotated[str, typer.Option(metavar="RULES", autocompletion=complete_rules,

@@ -174,7 +174,7 @@ def analyze(
     except ValueError as error:
         fail(str(error), code=2)
     if not searches:
-        fail(f"--level {level}: the judge is a search level, hard or medium (hard@2s)", code=2)
+        fail(f"--level {level}: the judge is a search level, medium, hard or expert (hard@5000it)", code=2)
     path = str(file)
     text, replay = _read(file, rules)
     players = list(replay.game.players)

@@ -209,7 +209,7 @@ def test_a_time_budget_stops_in_time(compiled):
 
 
 @pytest.mark.parametrize("level, problem", [
-    ("easy@2s", "only medium and hard take a budget"),
+    ("easy@2s", r"only the search levels \(medium, hard, expert\) take a budget"),
     ("hard@fast", "written @2s, @500ms or @5000it"),
     ("hard@0it", "at least 1 iteration or 1 ms"),
     ("hard@2000s", "at most 600 s"),

@@ -5,15 +5,17 @@ from __future__ import annotations
 import pytest
 
 from spbc.ai.agents import SearchAgent, make_agent
-from spbc.ai.budget import HARD_SECONDS, MEDIUM_ITERATIONS, Budget, Level
+from spbc.ai.budget import ITERATIONS, Budget, Level
 
 
 @pytest.mark.parametrize("text, level", [
-    ("hard", Level("hard", Budget(seconds=HARD_SECONDS))),
+    ("hard", Level("hard", Budget(iterations=ITERATIONS["hard"]))),
+    ("expert", Level("expert", Budget(iterations=ITERATIONS["expert"]))),
+    ("ai:expert@2s", Level("expert", Budget(seconds=2.0))),
     ("ai:hard@2s", Level("hard", Budget(seconds=2.0))),
     ("hard@500ms", Level("hard", Budget(seconds=0.5))),
     ("hard@1.5s", Level("hard", Budget(seconds=1.5))),
-    ("medium", Level("medium", Budget(iterations=MEDIUM_ITERATIONS))),
+    ("medium", Level("medium", Budget(iterations=ITERATIONS["medium"]))),
     ("medium@5000it", Level("medium", Budget(iterations=5000))),
     ("easy", Level("easy")),
     ("ai:random", Level("random")),
@@ -48,3 +50,11 @@ def test_make_agent_takes_the_value_and_the_search_spends_its_budget():
     agent = make_agent(Level.parse("hard@40it"), 3)
     assert isinstance(agent, SearchAgent) and agent.budget == Budget(iterations=40)
     assert agent.name == "hard@40it" and make_agent("ai:hard@40it", 3).budget == agent.budget
+
+
+def test_every_search_level_defaults_to_iterations_each_more_than_the_one_below():
+    budgets = [Level.parse(name).budget for name in ("medium", "hard", "expert")]
+    assert all(budget is not None and budget.iterations > 0 and budget.seconds == 0 for budget in budgets)
+    counts = [budget.iterations for budget in budgets if budget is not None]
+    assert counts == sorted(counts) and len(set(counts)) == 3
+    assert isinstance(make_agent("expert", 1), SearchAgent) and make_agent("expert", 1).budget == budgets[2]

@@ -20,12 +20,12 @@ Levels (``LEVELS``):
 - ``random``: a uniformly random legal move.
 - ``easy``: a greedy beginner: the move after which its own position looks best, by the rules'
   numbers (final points now, plus what each scoring will pay it in the rounds left), with noise.
-- ``medium``: the search of ``hard`` with a small fixed budget (MEDIUM_ITERATIONS iterations).
-- ``hard``: information-set Monte Carlo tree search in C (spbc.ai.search) for one second a decision, of
-  CPU time (the deciding thread's: a busy machine makes a decision take longer, never weaker).
+- ``medium``, ``hard``, ``expert``: information-set Monte Carlo tree search in C (spbc.ai.search), with
+  a default budget of iterations a decision (spbc.ai.budget.ITERATIONS: about ten times more from level
+  to level), so that each is the same player on any machine, a busy one included.
 
-A search level takes a budget after ``@``: ``hard@2s``, ``hard@500ms`` (time a decision) or
-``hard@5000it`` (a fixed number of iterations, so that a seeded game is the same on every machine);
+A search level takes a budget after ``@``: ``hard@5000it`` (a number of iterations, so that a seeded game
+is the same on every machine) or ``hard@2s``, ``hard@500ms`` (CPU time a decision, the deciding thread's);
 spbc.ai.budget parses a level once into a Level with its Budget, which make_agent also takes.
 An agent also offers ``last``, a :class:`Decision` with the figures of its last choice
 (None for the levels that do not search).
@@ -41,7 +41,7 @@ from functools import cached_property
 from typing import Protocol
 
 from spbc.ai import search
-from spbc.ai.budget import HARD_SECONDS, LEVELS, MEDIUM_ITERATIONS, Budget, Level
+from spbc.ai.budget import ITERATIONS, LEVELS, Budget, Level
 from spbc.ai.tables import card_tables
 from spbc.contract.rng import MASK64, rng_below, rng_next
 from spbc.play.game import Ruleset
@@ -189,7 +189,7 @@ class SearchAgent:
     seconds of the deciding thread (time.thread_time, and the search's own clock in C), so that time the
     machine gave to others is not taken from the decision. ``clock`` replaces both (a test's clock)."""
 
-    def __init__(self, name: str, seed: int, budget: Budget = Budget(seconds=HARD_SECONDS),
+    def __init__(self, name: str, seed: int, budget: Budget = Budget(iterations=ITERATIONS["hard"]),
                  settings: Settings = Settings(), clock: Callable[[], float] | None = None) -> None:
         self.name = name
         self.rng = [seed & MASK64]

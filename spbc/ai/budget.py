@@ -8,8 +8,11 @@ takes the value (in the spirit of python-chess's ``Limit``), and ``str`` writes 
     >>> level = Level.parse("ai:hard@2s")
     >>> level.name, level.budget, str(level)
     ('hard', Budget(iterations=0, seconds=2.0), 'hard@2s')
-    >>> str(Level.parse("medium").budget), str(Level.parse("medium")), Level.parse("easy").budget is None
-    ('300it', 'medium', True)
+    >>> str(Level.parse("medium").budget), str(Level.parse("hard@2000it")), Level.parse("easy").budget is None
+    ('100it', 'hard@2000it', True)
+
+Every search level's default budget is a number of iterations (ITERATIONS), so that a level is the same
+player on a fast machine and on a busy one, and a seeded game with it is the same everywhere.
 """
 
 from __future__ import annotations
@@ -20,13 +23,13 @@ from dataclasses import dataclass
 from typing_extensions import override
 
 #: The computer levels, weakest first.
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: The levels that search, and so take a budget.
-SEARCH_LEVELS = ("medium", "hard")
-#: medium's budget: iterations of the search per decision.
-MEDIUM_ITERATIONS = 300
-#: hard's budget: seconds per decision (of CPU time, the deciding thread's, not wall time).
-HARD_SECONDS = 1.0
+SEARCH_LEVELS = ("medium", "hard", "expert")
+#: Each search level's default budget: iterations of the search per decision. The levels are one search
+#: given ten times the iterations or so from step to step; their ratings are in the README (measured with
+#: benchmarks/ladder.py).
+ITERATIONS = {"medium": 100, "hard": 3000, "expert": 30000}
 #: The most seconds a decision may be given.
 SECONDS_MAX = 600.0
 #: What leads a computer's name in a seat list: ``ai:hard``.
@@ -86,7 +89,7 @@ class Level:
 
     @property
     def searches(self) -> bool:
-        """Whether the level searches (medium, hard): it then has a budget."""
+        """Whether the level searches (medium, hard, expert): it then has a budget."""
         return self.name in SEARCH_LEVELS
 
     @classmethod
@@ -98,10 +101,9 @@ class Level:
         if name not in LEVELS:
             raise ValueError(f"unknown computer level {name!r}; known: {', '.join(LEVELS)}")
         if at and name not in SEARCH_LEVELS:
-            raise ValueError(f"bad computer level {text!r}: only medium and hard take a budget, {_HOW}")
+            raise ValueError(f"bad computer level {text!r}: only the search levels ({', '.join(SEARCH_LEVELS)}) take a budget, {_HOW}")
         if not at:
-            default = Budget(iterations=MEDIUM_ITERATIONS) if name == "medium" else Budget(seconds=HARD_SECONDS)
-            return cls(name, default if name in SEARCH_LEVELS else None)
+            return cls(name, Budget(iterations=ITERATIONS[name]) if name in SEARCH_LEVELS else None)
         try:
             return cls(name, Budget.parse(written))
         except ValueError as error:
