@@ -3,29 +3,22 @@ benchmarks/playouts.py: two runs of one install compute the same playouts and se
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
 from types import ModuleType
 
+import bench_script
 import pytest
+from bench_script import BENCHMARKS
 
 from spbc.ai.sim import play_game
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-SCRIPT = BENCHMARKS / "digest.py"
 FNV_OFFSET, FNV_PRIME, MASK64 = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
 
 
 @pytest.fixture(scope="module")
 def digest() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("digest_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["digest_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script.load("digest")
 
 
 def _fnv(h: int, value: int) -> int:
@@ -91,10 +84,7 @@ def test_before_runs_another_install_in_turn_and_compares_its_digests(digest, ca
 
 @pytest.mark.slow  # runs the search in processes of their own
 def test_playouts_bench_compares_two_runs_of_an_install(capsys):
-    spec = importlib.util.spec_from_file_location("playouts_bench", BENCHMARKS / "playouts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = bench_script.load("playouts")
     args = ["--players", "2", "--states", "12", "--playouts", "2", "--iterations", "50", "--repeats", "1"]
     assert module.main([*args, "--before", sys.executable]) == 0
     out = capsys.readouterr().out

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from types import ModuleType
 
+import bench_script
 import pytest
-
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
 
 
 @pytest.fixture(scope="module")
 def ladder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ladder_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script.load("ladder")
 
 
 def test_two_levels_are_rated_by_their_share_with_one_virtual_tie(ladder):

@@ -21,8 +21,8 @@ Levels (``LEVELS``):
 - ``easy``: a greedy beginner: the move after which its own position looks best, by the rules'
   numbers (final points now, plus what each scoring will pay it in the rounds left), with noise.
 - ``medium``, ``hard``, ``expert``: information-set Monte Carlo tree search in C (spbc.ai.search), with
-  a default budget of iterations a decision (spbc.ai.budget.ITERATIONS: about ten times more from level
-  to level), so that each is the same player on any machine, a busy one included.
+  a default budget of iterations a decision (spbc.ai.budget.ITERATIONS: 100, 3,000 and 30,000), so that
+  each is the same player on any machine, a busy one included.
 
 A search level takes a budget after ``@``: ``hard@5000it`` (a number of iterations, so that a seeded game
 is the same on every machine) or ``hard@2s``, ``hard@500ms`` (CPU time a decision, the deciding thread's);

@@ -31,7 +31,8 @@ def _searcher(level: str | Level, seed: int) -> SearchAgent:
     parsed = Level.parse(level) if isinstance(level, str) else level
     agent = make_agent(parsed, seed)
     if not parsed.searches or not isinstance(agent, SearchAgent):
-        raise ValueError(f"advice comes from a search level (medium, hard or expert, e.g. hard@5000it), not {str(level)!r}")
+        raise ValueError(f"advice comes from a search level (medium, hard or expert, e.g. hard@5000it), "
+                         f"not {str(level)!r}")
     return agent
 
 

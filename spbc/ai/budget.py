@@ -27,8 +27,7 @@ LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: The levels that search, and so take a budget.
 SEARCH_LEVELS = ("medium", "hard", "expert")
 #: Each search level's default budget: iterations of the search per decision. The levels are one search
-#: given ten times the iterations or so from step to step; their ratings are in the README (measured with
-#: benchmarks/ladder.py).
+#: given more iterations from level to level; their ratings are in the README (benchmarks/ladder.py).
 ITERATIONS = {"medium": 100, "hard": 3000, "expert": 30000}
 #: The most seconds a decision may be given.
 SECONDS_MAX = 600.0
@@ -101,7 +100,8 @@ class Level:
         if name not in LEVELS:
             raise ValueError(f"unknown computer level {name!r}; known: {', '.join(LEVELS)}")
         if at and name not in SEARCH_LEVELS:
-            raise ValueError(f"bad computer level {text!r}: only the search levels ({', '.join(SEARCH_LEVELS)}) take a budget, {_HOW}")
+            raise ValueError(f"bad computer level {text!r}: only the search levels "
+                             f"({', '.join(SEARCH_LEVELS)}) take a budget, {_HOW}")
         if not at:
             return cls(name, Budget(iterations=ITERATIONS[name]) if name in SEARCH_LEVELS else None)
         try:

@@ -1,9 +1,9 @@
 """Hints by mail, searched before the mail's transaction so that no search holds the store's lock.
 
-A search of ``hint_level = "hard"`` takes a fraction of a second; inside the write transaction every other mail of
-the server would wait for it. So the hint a mail asks for is searched first, on the game as stored,
-with no transaction open (:func:`search_ahead`), and the mail's transaction uses it only if the
-game is still at that state and no move of the mail came before the hint line
+A search of ``hint_level = "hard"`` takes a fraction of a second, a longer budget more; inside the write
+transaction every other mail of the server would wait for it. So the hint a mail asks for is searched
+first, on the game as stored, with no transaction open (:func:`search_ahead`), and the mail's transaction
+uses it only if the game is still at that state and no move of the mail came before the hint line
 (:func:`hint_lines`). One hint a mail (:data:`spbc.pbem.limits.HINTS_PER_MAIL`).
 """
 
