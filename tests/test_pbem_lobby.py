@@ -125,11 +125,13 @@ def test_a_public_game_is_listed_started_by_its_creator_and_left(lobby):
 
 
 @pytest.mark.parametrize("line", ["create base players 9", "create ../../etc/passwd", "create ai nobody",
-                                  "create players 1", "create base players 2 ai random,random,random"])
+                                  "create players 1", "create base players 2 ai random,random,random",
+                                  "create base ai hard@600s", "create base ai expert@30001it",
+                                  "create base ai easy,hard@100000000it"])
 def test_a_game_that_cannot_be_made_is_refused_and_nothing_is_stored(lobby, line):
     server, inbox = lobby
     refused = one_to(send(server, inbox, "anna@a.test", [line]), "anna@a.test")
-    assert "create [RULES]" in refused.body
+    assert "create [RULES]" in refused.body and "at most expert's 30000 iterations" in refused.body
     assert server.store.db.execute("SELECT COUNT(*) FROM lobby").fetchone()[0] == 0
 
 

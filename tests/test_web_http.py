@@ -219,3 +219,15 @@ def test_fuzzed_requests_to_every_endpoint_are_refused_and_change_nothing(server
         status, _ = request(server.origin + path, body if method != "GET" else None, headers, method)
         assert status in (400, 403, 404, 405, 413, 415, 422), (method, path, body[:40], status)
     assert (game.table.moves, other.table.moves) == before
+
+
+@pytest.mark.parametrize("seats", ["Anna,ai:hard@600s", "Anna,ai:expert@30001it", "Anna,ai:easy,ai:hard@9999999it"])
+def test_the_lobby_seats_no_computer_beyond_what_a_player_may_ask(server, seats):
+    """A game made on the lobby's form takes the levels and budgets up to expert's in iterations: a budget in
+    seconds, or more, is the operator's (spb serve --players), or one form could hold the server."""
+    before = len(server.hub.games)
+    status, text = request(server.origin + "/games", f"rules=base&seats={seats}".encode(),
+                           {"Origin": server.origin})
+    assert status == 422 and "is the operator&#39;s to seat" in text and len(server.hub.games) == before
+    assert request(server.origin + "/games", b"rules=base&seats=Anna,ai:hard@1000it", {"Origin": server.origin})[0] == 200
+    assert len(server.hub.games) == before + 1

@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from spbc.ai.budget import Level, offered_problem
 from spbc.lang.load import shipped_names
 from spbc.play.game import Ruleset
 from spbc.table.seats import SeatError, parse_seats
@@ -49,6 +50,9 @@ class Lobby:
             return self.render(words, words("bad_request"), seats=seats_text), 422
         try:
             seats = parse_seats(seats_text)
+            asked = [offered_problem(Level.parse(seat.level)) for seat in seats if seat.level is not None]
+            if any(asked):
+                raise SeatError(next(problem for problem in asked if problem))
             table = new_table(self.load(rules), seats, secrets.randbits(64))
         except (SeatError, ValueError) as error:
             return self.render(words, str(error), seats=seats_text), 422

@@ -116,3 +116,18 @@ class Level:
         if self.budget is None or self.budget == Level.parse(self.name).budget:
             return self.name
         return f"{self.name}@{self.budget}"
+
+
+#: The most iterations a decision a computer seat may have in a game a player makes (by mail, on the web
+#: lobby's form) rather than the operator: expert's. A budget in seconds or beyond this would let one
+#: player's game keep the server's CPU (and so every other game) for as long as they asked.
+OFFERED_ITERATIONS = ITERATIONS["expert"]
+
+
+def offered_problem(level: Level) -> str | None:
+    """Why level may not sit in a game a player makes rather than the operator (a budget in seconds, or more
+    iterations than OFFERED_ITERATIONS), or None when it may."""
+    if level.budget is None or 0 < level.budget.iterations <= OFFERED_ITERATIONS:
+        return None
+    return (f"the computer level {level} is the operator's to seat: a game made here takes the levels "
+            f"({', '.join(LEVELS)}) or a budget of at most {OFFERED_ITERATIONS}it, such as hard@1000it")

@@ -39,7 +39,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spbc.ai.budget import Level
+from spbc.ai.budget import OFFERED_ITERATIONS, Level, offered_problem
 from spbc.lang.load import shipped_names
 from spbc.pbem.commands import GAME_ID, Request
 from spbc.pbem.desk import Desk, PbemError
@@ -106,6 +106,11 @@ class _Refused(Exception):
     def __init__(self, key: str, **fields: object) -> None:
         super().__init__(key)
         self.key, self.fields = key, fields
+
+
+def _bad_create() -> _Refused:
+    """The refusal of a create line that makes no game: how one is written, and the most a computer may spend."""
+    return _Refused("lobby_bad_create", most=OFFERED_ITERATIONS)
 
 
 def lobby_command(request: Request) -> _Command | None:
@@ -204,7 +209,7 @@ def _create(desk: Desk, lobby: Lobby, sender: str, command: _Command) -> _Done:
             raise RulesFileError(rules)
         desk.loader.ruleset(kept).new_game([f"p{n}" for n in range(players)] + [f"ai:{v}" for v in levels], 0)
     except (RulesFileError, ValueError, OSError):
-        raise _Refused("lobby_bad_create") from None
+        raise _bad_create() from None
     game_id = _free_id(desk, lobby)
     code = new_secret() if private else ""
     lobby.add(Entry(game_id, kept.rules, players, ",".join(levels), private, secret_digest(code) if code else "",
@@ -224,30 +229,31 @@ def _create_args(args: list[str]) -> tuple[str, int, list[str], bool]:
         if word in PLAYERS:
             given = next(words, "")
             if not given.isdigit() or not 1 <= int(given) <= max(_SEATS):
-                raise _Refused("lobby_bad_create")
+                raise _bad_create()
             players = int(given)
         elif word in AI:
             levels = [level for level in next(words, "").split(",") if level]
             if not levels or len(levels) >= max(_SEATS) or not all(_level(level) for level in levels):
-                raise _Refused("lobby_bad_create")
+                raise _bad_create()
         elif word in PRIVATE:
             private = True
         elif _RULES.fullmatch(word) and rules == "base":
             rules = word
         else:
-            raise _Refused("lobby_bad_create")
+            raise _bad_create()
     players = players if players is not None else max(1, max(_SEATS) - len(levels))
     if players + len(levels) not in _SEATS:
-        raise _Refused("lobby_bad_create")
+        raise _bad_create()
     return rules, players, levels, private
 
 
 def _level(level: str) -> bool:
+    """Whether a computer level may sit in a game made by mail: a level as written, within what a player
+    may ask of the server (spbc.ai.budget.offered_problem)."""
     try:
-        Level.parse(f"ai:{level}")
+        return offered_problem(Level.parse(f"ai:{level}")) is None
     except ValueError:
         return False
-    return True
 
 
 def _free_id(desk: Desk, lobby: Lobby) -> str:
