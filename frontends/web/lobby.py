@@ -50,9 +50,10 @@ class Lobby:
             return self.render(words, words("bad_request"), seats=seats_text), 422
         try:
             seats = parse_seats(seats_text)
-            asked = [offered_problem(Level.parse(seat.level)) for seat in seats if seat.level is not None]
-            if any(asked):
-                raise SeatError(next(problem for problem in asked if problem))
+            for seat in seats:
+                problem = None if seat.level is None else offered_problem(Level.parse(seat.level))
+                if problem is not None:
+                    raise SeatError(problem)
             table = new_table(self.load(rules), seats, secrets.randbits(64))
         except (SeatError, ValueError) as error:
             return self.render(words, str(error), seats=seats_text), 422
