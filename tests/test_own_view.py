@@ -62,3 +62,22 @@ def test_a_table_shows_each_seat_the_position_as_it_stands(ruleset):
     assert undone
     table.game = ruleset.new_game(["Anna", "Boris", "Clara"], 12)  # another game in its place
     assert all(table.view(seat).view == view_of(table.game, seat) for seat in range(3))
+
+
+@pytest.mark.parametrize("name", ["base", "new_society", "banquet"])
+def test_a_view_read_after_a_move_is_of_the_new_position(name):
+    """A game keeps the state it read for a view until the next move (spbc.play.state.GameState._kept): a
+    view read after each move, with views of the old position read before it, equals the view of a
+    fresh copy of the game, whose reads never saw an older state."""
+    ruleset = spbc.load_rules(name)
+    rng = random.Random(7)
+    game = ruleset.new_game(["P0", "P1", "P2"], 4242)
+    for _ in range(200):
+        if game.is_over:
+            break
+        view_of(game, None)  # the old position's state is kept
+        game.play(rng.choice(game.legal_moves()))
+        fresh = ruleset.game_from_json(game.to_json())
+        for seat in (None, 0, 1, 2):
+            assert view_of(game, seat) == view_of(fresh, seat), (name, seat)
+        assert game.state_values() == fresh.state_values()

@@ -249,6 +249,7 @@ class Game(GameState):
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""
         before = self._field("rubles")
         self._engine.play(code)
+        self._kept = None
         self._last = code
         self._note_payments(before)
 

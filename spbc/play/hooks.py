@@ -271,11 +271,23 @@ def verb(effect: Effect) -> str | None:
     return word
 
 
+#: stage_owner() of the (model, stage) asked lately, kept as _PRESENTERS keeps presenters(): (the model, the
+#: registry, the owner); every screen of a mail asks it.
+_OWNERS: dict[tuple[int, str], tuple[RulesModel, tuple[mechanics.Mechanic, ...], Presenter[Any] | None]] = {}
+
+
 def stage_owner(model: RulesModel, stage: str) -> Presenter[Any] | None:
     """The present part of the mechanic of the ruleset whose effect declares a stage (Effect.stages), or None."""
-    kinds = {effect.kind for card in model.cards for effect in card.abilities}
-    return next((part for m in mechanics.used_by(kinds) if any(own.name == stage for own in m.effect.stages)
-                 for part in [m.part("present", Presenter)] if part is not None), None)
+    registry = mechanics.mechanics()
+    kept = _OWNERS.get((id(model), stage))
+    if kept is None or kept[0] is not model or kept[1] is not registry:
+        if len(_OWNERS) >= 256:
+            _OWNERS.clear()
+        owner = next((part for m in registry if m.kind in _kinds(model)
+                      and any(own.name == stage for own in m.effect.stages)
+                      for part in [m.part("present", Presenter)] if part is not None), None)
+        kept = _OWNERS[(id(model), stage)] = (model, registry, owner)
+    return kept[2]
 
 
 def verb_kinds(model: RulesModel) -> frozenset[MoveKind]:

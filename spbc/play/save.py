@@ -108,9 +108,9 @@ def write_game(game: Game, language: str | None = None) -> str:
     )
     left_out = {name for name in ("rules", "language") if getattr(saved, name) is None}
     head = saved.model_dump(exclude={"state"} | left_out)
-    # a field's name is an identifier and its values are ints: the JSON of each is written directly,
-    # as json.dumps writes it, for the hundred fields a save has
-    lines = [f'  "{name}": [{", ".join(map(str, state[name]))}]' for name in state]
+    # a field's name is an identifier and its values are ints: the JSON of each is written directly, as
+    # json.dumps writes it, for the hundred fields a save has (a list of ints reads "[1, 2]" both ways)
+    lines = [f'  "{name}": {values}' for name, values in state.items()]
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2]
     return text + ',\n  "state": {\n' + ",\n".join("  " + line for line in lines) + "\n  }\n}\n"
 

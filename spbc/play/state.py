@@ -14,6 +14,10 @@ from spbc.contract.protocol import Engine, EngineModule
 from spbc.lang.model import RulesModel
 
 
+#: Below this many values, a read of a state not read since the last move gets them one by one.
+_FEW = 24
+
+
 class RulesetPart(Protocol):
     """What reading a state needs of spbc.play.game.Ruleset."""
 
@@ -34,18 +38,36 @@ class GameState:
     players: tuple[str, ...]
     _engine: Engine
 
+    #: the engine's whole state as read once since the last move (None: not read since): a view reads
+    #: some hundred values, which one copy of the state gives faster than as many reads of one value.
+    #: spbc.play.game.Game.play_code forgets it, the one place the engine of a game changes.
+    _kept: list[int] | None = None
+
+    def _read(self, offset: int, count: int) -> list[int]:
+        """``count`` values of the state from ``offset``: one by one when they are few and the state was
+        not read since the last move (a simulation's move reads a few), else from the kept copy."""
+        kept = self._kept
+        if kept is None:
+            if count < _FEW:
+                get = self._engine.get
+                return [get(offset + i) for i in range(count)]
+            kept = self._kept = self._engine.state()
+        return kept[offset:offset + count]
+
     def _field(self, name: str) -> list[int]:
         offset, size = self.ruleset._fields[name]
-        return [self._engine.get(offset + i) for i in range(size)]
+        return self._read(offset, size)
 
     def _span(self, name: str, start: int, stop: int) -> list[int]:
         """``_field(name)[start:stop]`` for 0 <= start, reading only those values (a seat's part of a field
         of every seat's cards is a quarter of it)."""
         offset, size = self.ruleset._fields[name]
-        return [self._engine.get(offset + i) for i in range(start, min(stop, size))]
+        return self._read(offset + start, max(0, min(stop, size) - start))
 
     def _value(self, name: str) -> int:
-        return self._engine.get(self.ruleset._fields[name][0])
+        offset = self.ruleset._fields[name][0]
+        kept = self._kept
+        return kept[offset] if kept is not None else self._engine.get(offset)
 
     def _cards(self, codes: list[int]) -> list[str]:
         return [self.ruleset.engine.CARD_IDS[code] for code in codes]

@@ -92,14 +92,16 @@ class Screen:
 
 def build_screen(game: Game, seat: int, moves: tuple[tuple[str, int | None], ...],
                  recent: tuple[tuple[str, str], ...] = (), *, public: bool = False,
-                 view: GameView | None = None) -> Screen:
+                 view: GameView | None = None, offers: tuple[Offer, ...] | None = None) -> Screen:
     """The screen of seat: the seat's view, the board priced for the seat on turn, the phase table.
     With ``public``, a spectator's screen: the public view (no hand, no secret rubles) in its place.
-    ``view`` is that view when the caller has it already (``game.view`` of the same seat, or of None)."""
+    ``view`` is that view when the caller has it already (``game.view`` of the same seat, or of None),
+    ``offers`` the board's prices (``priced_offers`` for the seat on turn, which any view gives alike)."""
     if view is None:
         view = game.view(None if public else seat)
     model = game.ruleset.model
-    offers = priced_offers(game, view, view.current_player)
+    if offers is None:
+        offers = priced_offers(game, view, view.current_player)
     names = [player.name for player in view.players]
     starters = {phase: names[player.seat] for player in view.players for phase in player.starts}
     decks = {deck.id: deck for deck in model.decks}

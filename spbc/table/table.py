@@ -31,7 +31,7 @@ from spbc.play.notation import format_move, parse_move
 from spbc.play.observe import observe
 from spbc.play.view import GameView, own_view
 from spbc.table.events import Event, Mover, Played, table_events
-from spbc.table.screen import Screen, build_screen
+from spbc.table.screen import Offer, Screen, build_screen, priced_offers
 from spbc.table.seats import Seat, SeatError
 
 LegalMoves = tuple[tuple[str, int | None], ...]  # each legal move in notation, with what it costs
@@ -112,6 +112,17 @@ class _Snapshot:
     logged: int
 
 
+@dataclass(frozen=True)
+class _Position:
+    """What every seat's screen of one position shares (Table._position): the game and its key (the
+    engine's state and the last move), the spectator's view and the board's prices."""
+
+    game: Game
+    key: tuple[list[int], Move | None]
+    view: GameView
+    offers: tuple[Offer, ...]
+
+
 class Table:
     """One game at one table. ``agent_seed`` seeds the computer players (:class:`Seeding`); ``earlier``
     counts the moves played before this table took the game over (a loaded or stored game);
@@ -137,7 +148,7 @@ class Table:
         self._keeps_undo = undo
         self._undo: list[_Snapshot] = []
         self._barrier: UndoRefused | None = None  # why undo cannot go further back, once it cannot
-        self._public: tuple[Game, tuple[list[int], Move | None], GameView] | None = None  # see _seen_by
+        self._public: _Position | None = None  # see _position
 
     # --- reading -------------------------------------------------------------------------
 
@@ -172,17 +183,21 @@ class Table:
         """What seat sees: its view of the game, the board priced for it, its legal moves, and (with
         ``recent``) the others' moves at this table since it last moved."""
         moves = tuple((self.seats[mover].name, text) for mover, text in self.history.since(seat)) if recent else ()
-        return build_screen(self.game, seat, self.legal(seat), moves, view=self._seen_by(seat))
+        position = self._position()
+        return build_screen(self.game, seat, self.legal(seat), moves, view=own_view(self.game, position.view, seat),
+                            offers=position.offers)
 
-    def _seen_by(self, seat: int) -> GameView:
-        """seat's view of the game, made from the spectator's view, which is read once for each position
-        (the game, its engine's state and its last move) however many seats look at it (a mail server
-        writes to each seat after a move): only the seat's own player is read anew (:func:`own_view`)."""
+    def _position(self) -> _Position:
+        """The spectator's view of the game and the board priced for the seat on turn, read once for each
+        position (the game, its engine's state and its last move) however many seats look at it (a mail
+        server writes to each seat after a move): each seat's view is made from it, only the seat's own
+        player read anew (:func:`own_view`); prices are public, the same for every reader."""
         game = self.game
         key = (game.state_values(), game.last_move())
-        if self._public is None or self._public[0] is not game or self._public[1] != key:
-            self._public = (game, key, game.view(None))
-        return own_view(game, self._public[2], seat)
+        if self._public is None or self._public.game is not game or self._public.key != key:
+            view = game.view(None)
+            self._public = _Position(game, key, view, priced_offers(game, view, view.current_player))
+        return self._public
 
     def public_view(self) -> GameView:
         """What a spectator may see: no hand, no secret rubles, no deck order."""
