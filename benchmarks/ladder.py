@@ -28,6 +28,7 @@ import random
 import time
 
 import spbc
+from spbc.ai.budget import LEVELS
 from spbc.ai.sim import play_games
 
 #: Elo's scale: a rating difference d gives the stronger side the win share 1 / (1 + 10 ** (-d / SCALE)).
@@ -95,7 +96,7 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default="random,easy,medium,hard,expert", help="comma list, weakest first")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="comma list, weakest first")
     parser.add_argument("--pairs", choices=["neighbours", "all"], default="neighbours")
     parser.add_argument("--games", type=int, default=200, help="games a pair")
     parser.add_argument("--rules", default="base")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from spbc.ai.budget import LEVELS
 from spbc.frontends.common import fail, load_ruleset, progress_bar
 from spbc.frontends.options import complete_rules, integer, integers, number
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # spbc's game is imported by the command that runs, for a fas
 
 def sim(
     seats: Annotated[str, typer.Option(metavar="LEVELS", help=(
-        "Comma list of computer levels (random, easy, medium, hard, expert; a budget such as hard@5000it, "
+        f"Comma list of computer levels ({', '.join(LEVELS)}; a budget such as hard@5000it, "
         "or hard@2s of CPU time), rotated over the seats game by game."))] = "random,random",
     games: Annotated[int, typer.Option(**integers(1), metavar="INTEGER", help="How many games.")] = 10,
     seed: Annotated[int, typer.Option(parser=integer(), metavar="INTEGER", help="Seed of the first game; game i uses seed + i.")] = 1,

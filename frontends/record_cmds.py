@@ -166,7 +166,7 @@ def analyze(
     the same on every run.
     """
     from spbc.ai.analyze import judge, marks as marks_of, summarize
-    from spbc.ai.budget import Level
+    from spbc.ai.budget import SEARCH_LEVELS, Level
     from spbc.frontends.common import fail, progress_bar
 
     try:
@@ -174,7 +174,7 @@ def analyze(
     except ValueError as error:
         fail(str(error), code=2)
     if not searches:
-        fail(f"--level {level}: the judge is a search level, medium, hard or expert (hard@5000it)", code=2)
+        fail(f"--level {level}: the judge is a search level, one of {', '.join(SEARCH_LEVELS)} (hard@5000it)", code=2)
     path = str(file)
     text, replay = _read(file, rules)
     players = list(replay.game.players)

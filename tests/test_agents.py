@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spbc.ai.agents import LEVELS, SearchAgent, make_agent
+from spbc.ai.agents import EASY_NOISE, LEVELS, NOVICE_NOISE, EasyAgent, SearchAgent, make_agent
 from spbc.ai.sim import play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS
 from spbc.play.game import Game
@@ -184,7 +184,7 @@ def test_easy_beats_random(compiled):
 
 
 def test_unknown_levels_are_refused_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown computer level 'genius'; known: random, easy, medium, hard"):
+    with pytest.raises(ValueError, match="unknown computer level 'genius'; known: random, novice, easy, casual, medium"):
         make_agent("ai:genius", 1)
 
 
@@ -209,7 +209,7 @@ def test_a_time_budget_stops_in_time(compiled):
 
 
 @pytest.mark.parametrize("level, problem", [
-    ("easy@2s", r"only the search levels \(medium, hard, expert\) take a budget"),
+    ("easy@2s", r"only the search levels \(casual, medium, skilled, strong, hard, expert\) take a budget"),
     ("hard@fast", "written @2s, @500ms or @5000it"),
     ("hard@0it", "at least 1 iteration or 1 ms"),
     ("hard@2000s", "at most 600 s"),
@@ -233,3 +233,16 @@ def test_each_level_beats_the_one_below_in_small_reproducible_tournaments(compil
                                        ("hard@1000it", "medium@100it", 20, 0.6)]:
         first = summarize(simulate(compiled, [upper, lower], games, 1, jobs=2))[0]
         assert first.level == upper and first.win_share >= share, (upper, lower, first)
+
+
+def test_novice_is_easy_with_more_noise_and_sits_between_random_and_easy(compiled):
+    """novice chooses as easy does, with NOVICE_NOISE: over 40 seeded games it beats random most of the time
+    and loses to easy most of the time (in 400 games each: 80% and 24%; benchmarks/ladder.py)."""
+    agent = make_agent("ai:novice", 3)
+    assert isinstance(agent, EasyAgent) and agent.noise == NOVICE_NOISE > EASY_NOISE and agent.name == "novice"
+
+    def wins(seats: list[str]) -> int:
+        return sum(play_game(compiled, seats if seed % 2 else seats[::-1], seed)[1].ranks[
+            (seats if seed % 2 else seats[::-1]).index("novice")] == 1 for seed in range(1, 41))
+    assert wins(["novice", "random"]) >= 26
+    assert wins(["novice", "easy"]) <= 16

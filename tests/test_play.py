@@ -164,7 +164,7 @@ def test_quit_stops_without_saving(tmp_path):
 def test_an_unknown_computer_level_is_a_usage_error_naming_the_known_ones():
     result = runner.invoke(app, ["play", "--players", "me,ai:grandmaster"])
     assert result.exit_code == 2
-    assert "unknown computer level 'grandmaster'; known: random, easy, medium, hard" in result.stderr
+    assert "unknown computer level 'grandmaster'; known: random, novice, easy, casual, medium" in result.stderr
 
 
 def test_seat_names_must_be_unique_and_the_count_fit_the_rules():

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from spbc.ai import fastplay
-from spbc.ai.agents import search_inputs
+from spbc.ai.agents import EASY_NOISE, NOVICE_NOISE, search_inputs
 from spbc.ai.budget import ITERATIONS
-from spbc.ai.sim import c_budgets, c_levels, c_loop, play_game, play_games, rotated
+from spbc.ai.sim import c_budgets, c_levels, c_loop, c_noises, play_game, play_games, rotated
 from spbc.lab.report import make_report
 from spbc.lab.run import Plan, play_batch, run_plans
 from spbc.lang.load import shipped_names
@@ -20,7 +20,8 @@ SEATS = [["medium", "medium"], ["hard@40it", "easy"], ["medium@25it", "random", 
 
 
 def test_search_levels_with_iterations_are_c_loop_seats_and_time_budgets_are_not(compiled):
-    assert c_levels(["medium", "hard@200it", "easy", "ai:random"]) == [2, 2, 1, 0]
+    assert c_levels(["medium", "hard@200it", "easy", "ai:random", "novice", "casual"]) == [2, 2, 1, 0, 1, 2]
+    assert c_noises(["easy", "ai:novice", "random", "medium"]) == [EASY_NOISE, NOVICE_NOISE, 0.0, 0.0]
     assert c_budgets(["medium", "hard@200it", "easy", "ai:random"]) == [ITERATIONS["medium"], 200, 0, 0]
     assert c_budgets(["hard", "expert"]) == [ITERATIONS["hard"], ITERATIONS["expert"]]
     assert c_loop(compiled, ["medium", "hard@200it"]) and c_loop(compiled, ["hard", "easy"])

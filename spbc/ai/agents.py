@@ -18,11 +18,12 @@ generator, so a seeded game is the same on every machine; agents may be deep-cop
 Levels (``LEVELS``):
 
 - ``random``: a uniformly random legal move.
+- ``novice``: easy's greedy choice with much more noise (NOVICE_NOISE), so that it often misjudges.
 - ``easy``: a greedy beginner: the move after which its own position looks best, by the rules'
   numbers (final points now, plus what each scoring will pay it in the rounds left), with noise.
-- ``medium``, ``hard``, ``expert``: information-set Monte Carlo tree search in C (spbc.ai.search), with
-  a default budget of iterations a decision (spbc.ai.budget.ITERATIONS: 100, 3,000 and 30,000), so that
-  each is the same player on any machine, a busy one included.
+- ``casual``, ``medium``, ``skilled``, ``strong``, ``hard``, ``expert``: information-set Monte Carlo tree
+  search in C (spbc.ai.search), with a default budget of iterations a decision (spbc.ai.budget.ITERATIONS:
+  40, 100, 300, 1,000, 3,000 and 30,000), so that each is the same player on any machine, a busy one included.
 
 A search level takes a budget after ``@``: ``hard@5000it`` (a number of iterations, so that a seeded game
 is the same on every machine) or ``hard@2s``, ``hard@500ms`` (CPU time a decision, the deciding thread's);
@@ -76,6 +77,11 @@ class RandomAgent:
 
 #: easy's noise: up to this many points added to each move's value.
 EASY_NOISE = 2.0
+#: novice's: about midway in Elo between random and easy (in 400 games of each pair, 2 players, base: 80%
+#: over random, 24% against easy).
+NOVICE_NOISE = 18.0
+#: The levels that choose as easy does, each with its noise.
+NOISES = {"novice": NOVICE_NOISE, "easy": EASY_NOISE}
 
 
 class EasyAgent:
@@ -87,11 +93,10 @@ class EasyAgent:
     in the final points. The engine computes it (Engine.easy_choice, spbc/engine/templates/kernels.j2),
     the same function the balance lab's C loop calls for its easy seats."""
 
-    name = "easy"
-
-    def __init__(self, seed: int, noise: float = EASY_NOISE) -> None:
+    def __init__(self, seed: int, noise: float = EASY_NOISE, name: str = "easy") -> None:
         self.rng = [seed & MASK64]
         self.noise = noise
+        self.name = name
 
     def choose(self, observation: Observation) -> int:
         codes = observation.legal
@@ -256,8 +261,8 @@ def make_agent(level: str | Level, seed: int) -> Agent:
     """An agent by level (a Level, or its name: ``ai:`` may lead it, a budget may follow: ``hard@2s``);
     ValueError naming the known levels for any other name."""
     parsed = Level.parse(level) if isinstance(level, str) else level
-    if parsed.name == "easy":
-        return EasyAgent(seed)
+    if parsed.name in NOISES:
+        return EasyAgent(seed, NOISES[parsed.name], parsed.name)
     if parsed.budget is not None:
         return SearchAgent(str(parsed), seed, parsed.budget)
     return RandomAgent(seed)

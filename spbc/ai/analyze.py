@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from spbc.ai.agents import Choice, Decision, SearchAgent, make_agent
-from spbc.ai.budget import Level
+from spbc.ai.budget import SEARCH_LEVELS, Level
 from spbc.ai.seeds import agent_seed
 from spbc.ai.weigh import CANDIDATES, EVERY_MOVE, NOISE_FACTOR, REPEATS, Weighed, weigh
 from spbc.play.game import Game
@@ -31,7 +31,7 @@ def _searcher(level: str | Level, seed: int) -> SearchAgent:
     parsed = Level.parse(level) if isinstance(level, str) else level
     agent = make_agent(parsed, seed)
     if not parsed.searches or not isinstance(agent, SearchAgent):
-        raise ValueError(f"advice comes from a search level (medium, hard or expert, e.g. hard@5000it), "
+        raise ValueError(f"advice comes from a search level ({', '.join(SEARCH_LEVELS)}; e.g. hard@5000it), "
                          f"not {str(level)!r}")
     return agent
 

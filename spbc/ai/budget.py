@@ -22,13 +22,14 @@ from dataclasses import dataclass
 
 from typing_extensions import override
 
-#: The computer levels, weakest first.
-LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: The computer levels, weakest first: a person climbing them meets a step of about 150 to 300 Elo at each
+#: (their ratings are in the README, from benchmarks/ladder.py).
+LEVELS = ("random", "novice", "easy", "casual", "medium", "skilled", "strong", "hard", "expert")
 #: The levels that search, and so take a budget.
-SEARCH_LEVELS = ("medium", "hard", "expert")
+SEARCH_LEVELS = ("casual", "medium", "skilled", "strong", "hard", "expert")
 #: Each search level's default budget: iterations of the search per decision. The levels are one search
-#: given more iterations from level to level; their ratings are in the README (benchmarks/ladder.py).
-ITERATIONS = {"medium": 100, "hard": 3000, "expert": 30000}
+#: given about three times the iterations from level to level (expert ten times hard's).
+ITERATIONS = {"casual": 40, "medium": 100, "skilled": 300, "strong": 1000, "hard": 3000, "expert": 30000}
 #: The most seconds a decision may be given.
 SECONDS_MAX = 600.0
 #: What leads a computer's name in a seat list: ``ai:hard``.
@@ -88,7 +89,7 @@ class Level:
 
     @property
     def searches(self) -> bool:
-        """Whether the level searches (medium, hard, expert): it then has a budget."""
+        """Whether the level searches (one of SEARCH_LEVELS): it then has a budget."""
         return self.name in SEARCH_LEVELS
 
     @classmethod

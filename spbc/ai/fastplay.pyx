@@ -53,7 +53,8 @@ cdef struct Lab:
     int failed            # a search ran out of memory
     int counting          # keep the lab's counters by card (lab_games)
     int timed             # time each decision (sim_games)
-    double noise
+    double noises[MAX_SEATS]  # the run's easy seats' noise (spbc.ai.agents.EASY_NOISE, NOVICE_NOISE), not rotated
+    double seat_noise[MAX_SEATS]
     int* s
     int* observed
     int* moves
@@ -113,7 +114,7 @@ cdef inline int _choose(Lab* b, int n, int p) noexcept nogil:
     memcpy(b.observed, b.s, api.state_size * sizeof(int))
     api.canonical_unseen(b.observed, p, b.ledger)
     if b.seat_kind[p] == 1:
-        return api.easy_choice(b.observed, b.moves, n, p, &b.x[p], b.noise)
+        return api.easy_choice(b.observed, b.moves, n, p, &b.x[p], b.seat_noise[p])
     return _search_move(b, p)
 
 
@@ -183,6 +184,7 @@ cdef int _play_game(Lab* b, uint64_t seed, long long number) noexcept nogil:
         b.x[p] = _agent_seed(seed, <uint64_t>p)
         b.seat_kind[p] = b.kinds[(p + number) % b.players]
         b.seat_budget[p] = b.budgets[(p + number) % b.players]
+        b.seat_noise[p] = b.noises[(p + number) % b.players]
         b.ledger[p] = b.s[api.o_rubles + p]
         b.decisions[p] = 0
         b.seconds[p] = 0.0
@@ -277,7 +279,7 @@ cdef int _play_games(Lab* b, long long first_game, long long first_seed, int cou
     return -1
 
 
-cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise, bint timed, list budgets,
+cdef int _lab_start(Lab* b, object capsule, list levels, int count, object noise, bint timed, list budgets,
                     object search) except -1:
     """Set b up for count games of the seats ``levels`` (codes of LEVELS; ``budgets`` the search seats'
     iterations, ``search`` their (tables, layout, settings) as spbc.ai.search.search takes them): the sim's
@@ -296,7 +298,12 @@ cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise
             raise ValueError(f"seat level code {levels[p]!r} is none of {LEVELS}")
         if b.kinds[p] == 2 and (b.budgets[p] <= 0 or search is None):
             raise ValueError("a search seat takes its iterations (budgets) and the search's inputs (search)")
-    b.players, b.ncards, b.noise = players, b.api.ncards, noise
+    noises = [noise] * players if isinstance(noise, (int, float)) else list(noise)
+    if len(noises) != players:
+        raise ValueError(f"{len(noises)} noises for {players} seats")
+    for p in range(players):
+        b.noises[p] = noises[p]
+    b.players, b.ncards = players, b.api.ncards
     b.timed, b.counting = timed, not timed
     b.width = 5 + (3 if timed else 2) * players
     b.observes = any(b.kinds[p] != 0 for p in range(players))
@@ -308,11 +315,12 @@ cdef int _lab_start(Lab* b, object capsule, list levels, int count, double noise
 
 
 def lab_games(object capsule, list levels, long long first_game, long long first_seed, int count,
-              double noise=0.0, list budgets=None, object search=None):
+              object noise=0.0, list budgets=None, object search=None):
     """Play ``count`` games, game numbers first_game, first_game + 1, ... from the seeds first_seed,
     first_seed + 1, ...; ``levels`` are the run's seats as codes of LEVELS, rotated by the game number
     (position p of game i holds ``levels[(p + i) % len(levels)]``, spbc.lab.run.Plan.levels); ``noise`` is
-    the easy seats' (spbc.ai.agents.EASY_NOISE); ``budgets`` the search seats' iterations by seat of
+    the easy seats' (spbc.ai.agents.EASY_NOISE; novice seats are easy ones with NOVICE_NOISE): one for every
+    seat, or a list by seat of ``levels``; ``budgets`` the search seats' iterations by seat of
     ``levels`` (0 for the others) and ``search`` their inputs, (tables, layout, settings) as
     spbc.ai.search.search takes them (spbc.ai.agents.search_inputs).
 
@@ -357,7 +365,7 @@ def lab_games(object capsule, list levels, long long first_game, long long first
 
 
 def sim_games(object capsule, list levels, long long first_game, long long first_seed, int count,
-              double noise=0.0, list budgets=None, object search=None):
+              object noise=0.0, list budgets=None, object search=None):
     """The games of :func:`lab_games` (the same arguments), as ``spb sim`` reports them (spbc.ai.sim):
     ``(games, times, stuck)``.
 

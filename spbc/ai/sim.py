@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from spbc.ai import fastplay
-from spbc.ai.agents import EASY_NOISE, make_agent, search_inputs
+from spbc.ai.agents import NOISES, make_agent, search_inputs
 from spbc.ai.budget import Level
 from spbc.ai.seeds import agent_seed
 from spbc.play.game import Game, GameTooLongError, Ruleset, load_rules
@@ -112,7 +112,7 @@ def _c_seat(level: str) -> tuple[int, int]:
     except ValueError:
         return -1, 0
     if parsed.budget is None:
-        return C_LEVELS[parsed.name], 0
+        return C_LEVELS["easy" if parsed.name in NOISES else parsed.name], 0
     return (C_LEVELS["search"], parsed.budget.iterations) if parsed.budget.iterations > 0 else (-1, 0)
 
 
@@ -121,6 +121,11 @@ def c_levels(seats: Sequence[str]) -> list[int] | None:
     the C loop does not play (a search level with a time budget: only iterations are reproducible)."""
     levels = [_c_seat(level)[0] for level in seats]
     return None if -1 in levels else levels
+
+
+def c_noises(seats: Sequence[str]) -> list[float]:
+    """The seats' noise as the C loop takes it (an easy or a novice seat's, NOISES; 0 for the others)."""
+    return [NOISES.get(Level.parse(level).name, 0.0) for level in seats]
 
 
 def c_budgets(seats: Sequence[str]) -> list[int]:
@@ -140,8 +145,8 @@ def _c_games(ruleset: Ruleset, seats: list[str], levels: list[int], seeds: range
     GameTooLongError as play_game raises it."""
     budgets = c_budgets(seats)
     search = search_inputs(ruleset) if any(budgets) else None
-    rows, times, stuck = fastplay.sim_games(ruleset.engine.c_api(), levels, first, seeds.start, len(seeds), EASY_NOISE,
-                                            budgets, search)
+    rows, times, stuck = fastplay.sim_games(ruleset.engine.c_api(), levels, first, seeds.start, len(seeds),
+                                            c_noises(seats), budgets, search)
     n = len(seats)
     width, clocks = 5 + 3 * n, 2 * n  # spbc.ai.fastplay.sim_games: each game's row and its times
     results = []

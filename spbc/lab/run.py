@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spbc.ai import fastplay
-from spbc.ai.agents import EASY_NOISE, search_inputs
+from spbc.ai.agents import search_inputs
 from spbc.ai.budget import Level
-from spbc.ai.sim import c_budgets, c_levels, play_game
+from spbc.ai.sim import c_budgets, c_levels, c_noises, play_game
 from spbc.contract.abi import CARD_MASK, CARD_SHIFT, KIND_MASK, MOVE_KINDS, TARGET_SHIFT
 from spbc.lab import wealth
 from spbc.lab.tally import EVENTS, Tally
@@ -137,7 +137,7 @@ def _fast_batch(ruleset: Ruleset, plan: Plan, capsule: object, levels: list[int]
     tally = new_tally(ruleset, plan)
     budgets = c_budgets(plan.seats)
     rows, events, squares, owners, owner_wins, strata = fastplay.lab_games(
-        capsule, levels, first, plan.seed + first, count, EASY_NOISE, budgets,
+        capsule, levels, first, plan.seed + first, count, c_noises(plan.seats), budgets,
         search_inputs(ruleset) if any(budgets) else None)
     n, levels_won = len(levels), Counter[int]()
     width = 5 + 2 * n  # spbc.ai.fastplay.lab_games: the rows' fields, counted column by column
