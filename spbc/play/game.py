@@ -28,6 +28,7 @@ from spbc.contract.abi import (
 from spbc.lang.model import Card, RulesModel
 from spbc.lang.load import load_model
 from spbc.play import hooks
+from spbc.play.ledger import announce, book
 from spbc.play.explain import refusal_of
 from spbc.play.moves import IllegalMoveError, Move, MoveKind, move_problem
 from spbc.play.names import names_problem
@@ -247,28 +248,22 @@ class Game(GameState):
 
     def play_code(self, code: int) -> None:
         """Play an engine move code (ValueError if illegal): the fast path for simulations."""
-        before = self._field("rubles")
+        said = announce(self, self._engine, code)
         self._engine.play(code)
         self._kept = None
         self._last = code
-        self._note_payments(before)
+        book(self._ledger, said, self)
 
     def last_move(self) -> Move | None:
         """The last move played on this game, which every player saw; None before the first, and in a
         loaded game before its first move here."""
         return None if self._last is None else self.ruleset.decode(self._last)
 
-    def _note_payments(self, before: list[int]) -> None:
-        """Add each seat's rubles paid or earned by the move just played to the public ledger."""
-        after = self._field("rubles")
-        for seat in range(len(self.players)):
-            self._ledger[seat] += after[seat] - before[seat]
-
     def public_rubles(self, seat: int) -> int:
         """What every player knows of seat's rubles from the public history of the game: the starting
-        rubles, plus every income a scoring paid, less every price paid (each is announced at the
-        table: a price follows from the board and the buyer's cards, an income from the play area).
-        A computer player sees the others' secret rubles only as this (spbc.play.observe)."""
+        rubles (or a loaded game's), plus every amount the table announced it take, less every one it
+        announced it pay (spbc.play.ledger: prices, incomes, a special card's rubles). A computer player
+        sees the others' secret rubles only as this (spbc.play.observe)."""
         return self._ledger[seat]
 
     def observed(self, seat: int) -> Engine:

@@ -155,6 +155,13 @@ class Presenter(Generic[E]):
         """The card its stage waits on, or None."""
         return None
 
+    def announced_rubles(self, game: GameLike, move: Move, effect: E) -> int:
+        """The rubles the table sees the mover take (positive) or pay (negative) for one of its moves (a use
+        of its card, a decision of its stage), told before the move is played; the public ledger adds it
+        (spbc.play.game.Game.public_rubles). By default none: a move that changes rubles says so here, and
+        what it changes in secret it leaves out."""
+        return 0
+
     def summary(self, model: RulesModel, effect: E) -> str:
         """Its short line on the screen in the model's language: ``"hand 4"``, by default the macro ``summary``
         of its prose given the effect (:func:`screen_line`)."""

@@ -155,17 +155,18 @@ def phase_income(game: Game, phase_id: str) -> tuple[Income, ...]:
 
 
 def scored_phase(before: Game, after: Game) -> str | None:
-    """The phase whose scoring the move from ``before`` to ``after`` set off, or None.
+    """The phase whose scoring the move from ``before`` to ``after`` set off, or None (see :func:`ends_phase`)."""
+    return before.phase if ends_phase((before.round, before.phase, before.stage), after) else None
 
-    A phase scores once its actions end: the game then moves on to the next phase, to the
-    next round, to the end, or to the offers made right after the scoring (stage "points").
-    """
-    if before.stage in ("points", "over"):
-        return None
-    moved_on = (after.round, after.phase) != (before.round, before.phase)
-    if moved_on or after.stage == "points" or after.is_over:
-        return before.phase
-    return None
+
+def ends_phase(when: tuple[int, str, str], after: Game) -> bool:
+    """Whether a move from (round, phase, stage) ``when`` to the game ``after`` set off the scoring of the
+    phase of ``when``. A phase scores once its actions end: the game then moves on to the next phase, to
+    the next round, to the end, or to the offers made right after the scoring (stage "points"); a move
+    in those offers, or at the end, sets off none."""
+    if when[2] in ("points", "over"):
+        return False
+    return (after.round, after.phase) != when[:2] or after.stage == "points" or after.is_over
 
 
 # --- the end of the game ---------------------------------------------------------------------

@@ -74,6 +74,13 @@ class Present(Presenter[BuyPoints]):
         return f"{verb} {move.amount or 0}"
 
     @override
+    def announced_rubles(self, game: GameLike, move: Move, effect: BuyPoints) -> int:
+        """The offer's income (per copy owned, where it counts per card) less the price of the points
+        bought, which the player announces."""
+        copies = game.play_area(game.current_player).get(move.card or "", 0) if effect.per == "card" else 1
+        return effect.income * copies - (move.amount or 0) // effect.lot * effect.price
+
+    @override
     def parse_move(self, reader: Reader, card_id: str, effect: BuyPoints, verb: str, rest: list[str]) -> Move:
         # isdecimal: the digits int() reads ("²" is a digit, but no number)
         if len(rest) != 1 or not rest[0].isdecimal():
