@@ -144,7 +144,9 @@ cdef inline void _count_move(Lab* b, int m, int p) noexcept nogil:
 
 
 cdef inline void _apply(Lab* b, int m) noexcept nogil:
-    """Play m, and with easy or search seats keep the public ledger of rubles (spbc.play.game.Game.public_rubles)."""
+    """Play m, and with easy or search seats keep the public ledger of rubles (spbc.play.game.Game.public_rubles):
+    here each move's change of the rubles, which for every shipped mechanic is what the table announces
+    (spbc.play.ledger, where the Game API makes it of the announced amounts; tests/test_ledger.py)."""
     cdef const EngineApi* api = b.api
     cdef int before[MAX_SEATS]
     cdef int c

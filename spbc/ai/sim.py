@@ -6,7 +6,7 @@ seeded from the game's seed and the seat, so the results, in game order, are the
 or several (for the search levels in fixed-iterations mode, ``hard@5000it``; a time budget depends on
 the machine's speed).
 
-Seats that are all ``random``, ``easy`` or search levels with a budget in iterations (``medium``,
+Seats that are all ``random``, ``novice``, ``easy`` or search levels with a budget in iterations (``medium``,
 ``hard@200it``) play on the compiled engine's C loop (spbc.ai.fastplay, the balance lab's loop too) unless
 records are written: the same games as :func:`play_game`'s, move for move, many times faster. Records, the Python twin and every other seat list go through the Game API
 (:func:`play_game`). On either path a seat's time per decision is the monotonic clock's around its choice,

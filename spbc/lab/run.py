@@ -6,8 +6,8 @@ game numbers, fixed by the plan alone; its tally is the same wherever it is play
 in any order (spbc.lab.tally), so a run's result does not depend on the number of workers. A run sized by
 precision (spbc.lab.precision) plays in rounds: every batch of a round finishes before the next round is
 sized from the tallies, so the rounds, too, are the same on any number of workers. Seats that are
-all ``random``, ``easy`` or search levels with a budget in iterations (``medium``, ``hard@200it``) play on the
-engine's own C loop (spbc.ai.fastplay), every other seat list (a search for a time) through the Game API
+all ``random``, ``novice``, ``easy`` or search levels with a budget in iterations (``medium``, ``hard@200it``)
+play on the engine's own C loop (spbc.ai.fastplay), every other seat list (a search for a time) through the Game API
 (spbc.ai.sim.play_game): the same games, move for move (the C loop's easy and search seats decide as
 spbc.ai.agents.EasyAgent and SearchAgent do, from the same observation and the same generator).
 """
