@@ -111,7 +111,8 @@ def main() -> None:
     handled = done.stderr.decode().count(" moves applied")
     print(f"{count} mails ({handled} with a move applied) in {seconds:.2f} s: {count / seconds:.0f} mails/s "
           f"(synchronous {options.synchronous}, outbox {options.outbox}); the process used {cpu:.2f} s of CPU: "
-          f"{count / cpu:.0f} mails per CPU second" + ("" if sink is None else f"; {sink.handler.taken} replies taken by SMTP"))
+          f"{count / cpu:.0f} mails per CPU second"
+          + ("" if sink is None else f"; {sink.handler.taken} replies taken by SMTP"))
 
 
 class _Sink:

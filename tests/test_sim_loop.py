@@ -18,7 +18,8 @@ runner = CliRunner()
 
 #: Seat lists by player count: random and easy seats mixed (the public ledger of rubles kept), and all random.
 SEATS = {2: [["easy", "random"], ["random", "random"], ["novice", "easy"]],
-         3: [["random", "easy", "ai:easy"], ["random"] * 3], 4: [["easy", "random", "novice", "random"], ["random"] * 4]}
+         3: [["random", "easy", "ai:easy"], ["random"] * 3],
+         4: [["easy", "random", "novice", "random"], ["random"] * 4]}
 
 
 def _game_api(ruleset: Ruleset, seats: list[str], games: int, seed: int) -> list[GameResult]:
