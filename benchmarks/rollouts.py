@@ -1,10 +1,12 @@
 """Two search players at a fixed iteration budget, told apart by their settings (spbc.ai.agents.Settings):
-2 players, seats rotated (game i: seat 0 is the first player on even i), seeds 1, 2, ...; the first player's
-win share with a 95% Wilson interval (ties count half), its mean margin (its final points less the other's),
-the share of each player's seat-games that ended with a card in hand, and the winner's median rubles at the end.
+2 players, seats rotated (game i: seat 0 is the first player on even i), seeds --first, --first + 1, ...;
+the first player's win share with a 95% Wilson interval (ties count half), its mean margin (its final points
+less the other's), the share of each player's seat-games that ended with a card in hand, and the winner's
+median rubles at the end.
 
     python benchmarks/rollouts.py --games 200 --iterations 500 --a light --b random
     python benchmarks/rollouts.py --a light --b clamped        # against the reward before issue 26
+    python benchmarks/rollouts.py --games 200 --first 201      # the next 200 seeds (a second process)
 
 Players: ``random``, ``light``, ``policy`` (the rollout, on today's Settings) and ``clamped``
 (spbc.ai.agents.CLAMPED, random playouts). --minutes stops early, after a whole pair of games.
@@ -54,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="base")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=500)
+    parser.add_argument("--first", type=int, default=1, help="the first game's seed (game i's is --first + i)")
     parser.add_argument("--a", default="light", choices=sorted(PLAYERS))
     parser.add_argument("--b", default="random", choices=sorted(PLAYERS))
     parser.add_argument("--minutes", type=float, default=0.0, help="stop after this much CPU time (0: none)")
@@ -66,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.minutes and i % 2 == 0 and time.process_time() - began > args.minutes * 60:
             break
         first = i % 2 == 0
-        rows = play(ruleset, [a, b] if first else [b, a], args.iterations, 1 + i)
+        rows = play(ruleset, [a, b] if first else [b, a], args.iterations, args.first + i)
         mine, theirs = (rows[0], rows[1]) if first else (rows[1], rows[0])
         wins += 1.0 if mine[1] < theirs[1] else 0.5 if mine[1] == theirs[1] else 0.0
         margins.append(mine[0] - theirs[0])
