@@ -11,7 +11,9 @@ from spbc.ai.agents import SearchAgent, Settings
 from spbc.ai.budget import Budget
 from spbc.contract.rng import rng_below
 from spbc.play.game import Game, Ruleset
+from spbc.play.moves import Move, MoveKind
 from spbc.play.observe import observe
+from scenario import Scenario
 
 KIND_PASS, KIND_TAKE, KIND_PLAY = 0, 2, 3
 
@@ -72,3 +74,29 @@ def test_the_search_plays_the_hand_card_in_the_last_round_and_random_playouts_st
         decision = SearchAgent("hard", 3, Budget(iterations=300), Settings(rollout=rollout)).decide(observation)
         assert decision.iterations == 300 and decision.best in game.legal_codes()
     assert Settings().rollout in search.ROLLOUTS
+
+
+def _buy_share(game: Game, card: str) -> float:
+    """The share of 1000 light draws at game's position that buy card."""
+    draws = _light_draws(game, 1000, 7)
+    buys = [code for code in game.legal_codes() if game.ruleset.decode(code) == Move(MoveKind.BUY, card=card,
+                                                                                     row="upper")]
+    assert len(buys) == 1
+    return draws.count(buys[0]) / len(draws)
+
+
+def test_in_the_last_trading_phase_a_card_whose_phase_has_scored_brings_nothing_but_a_new_noble_does(compiled):
+    """The trading phase has no scoring (rules fact 11): a Theater bought then pays no 6 points, so the policy
+    does not favour buying it over passing; a Secretary, a third different noble, adds 3 points to the final
+    bonus (fact 35a: 3 for two, 6 for three) for 12 rubles, worth more than its cost at 10 rubles a point."""
+    def trading(upper: list[str], nobles: list[str]) -> Game:
+        built = Scenario(compiled, players=2).upper(upper).lower([]).last_round().phase("trading").current(0)
+        for noble in nobles:
+            built.give(0, noble)
+        return built.rubles(0, 25).build()
+
+    # three moves, pass, take and buy: a take gives way to one of the other two, so about half the draws buy
+    assert _buy_share(trading(["theater"], []), "theater") < 0.65
+    assert _buy_share(trading(["secretary"], ["author", "administrator"]), "secretary") > 0.85
+    # without the two nobles the Secretary would be the first (1 point for 12 rubles): not favoured
+    assert _buy_share(trading(["secretary"], []), "secretary") < 0.65

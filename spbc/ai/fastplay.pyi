@@ -9,7 +9,7 @@ WEALTH: tuple[int, int, int]
 _Figures = tuple[list[int], list[int], list[int], list[int], list[int], list[int]]
 
 #: The search seats' inputs: per-card tables, the layout and the settings (spbc.ai.agents.search_inputs).
-_Search = tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], dict[str, int], dict[str, float]]
+_Search = tuple[tuple[tuple[int, ...], ...], dict[str, int], dict[str, float]]
 
 def lab_games(capsule: object, levels: list[int], first_game: int, first_seed: int, count: int,
               noise: float | Sequence[float] = ..., budgets: list[int] | None = ...,

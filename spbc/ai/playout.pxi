@@ -60,31 +60,50 @@ cdef void _policy_playout(const EngineApi* api, int* s, uint64_t* x, int* moves,
         api.apply_move(s, moves[i])
 
 
-cdef inline int _scores(int code, const Layout* L) noexcept nogil:
+cdef inline int _scores(const int* s, int code, const Layout* L) noexcept nogil:
     """Whether a move gains final points in the last round, by the rules' numbers, counted in rubles: a card
-    played from the hand (the hand penalty saved, its points and rubles, less its cost) or bought (its points
-    and rubles less its cost), when what it brings outweighs what it costs."""
+    played from the hand (the hand penalty saved) or bought, with its points and rubles if its phase has still
+    to score this round and what it adds to the bonus of different nobles, less its cost, when what it brings
+    outweighs what it costs."""
     cdef int kind = move_kind(code), card = move_card(code), worth, per_point = L.rubles_per_point
+    cdef int points = 0, rubles = 0
     if kind != KIND_PLAY and kind != KIND_BUY:
         return 0
     if card >= L.ncards:
         return kind == KIND_PLAY
+    if L.pays_in[card] >= s[L.o_phase]:  # in the last round a card pays only if its phase has yet to score
+        points, rubles = L.points[card], L.rubles[card]
     if per_point <= 0:  # rubles count for nothing at the end: what scores is points
-        return L.points[card] > 0 or (kind == KIND_PLAY and L.hand_penalty > 0)
-    worth = L.points[card] * per_point + L.rubles[card] - L.cost[card]
+        return points > 0 or (kind == KIND_PLAY and L.hand_penalty > 0) or _noble_gain(s, card, L) > 0
+    worth = points * per_point + rubles - L.cost[card]
     if kind == KIND_PLAY:
         worth += L.hand_penalty * per_point
-    return worth > 0
+    return worth > 0 or worth + _noble_gain(s, card, L) * per_point > 0
 
 
-cdef inline int _last_round_move(uint64_t* x, const int* moves, int n, int drawn, const Layout* L) noexcept nogil:
+cdef inline int _noble_gain(const int* s, int card, const Layout* L) noexcept nogil:
+    """The points card adds to the mover's final bonus of different nobles: 0 unless it is a noble the mover
+    has none of yet."""
+    cdef const int* owned = s + L.o_owned + s[L.o_current] * L.ncards
+    cdef int c, different = 0
+    if not L.noble[card] or owned[card] > 0 or L.bonuses == 0:
+        return 0
+    for c in range(L.ncards):
+        different += L.noble[c] * (owned[c] > 0)
+    if different + 1 >= L.bonuses:
+        return 0
+    return L.bonus[different + 1] - L.bonus[different]
+
+
+cdef inline int _last_round_move(const int* s, uint64_t* x, const int* moves, int n, int drawn,
+                                 const Layout* L) noexcept nogil:
     """In the last round, instead of the drawn move (which scores nothing): with the chance L.light_last a
     uniformly drawn one of the moves that score (_scores); else, or when none does, the drawn one, unless it
     takes a card into the hand, which only costs the hand penalty: then one of the moves that do not."""
     cdef int i, scoring = 0, keeping = 0, pick = drawn, other = drawn
     cdef int want = _unit(x) < L.light_last
     for i in range(n):
-        if want and _scores(moves[i], L):
+        if want and _scores(s, moves[i], L):
             scoring += 1
             if rng_below(x, scoring) == 0:
                 pick = moves[i]
@@ -103,8 +122,8 @@ cdef inline int _light_move(const EngineApi* api, const int* s, uint64_t* x, con
     cdef int m = moves[0]
     if n > 1:
         m = moves[rng_below(x, n)]
-        if not _scores(m, L) and api.rounds_left(s) <= 1:
-            m = _last_round_move(x, moves, n, m, L)
+        if not _scores(s, m, L) and api.rounds_left(s) <= 1:
+            m = _last_round_move(s, x, moves, n, m, L)
     return m
 
 

@@ -18,6 +18,13 @@ cdef struct Layout:
     const int* cost
     const int* rubles
     const int* points
+    const int* pays_in      # the phase whose scoring pays the card (-1: none)
+    const int* noble        # 1 for a card of the colour whose different cards earn the final bonus
+    const int* bonus        # that bonus by the number of different cards (bonuses of them; the last for more)
+    int bonuses
+    int o_phase             # the state's offsets of the phase, the seat to move and the play areas (seat by
+    int o_current           # seat, ncards each)
+    int o_owned
     double margin_weight    # how much of a reward is the score margin (the rest: the win)
     double margin_scale     # points of margin at which it counts half (squash), or fully (clamped)
     int squash              # 1: the margin squashed smoothly, m / (|m| + margin_scale); 0: clamped at the scale
@@ -48,4 +55,5 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
 cdef int _tree_make(Tree* t, long capacity) noexcept nogil
 cdef void _tree_free(Tree* t) noexcept nogil
 cdef int _played_move(const Tree* t, const EngineApi* api, const int* s, const Layout* L) noexcept nogil
+cdef Py_ssize_t _table_ints(tables)
 cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict settings, int o_hand_size)

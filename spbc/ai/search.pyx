@@ -284,15 +284,26 @@ cdef void _tree_free(Tree* t) noexcept nogil:
     free(t.visits); free(t.avail); free(t.reward); free(t.win)
 
 
+cdef Py_ssize_t _table_ints(tables):
+    """The ints of the card tables as _fill_layout copies them: five rows of len(tables[0]), then the bonus."""
+    return 5 * max(1, len(tables[0])) + len(tables[5])
+
+
 cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict settings, int o_hand_size):
     """L from the card tables (copied into per_card, three rows of len(tables[0])), the rules' layout
     and the settings (search's arguments)."""
-    cdef int ncards = len(tables[0]), i
-    for i in range(ncards):
-        per_card[i] = tables[0][i]
-        per_card[ncards + i] = tables[1][i]
-        per_card[2 * ncards + i] = tables[2][i]
+    cdef int ncards = len(tables[0]), i, row
+    for row in range(5):
+        for i in range(ncards):
+            per_card[row * ncards + i] = tables[row][i]
+    for i in range(len(tables[5])):
+        per_card[5 * ncards + i] = tables[5][i]
     L.cost, L.rubles, L.points = per_card, per_card + ncards, per_card + 2 * ncards
+    L.pays_in, L.noble, L.bonus = per_card + 3 * ncards, per_card + 4 * ncards, per_card + 5 * ncards
+    L.bonuses = len(tables[5])
+    L.o_phase = layout["o_phase"]
+    L.o_owned = layout["o_owned"]
+    L.o_current = layout["o_current"]
     L.ncards = ncards
     L.o_hand_size = o_hand_size
     L.hand_limit = layout["hand_limit"]
@@ -331,7 +342,7 @@ def search(object capsule, state, int observer, long iterations, double seconds,
         raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
     cdef int ncards = len(tables[0])
     cdef int* root = <int*>malloc(api.state_size * sizeof(int))
-    cdef int* per_card = <int*>malloc(3 * max(1, ncards) * sizeof(int))
+    cdef int* per_card = <int*>malloc(_table_ints(tables) * sizeof(int))
     cdef Tree t
     cdef Layout L
     cdef long capacity = iterations + 2 if iterations > 0 else <long>(max(seconds, 0.01) * 400000) + 2
@@ -365,7 +376,7 @@ def light_moves(object capsule, state, uint64_t seed, int count, tables, dict la
     cdef const EngineApi* api = engine_api(capsule)
     cdef int* s = <int*>malloc(api.state_size * sizeof(int))
     cdef int* moves = <int*>malloc(api.max_moves * sizeof(int))
-    cdef int* per_card = <int*>malloc(3 * max(1, len(tables[0])) * sizeof(int))
+    cdef int* per_card = <int*>malloc(_table_ints(tables) * sizeof(int))
     cdef Layout L
     cdef uint64_t x = seed
     cdef int i, n

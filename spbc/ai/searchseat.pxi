@@ -27,7 +27,7 @@ cdef int _search_start(Lab* b, object search) except -1:
     for p in range(b.players):
         most = b.budgets[p] if b.budgets[p] > most else most
     most = most if most < 4000000 - 2 else 4000000 - 2
-    b.per_card = <int*>malloc(3 * (ncards if ncards > 1 else 1) * sizeof(int))
+    b.per_card = <int*>malloc(_table_ints(tables) * sizeof(int))
     if b.per_card == NULL or _tree_make(&b.tree, most + 2) < 0:
         _lab_free(b)
         raise MemoryError()
