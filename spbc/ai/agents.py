@@ -181,10 +181,10 @@ def search_inputs(ruleset: Ruleset, settings: Settings = Settings()
     SearchAgent's, and the C loop's search seats', spbc.ai.fastplay)."""
     tables = card_tables(ruleset)
     game = ruleset.model.game
+    offsets = {name: offset for name, offset, _ in ruleset.engine.FIELDS}  # the others: EngineApi's
     layout = {"hand_limit": game.hand_limit, "hand_penalty": game.hand_penalty,
-              "rubles_per_point": game.rubles_per_point,  # the state's other offsets: the engine's (EngineApi)
-              "o_phase": ruleset._fields["phase"][0], "o_current": ruleset._fields["current"][0],
-              "o_owned": ruleset._fields["owned"][0]}
+              "rubles_per_point": game.rubles_per_point,
+              "o_phase": offsets["phase"], "o_current": offsets["current"], "o_owned": offsets["owned"]}
     weighing = {
         "margin_weight": settings.margin_weight, "margin_scale": settings.margin_scale,
         "exploration": settings.exploration, "rollout": search.ROLLOUTS[settings.rollout],

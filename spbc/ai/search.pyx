@@ -290,8 +290,9 @@ cdef Py_ssize_t _table_ints(tables):
 
 
 cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict settings, int o_hand_size):
-    """L from the card tables (copied into per_card, three rows of len(tables[0])), the rules' layout
-    and the settings (search's arguments)."""
+    """L from the card tables (copied into per_card, _table_ints of them: cost, rubles, points, the phase
+    paying each card and its noble flag, len(tables[0]) each, then the bonus of different nobles), the rules'
+    layout and the settings (search's arguments)."""
     cdef int ncards = len(tables[0]), i, row
     for row in range(5):
         for i in range(ncards):
