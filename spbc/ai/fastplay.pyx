@@ -26,8 +26,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from spbc.ai.search cimport (Layout, Tree, _add, _fill_layout, _played_move, _run, _table_ints, _thread_cpu, _tree_free,
-                             _tree_make)
+from spbc.ai.search cimport Layout, Tree, _tree_free
 from spbc.contract.engine_api cimport (
     KIND_BUY, KIND_PLAY, KIND_TAKE, EngineApi, engine_api, move_card, move_kind, move_target, rng_below, rng_next,
 )

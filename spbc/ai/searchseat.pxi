@@ -2,6 +2,8 @@
 # spbc.ai.search, through its C entry points (search.pxd), as spbc.ai.agents.SearchAgent makes it. Included by
 # spbc/ai/fastplay.pyx, after its Lab.
 
+from spbc.ai.search cimport _add, _fill_layout, _played_move, _run, _table_ints, _thread_cpu, _tree_make
+
 
 cdef inline int _search_move(Lab* b, int p) noexcept nogil:
     """Search seat p's move on its observation (b.observed), as spbc.ai.agents.SearchAgent.decide makes it:
