@@ -341,7 +341,6 @@ def search(object capsule, state, int observer, long iterations, double seconds,
     cdef const EngineApi* api = engine_api(capsule)
     if len(state) != api.state_size:
         raise ValueError(f"a state of {len(state)} values, not {api.state_size}")
-    cdef int ncards = len(tables[0])
     cdef int* root = <int*>malloc(api.state_size * sizeof(int))
     cdef int* per_card = <int*>malloc(_table_ints(tables) * sizeof(int))
     cdef Tree t

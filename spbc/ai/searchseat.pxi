@@ -24,7 +24,7 @@ cdef int _search_start(Lab* b, object search) except -1:
     largest budget (a search of n iterations adds at most n nodes to its root), at most spbc.ai.search.search's
     4,000,000 nodes; MemoryError, b freed, else."""
     tables, layout, settings = search
-    cdef int ncards = len(tables[0]), p
+    cdef int p
     cdef long most = 0
     for p in range(b.players):
         most = b.budgets[p] if b.budgets[p] > most else most
