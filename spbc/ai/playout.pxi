@@ -122,7 +122,7 @@ cdef inline int _light_move(const EngineApi* api, const int* s, uint64_t* x, con
     cdef int m = moves[0]
     if n > 1:
         m = moves[rng_below(x, n)]
-        if not _scores(s, m, L) and api.rounds_left(s) <= 1:
+        if api.rounds_left(s) <= 1 and not _scores(s, m, L):
             m = _last_round_move(s, x, moves, n, m, L)
     return m
 
@@ -131,7 +131,7 @@ cdef void _light_playout(const EngineApi* api, int* s, uint64_t* x, int* moves, 
     """The light rollout policy: a uniformly random legal move, as the engine's playouts draw it, except in the
     last round (the game's end triggered, or the decks about to run out: the engine's rounds_left is 1), where
     a move that scores nothing gives way to one that does (_last_round_move): hand cards get played and rubles
-    spent on points rather than kept. The rounds are asked only after a move that scores nothing is drawn."""
+    spent on points rather than kept. The rounds are asked first: what a move scores matters only in the last."""
     cdef int steps = 0
     while s[api.o_stage] != api.stage_over and steps < api.max_game_moves:
         api.apply_move(s, _light_move(api, s, x, moves, api.legal_moves(s, moves), L))
