@@ -9,12 +9,14 @@ median rubles at the end.
     python benchmarks/rollouts.py --games 200 --first 201      # the next 200 seeds (a second process)
 
 Players: ``random``, ``light``, ``policy`` (the rollout, on today's Settings) and ``clamped``
-(spbc.ai.agents.CLAMPED, random playouts). --minutes stops early, after a whole pair of games.
+(spbc.ai.agents.CLAMPED, random playouts), each with settings changed after a colon
+(``light:spread=0,exploration=0.7``). --minutes stops early, after a whole pair of games.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import time
@@ -27,6 +29,21 @@ from spbc.play.observe import observe
 
 PLAYERS = {"random": Settings(rollout="random"), "light": Settings(rollout="light"),
            "policy": Settings(rollout="policy"), "clamped": CLAMPED}
+
+
+def player(text: str) -> Settings:
+    """A player's settings: a name of PLAYERS, then after a colon field=value pairs (``light:spread=0.05``)."""
+    name, _, changes = text.partition(":")
+    if name not in PLAYERS:
+        raise argparse.ArgumentTypeError(f"{name!r} is not one of {', '.join(sorted(PLAYERS))}")
+    settings, fields = PLAYERS[name], {field.name: field.type for field in dataclasses.fields(Settings)}
+    for change in filter(None, changes.split(",")):
+        key, _, value = change.partition("=")
+        if key not in fields:
+            raise argparse.ArgumentTypeError(f"{key!r} is not a setting: {', '.join(fields)}")
+        kind = {"float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}[str(fields[key])]
+        settings = dataclasses.replace(settings, **{key: kind(value)})
+    return settings
 
 
 def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -57,12 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=500)
     parser.add_argument("--first", type=int, default=1, help="the first game's seed (game i's is --first + i)")
-    parser.add_argument("--a", default="light", choices=sorted(PLAYERS))
-    parser.add_argument("--b", default="random", choices=sorted(PLAYERS))
+    parser.add_argument("--a", default="light", help="a player: " + ", ".join(sorted(PLAYERS)) + ", with :changes")
+    parser.add_argument("--b", default="random", help="the other player, as --a")
     parser.add_argument("--minutes", type=float, default=0.0, help="stop after this much CPU time (0: none)")
     args = parser.parse_args(argv)
     ruleset = spbc.load_rules(args.rules, backend="compiled")
-    a, b = PLAYERS[args.a], PLAYERS[args.b]
+    try:
+        a, b = player(args.a), player(args.b)
+    except argparse.ArgumentTypeError as problem:
+        parser.error(str(problem))
     wins, margins, hands, rubles, began = 0.0, [], {"a": 0, "b": 0}, [], time.process_time()
     games = 0
     for i in range(args.games):
