@@ -42,7 +42,10 @@ def player(text: str) -> Settings:
         if key not in fields:
             raise argparse.ArgumentTypeError(f"{key!r} is not a setting: {', '.join(fields)}")
         kind = {"float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}[str(fields[key])]
-        settings = dataclasses.replace(settings, **{key: kind(value)})
+        try:
+            settings = dataclasses.replace(settings, **{key: kind(value)})
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{key}={value!r}: not a {fields[key]}") from None
     return settings
 
 
