@@ -100,3 +100,23 @@ def test_in_the_last_trading_phase_a_card_whose_phase_has_scored_brings_nothing_
     assert _buy_share(trading(["secretary"], ["author", "administrator"]), "secretary") > 0.85
     # without the two nobles the Secretary would be the first (1 point for 12 rubles): not favoured
     assert _buy_share(trading(["secretary"], []), "secretary") < 0.65
+
+
+def test_in_a_decided_last_round_the_search_settles_on_the_hand_card_worth_five_points(compiled):
+    """Issue 26: seat 0 leads by 20 in the last trading phase, with 6 rubles and a Fur Trapper in hand. Playing
+    it saves the hand penalty (5 points); every other move brings nothing (the trading phase has no scoring),
+    so every reward lies within a few hundredths. With UCB's constant scaled by each node's deviation of
+    rewards (Settings.deviation) the search gives the hand card most of its iterations; with the constant alone
+    it tried every move about as often (16% of them each, the hand card first by a single visit)."""
+    game = (Scenario(compiled, players=2).upper(["st_isaacs_cathedral", "winter_palace", "administrator"])
+            .lower([]).last_round().phase("trading").current(0).give(0, "theater", 2).give(1, "library")
+            .hand(0, ["fur_trapper"]).rubles(0, 6).rubles(1, 7).points(0, 80).points(1, 60).build())
+    observation = observe(game, 0)
+    play = next(code for code in game.legal_codes() if compiled.decode(code).kind is MoveKind.PLAY)
+    for seed in (1, 2):
+        decision = SearchAgent("hard", seed, Budget(iterations=2000)).decide(observation)
+        visits = {choice.code: choice.visits for choice in decision.choices}
+        assert decision.best == play and visits[play] > 0.8 * sum(visits.values())
+        flat = SearchAgent("hard", seed, Budget(iterations=2000), Settings(exploration=0.7, deviation=0.0))
+        visits = {choice.code: choice.visits for choice in flat.decide(observation).choices}
+        assert visits[play] < 0.3 * sum(visits.values())

@@ -33,6 +33,7 @@ cdef struct Layout:
     int hand_penalty        # the rules' points lost per card left in hand at the end
     int rubles_per_point    # the rules' rubles a point at the end (0: rubles count for nothing)
     double light_last       # the light policy's chance, in the last round, of a move that scores over the draw
+    double deviation        # > 0: UCB's constant is scaled by a node's reward deviation, at least this (0: not)
 
 
 cdef struct Tree:
@@ -44,6 +45,9 @@ cdef struct Tree:
     int* avail
     double* reward   # summed rewards of player
     double* win      # summed win shares of player
+    double* below    # summed rewards its children brought the seat moving at the node, their squares, count
+    double* below_square
+    int* below_count
     int size
     int capacity
 

@@ -4,7 +4,7 @@
 One tree for the observer's information set: every iteration deals what the observer cannot see anew
 from the observation's state (the engine's redeal_unseen, from the search's own generator), walks the
 tree by UCB among the children whose moves are legal in that deal (each counts how often it was
-available), adds one node, plays the game out with a cheap policy and backs every seat's reward up the
+available; the constant scaled by the node's deviation of rewards, _explore), adds one node, plays the game out with a cheap policy and backs every seat's reward up the
 path, each node crediting the seat that made its move. Nodes live in C arrays; no Python object is made
 per node or per move, and the loop runs without the GIL.
 
@@ -65,24 +65,7 @@ cdef double _called(void* context) noexcept nogil:
 
 
 include "playout.pxi"  # ROLLOUTS, _weight, _light_playout, _policy_playout, _rewards
-
-
-cdef int _add(Tree* t, int parent, int move, int player) noexcept nogil:
-    cdef int n = t.size
-    if n >= t.capacity:
-        return -1
-    t.size += 1
-    t.move[n] = move
-    t.child[n] = -1
-    t.sibling[n] = t.child[parent] if parent >= 0 else -1
-    t.player[n] = player
-    t.visits[n] = 0
-    t.avail[n] = 0
-    t.reward[n] = 0
-    t.win[n] = 0
-    if parent >= 0:
-        t.child[parent] = n
-    return n
+include "tree.pxi"  # _tree_make, _tree_free, _add, _back_up, _explore: the tree's nodes and their figures
 
 
 cdef inline int _slot(const int* keys, const int* stamps, int stamp, int code) noexcept nogil:
@@ -179,7 +162,7 @@ cdef inline int _ucb_best(const Tree* t, int node, const Scratch* S, const Layou
     """The child of node, among those whose moves are legal in this deal, of the highest UCB value
     (an unvisited one first)."""
     cdef int best = -1, c, h
-    cdef double best_value = -1e300, value, log_avail
+    cdef double best_value = -1e300, value, log_avail, explore = _explore(t, node, L)
     c = t.child[node]
     while c >= 0:
         h = _slot(S.keys, S.stamps, S.stamp, t.move[c])
@@ -188,7 +171,7 @@ cdef inline int _ucb_best(const Tree* t, int node, const Scratch* S, const Layou
                 value = 1e100
             else:
                 log_avail = log(<double>t.avail[c])
-                value = t.reward[c] / t.visits[c] + L.exploration * sqrt(log_avail / t.visits[c])
+                value = t.reward[c] / t.visits[c] + explore * sqrt(log_avail / t.visits[c])
             if value > best_value:
                 best_value = value
                 best = c
@@ -215,17 +198,6 @@ cdef inline int _descend(const EngineApi* api, Tree* t, Scratch* S, uint64_t* x,
         depth += 1
         node = best
     return depth
-
-
-cdef inline void _back_up(Tree* t, const int* path, int depth, const double* reward, const double* win) noexcept nogil:
-    """Credit every node of the path (and the root's count) with the reward and win share of its mover."""
-    cdef int i, c
-    for i in range(depth):
-        c = path[i]
-        t.visits[c] += 1
-        t.reward[c] += reward[t.player[c]]
-        t.win[c] += win[t.player[c]]
-    t.visits[0] += 1
 
 
 cdef long _run(const EngineApi* api, const int* root, int observer, long iterations, double seconds,
@@ -260,30 +232,6 @@ cdef long _run(const EngineApi* api, const int* root, int observer, long iterati
     return done
 
 
-cdef int _tree_make(Tree* t, long capacity) noexcept nogil:
-    """Allocate room for ``capacity`` nodes in t, empty (0); -1 when some array could not be had (free
-    what was with _tree_free)."""
-    t.capacity = <int>capacity
-    t.size = 0
-    t.move = <int*>malloc(capacity * sizeof(int))
-    t.child = <int*>malloc(capacity * sizeof(int))
-    t.sibling = <int*>malloc(capacity * sizeof(int))
-    t.player = <int*>malloc(capacity * sizeof(int))
-    t.visits = <int*>malloc(capacity * sizeof(int))
-    t.avail = <int*>malloc(capacity * sizeof(int))
-    t.reward = <double*>malloc(capacity * sizeof(double))
-    t.win = <double*>malloc(capacity * sizeof(double))
-    if t.move == NULL or t.child == NULL or t.sibling == NULL or t.player == NULL or t.visits == NULL \
-            or t.avail == NULL or t.reward == NULL or t.win == NULL:
-        return -1
-    return 0
-
-
-cdef void _tree_free(Tree* t) noexcept nogil:
-    free(t.move); free(t.child); free(t.sibling); free(t.player)
-    free(t.visits); free(t.avail); free(t.reward); free(t.win)
-
-
 cdef Py_ssize_t _table_ints(tables):
     """The ints of the card tables as _fill_layout copies them: five rows of len(tables[0]), then the bonus."""
     return 5 * max(1, len(tables[0])) + len(tables[5])
@@ -316,6 +264,7 @@ cdef void _fill_layout(Layout* L, int* per_card, tables, dict layout, dict setti
     L.hand_penalty = layout.get("hand_penalty", 0)
     L.rubles_per_point = layout.get("rubles_per_point", 0)
     L.light_last = settings.get("light_last", 0.9)
+    L.deviation = settings.get("deviation", 0.0)
 
 
 include "reading.pxi"  # _root_children, _line, LINE: what a finished tree gives back
