@@ -10,7 +10,7 @@ median rubles at the end.
 
 Players: ``random``, ``light``, ``policy`` (the rollout, on today's Settings) and ``clamped``
 (spbc.ai.agents.CLAMPED, random playouts), each with settings changed after a colon
-(``light:spread=0,exploration=0.7``). --minutes stops early, after a whole pair of games.
+(``light:deviation=0,exploration=0.7``: the search before its deviation-scaled UCB). --minutes stops early, after a whole pair of games.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PLAYERS = {"random": Settings(rollout="random"), "light": Settings(rollout="ligh
 
 
 def player(text: str) -> Settings:
-    """A player's settings: a name of PLAYERS, then after a colon field=value pairs (``light:spread=0.05``)."""
+    """A player's settings: a name of PLAYERS, then after a colon field=value pairs (``light:deviation=0.05``)."""
     name, _, changes = text.partition(":")
     if name not in PLAYERS:
         raise argparse.ArgumentTypeError(f"{name!r} is not one of {', '.join(sorted(PLAYERS))}")
@@ -41,7 +41,8 @@ def player(text: str) -> Settings:
         key, _, value = change.partition("=")
         if key not in fields:
             raise argparse.ArgumentTypeError(f"{key!r} is not a setting: {', '.join(fields)}")
-        kind = {"float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}[str(fields[key])]
+        kinds = {"float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
+        kind = kinds[str(fields[key])]
         try:
             settings = dataclasses.replace(settings, **{key: kind(value)})
         except ValueError:

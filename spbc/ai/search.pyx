@@ -4,9 +4,10 @@
 One tree for the observer's information set: every iteration deals what the observer cannot see anew
 from the observation's state (the engine's redeal_unseen, from the search's own generator), walks the
 tree by UCB among the children whose moves are legal in that deal (each counts how often it was
-available; the constant scaled by the node's deviation of rewards, _explore), adds one node, plays the game out with a cheap policy and backs every seat's reward up the
-path, each node crediting the seat that made its move. Nodes live in C arrays; no Python object is made
-per node or per move, and the loop runs without the GIL.
+available; UCB's constant scaled by the node's deviation of rewards, _explore), adds one node, plays the
+game out with a cheap policy and backs every seat's reward up the path, each node crediting the seat that
+made its move. Nodes live in C arrays; no Python object is made per node or per move, and the loop runs
+without the GIL.
 
 Playouts (ROLLOUTS) are the engine's uniformly random ones; or light ones, random until the last round and
 then mostly playing hand cards and buying what scores more than it costs (spbc/ai/playout.pxi); or a policy
