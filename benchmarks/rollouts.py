@@ -10,7 +10,8 @@ median rubles at the end.
 
 Players: ``random``, ``light``, ``policy`` (the rollout, on today's Settings) and ``clamped``
 (spbc.ai.agents.CLAMPED, random playouts), each with settings changed after a colon
-(``light:deviation=0,exploration=0.7``: the search before its deviation-scaled UCB). --minutes stops early, after a whole pair of games.
+(``light:deviation=0,exploration=0.7``: the search before its deviation-scaled UCB). --minutes stops early,
+after a whole pair of games.
 """
 
 from __future__ import annotations
