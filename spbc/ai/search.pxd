@@ -45,9 +45,8 @@ cdef struct Tree:
     int* avail
     double* reward   # summed rewards of player
     double* win      # summed win shares of player
-    double* below    # summed rewards its children brought the seat moving at the node, their squares, count
+    double* below    # summed rewards its children brought the seat moving at the node, and their squares
     double* below_square
-    int* below_count
     int size
     int capacity
 

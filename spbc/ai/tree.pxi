@@ -18,7 +18,6 @@ cdef int _add(Tree* t, int parent, int move, int player) noexcept nogil:
     t.win[n] = 0
     t.below[n] = 0
     t.below_square[n] = 0
-    t.below_count[n] = 0
     if parent >= 0:
         t.child[parent] = n
     return n
@@ -28,12 +27,14 @@ cdef inline double _explore(const Tree* t, int node, const Layout* L) noexcept n
     """UCB's exploration constant at node: L.exploration, or with L.deviation > 0 that times the standard
     deviation of the rewards node's children brought their mover (at least L.deviation), so that where every
     move is worth nearly the same (a decided game, where only a few points of margin move the reward) the
-    search still tells the moves apart rather than trying them all alike."""
+    search still tells the moves apart rather than trying them all alike. The rewards are counted by the
+    node's visits: every one but the first, which added it, went on to a child (the root's, every one)."""
     cdef double mean, spread
-    if L.deviation <= 0 or t.below_count[node] == 0:
+    cdef int count = t.visits[node] - (node != 0)
+    if L.deviation <= 0 or count <= 0:
         return L.exploration
-    mean = t.below[node] / t.below_count[node]
-    spread = t.below_square[node] / t.below_count[node] - mean * mean
+    mean = t.below[node] / count
+    spread = t.below_square[node] / count - mean * mean
     spread = sqrt(spread) if spread > 0 else 0.0
     return L.exploration * (spread if spread > L.deviation else L.deviation)
 
@@ -51,7 +52,6 @@ cdef inline void _back_up(Tree* t, const int* path, int depth, const double* rew
         t.win[c] += win[t.player[c]]
         t.below[parent] += r
         t.below_square[parent] += r * r
-        t.below_count[parent] += 1
         parent = c
     t.visits[0] += 1
 
@@ -71,10 +71,9 @@ cdef int _tree_make(Tree* t, long capacity) noexcept nogil:
     t.win = <double*>malloc(capacity * sizeof(double))
     t.below = <double*>malloc(capacity * sizeof(double))
     t.below_square = <double*>malloc(capacity * sizeof(double))
-    t.below_count = <int*>malloc(capacity * sizeof(int))
     if t.move == NULL or t.child == NULL or t.sibling == NULL or t.player == NULL or t.visits == NULL \
             or t.avail == NULL or t.reward == NULL or t.win == NULL or t.below == NULL \
-            or t.below_square == NULL or t.below_count == NULL:
+            or t.below_square == NULL:
         return -1
     return 0
 
@@ -82,4 +81,4 @@ cdef int _tree_make(Tree* t, long capacity) noexcept nogil:
 cdef void _tree_free(Tree* t) noexcept nogil:
     free(t.move); free(t.child); free(t.sibling); free(t.player)
     free(t.visits); free(t.avail); free(t.reward); free(t.win)
-    free(t.below); free(t.below_square); free(t.below_count)
+    free(t.below); free(t.below_square)
