@@ -21,6 +21,7 @@ import dataclasses
 import math
 import statistics
 import time
+from collections.abc import Callable
 
 import spbc
 from spbc.ai.agents import CLAMPED, SearchAgent, Settings
@@ -42,7 +43,8 @@ def player(text: str) -> Settings:
         key, _, value = change.partition("=")
         if key not in fields:
             raise argparse.ArgumentTypeError(f"{key!r} is not a setting: {', '.join(fields)}")
-        kinds = {"float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
+        kinds: dict[str, Callable[[str], object]] = {
+            "float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
         kind = kinds[str(fields[key])]
         try:
             settings = dataclasses.replace(settings, **{key: kind(value)})
