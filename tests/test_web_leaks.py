@@ -13,6 +13,8 @@ whole run of issue 24.
 
 from __future__ import annotations
 
+import dataclasses
+
 import html
 import json
 import os
@@ -236,9 +238,9 @@ def _leaky_boards(monkeypatch, table: Table, leak: str) -> list[tuple[str, int |
         monkeypatch.setattr(web_page, "screen_of", lambda t, v: real(t, Viewer(None if v.seat is None else
                                                                                  1 - v.seat)))
     elif leak == "rubles":
-        real_mat = web_page._mat
-        monkeypatch.setattr(web_page, "_mat", lambda screen, seat, model, words: {
-            **real_mat(screen, seat, model, words), "rubles": words.count(table.game.rubles(seat), "ruble")})
+        real_mat = web_page.mat_of
+        monkeypatch.setattr(web_page, "mat_of", lambda screen, seat: dataclasses.replace(
+            real_mat(screen, seat), rubles=table.game.rubles(seat)))
     elif leak in ("seed", "deck"):
         monkeypatch.setattr(web_page, "title_text", lambda *args: seed if leak == "seed" else run[0])
     words = page_words("en", table)

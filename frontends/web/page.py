@@ -24,10 +24,10 @@ from rich.console import Console
 from spbc.lang.model import RulesModel
 from spbc.play.game import Ruleset
 from spbc.reference.language import label
-from spbc.play.scoring import final_scores
+from spbc.play.scoring import EndBonus, final_scores
 from spbc.table.events import Event, LastRound, NewPhase, PhaseScored, Played, PointsBought, RoundEnded
 from spbc.table.phrases import SESSION_WORDS, catalogue
-from spbc.table.screen import Offer, Screen, build_screen, describe_card, priced_offers
+from spbc.table.screen import Offer, PhaseLine, Screen, build_screen, describe_card, priced_offers
 from spbc.table.table import Table, UndoBlock, UndoRefused
 from spbc.frontends.screen import (
     amounts_text,
@@ -44,9 +44,11 @@ LOG_LINES = 40  # the log shows the last this many lines of what everyone saw
 _PUBLIC_EVENTS = (Played, NewPhase, PhaseScored, PointsBought, RoundEnded, LastRound)
 _CSS_NAME = re.compile(r"^[a-z]{3,20}$")
 
+# The templates ship in the package and do not change while a server runs: no file is looked at again
+# (auto_reload would stat each template's file on every drawing).
 ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("spbc.frontends.web", "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                                 lstrip_blocks=True)
+                                 lstrip_blocks=True, auto_reload=False)
 
 
 @dataclass(frozen=True)
@@ -109,8 +111,10 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
                   parts: dict[tuple[object, ...], str] | None = None) -> dict[str, Any]:
     """Everything the board fragment draws, as plain values (read between moves); ``undo`` offers the
     undo button (a game of one person against computers). The rows, the phase table, each mat and the log
-    come drawn: from ``parts`` where a viewer before drew the same at this version (the caller's per-version
-    store, emptied on every change), else drawn now and kept there."""
+    come drawn: the first three from what they show alone (:func:`rows_html`, :func:`phases_html`,
+    :func:`mat_html`, kept for every board that shows the same), the log from ``parts`` where a viewer before
+    drew it at this version (the caller's per-version store, emptied on every change), else drawn now and
+    kept there."""
     parts = {} if parts is None else parts
     screen = screen_of(table, viewer)
     model = local_model(words.language, table.game.ruleset)
@@ -120,19 +124,15 @@ def board_context(table: Table, viewer: Viewer, words: PageWords, undo: bool = F
     buyer_name = on_turn if buyer is None else table.seats[buyer].name
     offers = _priced(table, screen, viewer)
     part = functools.partial(_part, parts, words)
-
-    def mat_values(seat: int) -> dict[str, Any]:
-        return {"mat": _mat(screen, seat, model, words.screen)}
     context: dict[str, Any] = {
         "number": table.moves, "over": view.is_over, "on_turn": on_turn,
         "mine": viewer.seat is not None and viewer.seat == table.on_turn,
         "title": title_text(screen, model, words.screen),
-        "rows_html": part(("rows", buyer_name, offers), "rows.html.j2",
-                          lambda: {"offers": _rows(screen, offers, model, words, buyer_name)}),
+        "rows_html": rows_html(offers, buyer_name, words.language, table.game.ruleset),
         "buyer": buyer_name,
-        "phases_html": part(("phases", screen.phases), "phases.html.j2", lambda: {"phases": _phases(screen, model)}),
+        "phases_html": phases_html(screen.phases, words.language, table.game.ruleset),
         "discard": discard_line(view.discard, model, words.screen) if screen.discard_shown else None,
-        "mats": [part(_mat_key(screen, seat), "mat.html.j2", functools.partial(mat_values, seat))
+        "mats": [mat_html(mat_of(screen, seat), words.language, table.game.ruleset)
                  for seat in range(len(view.players))],
         "hand": None, "hand_line": "", "prompt": screen.prompt_in(words.language),
         "moves": [{"text": text, "cost": cost} for text, cost in screen.moves],
@@ -162,18 +162,26 @@ def _part(parts: dict[tuple[object, ...], str], words: PageWords, key: tuple[obj
     return Markup(drawn)
 
 
-def _mat_key(screen: Screen, seat: int) -> tuple[object, ...]:
-    """What makes one player's mat differ between viewers at one version: the viewer's own tag, the rubles
-    and forecast as this viewer sees them (everything else on a mat is public)."""
-    player = screen.view.players[seat]
-    you = seat == screen.seat and screen.view.viewer == seat
-    return ("mat", seat, you, player.rubles, tuple(player.forecast.items()), screen.closed,
-            screen.endgame[seat] if screen.endgame else None)
+@functools.lru_cache(maxsize=1 << 12)
+def rows_html(offers: tuple[Offer, ...], buyer: str, language: str, ruleset: Ruleset) -> Markup:
+    """The board's rows (rows.html.j2) with their prices for the buyer: a function of these alone, so drawn
+    once and kept for every board that shows the same."""
+    words = PageWords(language, screen_words(language, ruleset), catalogue(language).web, ruleset)
+    return Markup(ENVIRONMENT.get_template("rows.html.j2").render(
+        w=words, s=words.screen, offers=_rows(ruleset.model, offers, local_model(language, ruleset), words, buyer)))
 
 
-def _rows(screen: Screen, offers: tuple[Offer, ...], model: Any, words: PageWords, buyer: str) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=1 << 12)
+def phases_html(phases: tuple[PhaseLine, ...], language: str, ruleset: Ruleset) -> Markup:
+    """The phase table (phases.html.j2): a function of its lines and language, so drawn once and kept."""
+    words = PageWords(language, screen_words(language, ruleset), catalogue(language).web, ruleset)
+    return Markup(ENVIRONMENT.get_template("phases.html.j2").render(
+        w=words, s=words.screen, phases=_phases(phases, local_model(language, ruleset))))
+
+
+def _rows(rules: Any, offers: tuple[Offer, ...], model: Any, words: PageWords, buyer: str) -> list[dict[str, Any]]:
     """The board's rows, each card's face drawn with its price for the buyer."""
-    rows = _offers(screen, offers, model, words.screen)
+    rows = _offers(rules, offers, model, words.screen)
     price = words("card_price", name=buyer)
     for row in rows:
         for card in row["cards"]:
@@ -188,13 +196,13 @@ def _priced(table: Table, screen: Screen, viewer: Viewer) -> tuple[Offer, ...]:
     return priced_offers(table.game, screen.view, viewer.seat)
 
 
-def _offers(screen: Screen, offers: tuple[Offer, ...], model: Any, words: Words) -> list[dict[str, Any]]:
+def _offers(rules: Any, offers: tuple[Offer, ...], model: Any, words: Words) -> list[dict[str, Any]]:
     """The board's rows in their order, each with its cards and each card's price."""
     rows: dict[str, list[dict[str, Any]]] = {}
     for offer in offers:
         card = model.card(offer.card)
         rows.setdefault(words.row(offer.row), []).append({
-            **card_face(screen.model, model, card, words), "copies": offer.copies,
+            **card_face(rules, model, card, words), "copies": offer.copies,
             "price": "-" if offer.price is None else str(offer.price),
             "note": offer_note(model, card, offer, words),
         })
@@ -232,39 +240,75 @@ def colour_css(model: Any, colour_id: str) -> str:
     return name if _CSS_NAME.match(name) else "grey"
 
 
-def _phases(screen: Screen, model: Any) -> list[dict[str, Any]]:
+def _phases(lines: tuple[PhaseLine, ...], model: Any) -> list[dict[str, Any]]:
     """The phase table: each phase's deck, the cards left in it, who starts it."""
     names = {phase.id: phase for phase in model.phases}
     decks = {deck.id: deck.name for deck in model.decks}
     return [{"name": names[line.id].name, "deck": decks.get(names[line.id].deck, line.deck), "left": line.left,
-             "current": line.current, "starter": line.starter or "-"} for line in screen.phases]
+             "current": line.current, "starter": line.starter or "-"} for line in lines]
 
 
-def _mat(screen: Screen, seat: int, model: Any, words: Words) -> dict[str, Any]:
-    """One player's mat: points, rubles where the viewer may see them, hand size, cards by colour,
-    the forecast of each scoring, the phases they start."""
+@dataclass(frozen=True)
+class Mat:
+    """Everything one player's mat shows one viewer: the mat is drawn from these alone
+    (:func:`mat_html`), so it is drawn once and kept for every board that shows the same."""
+
+    name: str
+    points: int
+    rubles: int | None  # None: secret from this viewer
+    hand_size: int
+    hand_limit: int
+    cards: tuple[tuple[str, int], ...]  # the play area: card id, copies
+    forecast: tuple[tuple[str, tuple[int, int]], ...]  # phase id, (rubles, points) its scoring pays
+    closed: tuple[str, ...]  # the scoring phases that will not score again
+    starts: tuple[str, ...]
+    disc: bool
+    you: bool  # the viewer's own mat
+    on_turn: bool
+    end: EndBonus | None  # in the last round: what the end will add
+
+
+def mat_of(screen: Screen, seat: int) -> Mat:
+    """One player's mat as the screen's viewer sees it."""
     view = screen.view
     player = view.players[seat]
+    return Mat(player.name, player.points, player.rubles, player.hand_size, player.hand_limit,
+               tuple(player.play_area.items()), tuple(player.forecast.items()), screen.closed, tuple(player.starts),
+               player.disc, seat == screen.seat and view.viewer == seat,
+               seat == view.current_player and not view.is_over, screen.endgame[seat] if screen.endgame else None)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def mat_html(mat: Mat, language: str, ruleset: Ruleset) -> Markup:
+    """A mat drawn (mat.html.j2) in a language: a function of these alone, so drawn once and kept."""
+    words = PageWords(language, screen_words(language, ruleset), catalogue(language).web, ruleset)
+    values = _mat(mat, local_model(language, ruleset), ruleset.model, words.screen)
+    return Markup(ENVIRONMENT.get_template("mat.html.j2").render(w=words, s=words.screen, mat=values))
+
+
+def _mat(mat: Mat, model: Any, rules: Any, words: Words) -> dict[str, Any]:
+    """One player's mat: points, rubles where the viewer may see them, hand size, cards by colour,
+    the forecast of each scoring, the phases they start (``model`` in the viewer's language, ``rules``
+    the ruleset's own, for the colours' CSS)."""
     phase_names = {phase.id: phase.name for phase in model.phases}
     colours = []
     for colour in model.colours:
-        owned = [model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in player.play_area.items()
+        owned = [model.card(card).name + (f" x{n}" if n > 1 else "") for card, n in mat.cards
                  if model.card(card).colour == colour.id]
         if owned:
-            colours.append({"name": colour.name, "css": colour_css(screen.model, colour.id), "cards": owned})
+            colours.append({"name": colour.name, "css": colour_css(rules, colour.id), "cards": owned})
     forecast = [{"phase": phase_names[phase],
-                 "pays": words("no_more") if phase in screen.closed else amounts_text(r, p, words)}
-                for phase, (r, p) in player.forecast.items()]
-    tags = [words(tag) for tag, on in (("you", seat == screen.seat and view.viewer == seat),
-                                       ("on_turn", seat == view.current_player and not view.is_over)) if on]
+                 "pays": words("no_more") if phase in mat.closed else amounts_text(r, p, words)}
+                for phase, (r, p) in mat.forecast]
+    tags = [words(tag) for tag, on in (("you", mat.you), ("on_turn", mat.on_turn)) if on]
     return {
-        "name": player.name, "tags": tags, "points": words.count(player.points, "point"),
-        "rubles": words("secret_rubles") if player.rubles is None else words.count(player.rubles, "ruble"),
-        "hand": words("hand_size", size=player.hand_size, limit=player.hand_limit),
-        "starts": ", ".join(phase_names[p] for p in player.starts), "colours": colours, "forecast": forecast,
-        "pays": words("pays").strip(), "disc": words("holds_disc").strip(", ") if player.disc else "",
-        "end": (words("at_the_end", bonus=end_bonus_text(model, screen.endgame[seat], words)).strip()
-                if screen.endgame else ""),
+        "name": mat.name, "tags": tags, "points": words.count(mat.points, "point"),
+        "rubles": words("secret_rubles") if mat.rubles is None else words.count(mat.rubles, "ruble"),
+        "hand": words("hand_size", size=mat.hand_size, limit=mat.hand_limit),
+        "starts": ", ".join(phase_names[p] for p in mat.starts), "colours": colours, "forecast": forecast,
+        "pays": words("pays").strip(), "disc": words("holds_disc").strip(", ") if mat.disc else "",
+        "end": (words("at_the_end", bonus=end_bonus_text(model, mat.end, words)).strip()
+                if mat.end is not None else ""),
     }
 
 
