@@ -2,7 +2,8 @@
 
 The Table plays; this module only serialises what reaches it: one move at a time (an asyncio lock),
 the computers' moves in a worker thread one at a time, so a page or a live stream waits for at most
-one move. Every change raises :attr:`WebGame.version` and wakes the streams waiting on it, which then
+one move. A person's move and a standing order are played in the server's loop: they take microseconds,
+less than the hop to a thread and back. Every change raises :attr:`WebGame.version` and wakes the streams waiting on it, which then
 draw each viewer's own page anew: nothing is broadcast that one seat alone may see.
 """
 
@@ -113,7 +114,7 @@ class WebGame:
             if seat != table.on_turn:
                 return Refusal("not_on_turn", {"name": table.seats[table.on_turn].name})
             try:
-                await asyncio.to_thread(table.submit, seat, text)
+                table.submit(seat, text)
             except MoveError as error:
                 return Refusal("refused", said=error.say(table.game, language))
             self.submitted[(seat, table.moves - 1)] = text.strip()
@@ -126,7 +127,10 @@ class WebGame:
         """Play the moves that need nobody, one at a time, each shown as soon as it is made."""
         while True:
             async with self._lock:
-                played: list[Event] = await asyncio.to_thread(self.table.step)
+                table = self.table
+                on_turn = table.on_turn
+                searching = on_turn is not None and table.seats[on_turn].computer
+                played: list[Event] = await asyncio.to_thread(table.step) if searching else table.step()
                 if not played:
                     return
                 await self._keep()
