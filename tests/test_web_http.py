@@ -12,6 +12,7 @@ import pytest
 
 from spbc.table.screen import priced_offers
 from spbc.frontends.words import words_in
+from spbc.frontends.web.server import sse_data
 
 from webserver import Running, first_frame, request, running
 
@@ -231,3 +232,17 @@ def test_the_lobby_seats_no_computer_beyond_what_a_player_may_ask(server, seats)
     assert status == 422 and "is the operator&#39;s to seat" in text and len(server.hub.games) == before
     assert request(server.origin + "/games", b"rules=base&seats=Anna,ai:hard@1000it", {"Origin": server.origin})[0] == 200
     assert len(server.hub.games) == before + 1
+
+
+def _event_data(frame: str) -> str:
+    """What a browser's EventSource hands the page for the data lines of one event (the HTML standard's
+    parsing: a line ends at CR LF, CR or LF; the data lines joined with LF)."""
+    lines = frame.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.removeprefix("data: ") for line in lines if line.startswith("data: "))
+
+
+@pytest.mark.parametrize("text", ["<p>one</p>", "a\nb", "a\nb\n", "a\n\nb", "x\r\ny\rz", "line\u2028same line"])
+def test_a_live_frame_gives_the_page_the_board_it_was_made_of(text):
+    data = sse_data(text)
+    assert data.endswith("\n") and "\n\n" not in data  # an empty line would end the event early
+    assert _event_data(data) == text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")

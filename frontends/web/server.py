@@ -194,8 +194,7 @@ class WebApp:
                 if game.closed:
                     return
                 seen, board = await self._board(game, viewer, words, base)
-                data = "".join(f"data: {line}\n" for line in board.splitlines())
-                yield f"event: board\nid: {seen}\nretry: 1000\n{data}\n"
+                yield f"event: board\nid: {seen}\nretry: 1000\n{sse_data(board)}\n"
 
         headers = dict(HEADERS, **{"X-Accel-Buffering": "no"})
         return StreamingResponse(frames(), media_type="text/event-stream", headers=headers)
@@ -259,6 +258,13 @@ class WebApp:
             return HTMLResponse(render_page(game.table, viewer, words, _base(request), board, problem, note),
                                 status, headers=HEADERS)
         return _answer(request, problem, note, board, status)
+
+
+def sse_data(text: str) -> str:
+    """Text as the data lines of a server-sent event: each of its lines after "data: ", ended by a line
+    break (CR LF, CR and LF all end a line there; a browser joins the lines again with LF)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").removesuffix("\n")
+    return "data: " + lines.replace("\n", "\ndata: ") + "\n"
 
 
 def _answer(request: Request, problem: str | None, note: str | None, board: str | None, status: int) -> Response:
