@@ -151,6 +151,12 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _peak_mib(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MiB."""
+    line = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
 async def _run(args: argparse.Namespace, port: int, pid: int) -> None:
     load = Load("127.0.0.1", port, limit=args.moves, gap=1 / args.rate if args.rate else 0.0)
     rng = random.Random(args.seed)
@@ -183,7 +189,8 @@ async def _run(args: argparse.Namespace, port: int, pid: int) -> None:
           f"(goal >= 500); the server used {cpu:.1f} CPU-s, {load.played / max(cpu, 1e-9):.0f} moves per CPU-s")
     print(f"move to the other seats' update, {len(latencies)} updates: median "
           f"{statistics.median(latencies) * 1000:.1f} ms, p90 {quantile(0.9):.1f} ms, p99 {quantile(0.99):.1f} ms "
-          f"(goal < 50 ms), the slowest {quantile(1.0):.1f} ms")
+          f"(goal < 50 ms), the slowest {quantile(1.0):.1f} ms; the server's peak resident memory "
+          f"{_peak_mib(pid):.0f} MiB")
 
 
 def main() -> None:
