@@ -2,9 +2,10 @@
 
 The Table plays; this module only serialises what reaches it: one move at a time (an asyncio lock),
 the computers' moves in a worker thread one at a time, so a page or a live stream waits for at most
-one move. A person's move and a standing order are played in the server's loop: they take microseconds,
-less than the hop to a thread and back. Every change raises :attr:`WebGame.version` and wakes the streams waiting on it, which then
-draw each viewer's own page anew: nothing is broadcast that one seat alone may see.
+one move. A person's move and a standing order are played in the server's loop: they take a tenth of a
+millisecond, less than the hop to a thread and back. Every change raises :attr:`WebGame.version` and
+wakes the streams waiting on it, which then draw each viewer's own page anew: nothing is broadcast that
+one seat alone may see.
 """
 
 from __future__ import annotations
